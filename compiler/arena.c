@@ -1,0 +1,156 @@
+/* arena.c — the one allocator of the IR, and the growable text buffer.
+ *
+ * The arena is a list of large blocks; allocation bumps a pointer, memory is zeroed, and the
+ * whole arena is freed at once when a compile ends.  There is no per-object free. */
+#include "onnx2c.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Block {
+    struct Block *next;
+    size_t used, cap;
+    _Alignas(16) unsigned char mem[];
+} Block;
+
+struct Arena {
+    Block *head;
+};
+
+static void *xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fputs("onnx2c: error: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+Arena *arena_new(void) {
+    Arena *a = xmalloc(sizeof *a);
+    a->head = NULL;
+    return a;
+}
+
+void arena_free(Arena *a) {
+    if (!a)
+        return;
+    for (Block *b = a->head, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(a);
+}
+
+void *arena_alloc(Arena *a, size_t n) {
+    n = (n + 15) & ~(size_t)15;
+    Block *b = a->head;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > (1u << 20) ? n : (1u << 20);
+        b = xmalloc(sizeof(Block) + cap);
+        b->cap = cap;
+        b->used = 0;
+        /* a huge single allocation gets its own block behind the current one */
+        if (a->head && n > (1u << 19)) {
+            b->next = a->head->next;
+            a->head->next = b;
+        } else {
+            b->next = a->head;
+            a->head = b;
+        }
+    }
+    void *p = b->mem + b->used;
+    b->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+void *arena_dup(Arena *a, const void *p, size_t n) {
+    void *q = arena_alloc(a, n);
+    if (n)
+        memcpy(q, p, n);
+    return q;
+}
+
+char *arena_strndup(Arena *a, const char *s, size_t n) {
+    char *q = arena_alloc(a, n + 1);
+    memcpy(q, s, n);
+    q[n] = 0;
+    return q;
+}
+
+char *arena_strdup(Arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
+
+char *arena_vprintf(Arena *a, const char *fmt, va_list ap) {
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    char *s = arena_alloc(a, (size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+char *arena_printf(Arena *a, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = arena_vprintf(a, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+/* ---- Buf */
+
+void buf_init(Buf *b) { memset(b, 0, sizeof *b); }
+
+void buf_free(Buf *b) {
+    free(b->data);
+    buf_init(b);
+}
+
+static void reserve(Buf *b, size_t extra) {
+    if (b->len + extra + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    char *d = realloc(b->data, cap);
+    if (!d) {
+        fputs("onnx2c: error: out of memory\n", stderr);
+        abort();
+    }
+    b->data = d;
+    b->cap = cap;
+}
+
+void buf_putn(Buf *b, const char *s, size_t n) {
+    reserve(b, n);
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
+void buf_puts(Buf *b, const char *s) { buf_putn(b, s, strlen(s)); }
+
+void buf_vprintf(Buf *b, const char *fmt, va_list ap) {
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void buf_printf(Buf *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+char *buf_steal(Buf *b) {
+    reserve(b, 0);
+    char *s = b->data;
+    buf_init(b);
+    return s;
+}

@@ -1,0 +1,154 @@
+/* driver.c — the compiler as a library call; reads like the table of contents of the pipeline.
+ *
+ *   load -> dims (--fix/--max) -> toposort -> infer (+fold) -> plan -> emit
+ *
+ * Every stage reports errors by longjmp back here; onnx2c_compile returns the status and the
+ * one-line message, so the CLI, the harness and the unit tests all see the same thing. */
+#include "onnx2c.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void onnx2c_cident(const char *s, char *out, size_t outlen) {
+    size_t k = 0;
+    if (outlen == 0)
+        return;
+    if (isdigit((unsigned char)*s) && k + 1 < outlen)
+        out[k++] = '_';
+    for (; *s && k + 1 < outlen; s++)
+        out[k++] = (isalnum((unsigned char)*s) || *s == '_') ? *s : '_';
+    if (k == 0 && outlen > 1)
+        out[k++] = '_';
+    out[k] = 0;
+}
+
+static const char *basename_of(const char *p) {
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
+static _Noreturn void usage_error(Compiler *c, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    o2c_verror(c, O2C_EUSAGE, NULL, fmt, ap);
+}
+
+/* --fix and --max: fixed dims become constants and leave the dim list. */
+static void apply_dim_options(Compiler *c) {
+    Graph *g = c->g;
+    const Options *o = c->opt;
+    if (!o)
+        return;
+    for (int pass = 0; pass < 2; pass++) {
+        int n = pass ? o->nmax : o->nfix;
+        const DimSetting *set = pass ? o->max : o->fix;
+        for (int k = 0; k < n; k++) {
+            int found = -1;
+            for (int i = 0; i < g->ndims; i++)
+                if (strcmp(g->dims[i].name, set[k].name) == 0 || strcmp(g->dims[i].cname, set[k].name) == 0)
+                    found = i;
+            if (found < 0)
+                usage_error(c, "--%s %s: the model has no dim named '%s'", pass ? "max" : "fix",
+                            set[k].name, set[k].name);
+            if (set[k].value < 0)
+                o2c_error(c, NULL, "--%s %s: the value must be >= 0", pass ? "max" : "fix", set[k].name);
+            if (pass)
+                g->dims[found].max = set[k].value;
+            else
+                g->dims[found].fixed = set[k].value;
+        }
+    }
+    Sym **map = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(g->ndims + 1));
+    Dim *kept = arena_alloc(c->arena, sizeof(Dim) * (size_t)(g->ndims + 1));
+    int nk = 0;
+    for (int i = 0; i < g->ndims; i++) {
+        if (g->dims[i].fixed >= 0)
+            map[i] = sym_const(c->sym, g->dims[i].fixed);
+        else {
+            map[i] = sym_dim(c->sym, nk);
+            kept[nk++] = g->dims[i];
+        }
+    }
+    if (nk == g->ndims)
+        return;
+    for (int i = 0; i < g->ninputs; i++) {
+        Value *v = g->inputs[i];
+        for (int d = 0; d < v->rank; d++)
+            v->shape[d] = sym_subst(c->sym, v->shape[d], map);
+    }
+    g->dims = kept;
+    g->ndims = nk;
+}
+
+int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err, size_t errlen) {
+    static const Options no_options;
+    memset(out, 0, sizeof *out);
+    Compiler *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return O2C_EMODEL;
+    }
+    c->opt = opt ? opt : &no_options;
+    c->arena = arena_new();
+    c->sym = sym_ctx_new(c->arena);
+    c->g = arena_alloc(c->arena, sizeof(Graph));
+    c->path = path;
+    const char *slash = strrchr(path, '/');
+    c->model_dir = slash ? arena_strndup(c->arena, path, (size_t)(slash - path)) : ".";
+
+    /* the C prefix and the header's file name */
+    char stem[256] = "model";
+    if (c->opt->out_path) {
+        const char *b = basename_of(c->opt->out_path);
+        size_t n = strlen(b);
+        if (n > 2 && strcmp(b + n - 2, ".c") == 0)
+            n -= 2;
+        snprintf(stem, sizeof stem, "%.*s", (int)n, b);
+    }
+    c->header = arena_printf(c->arena, "%s.h", stem);
+    char prefix[256];
+    onnx2c_cident(c->opt->name ? c->opt->name : stem, prefix, sizeof prefix);
+    c->prefix = arena_strdup(c->arena, prefix);
+
+    int status = O2C_OK;
+    if (setjmp(c->jmp)) {
+        status = c->status ? c->status : O2C_EMODEL;
+        snprintf(err, errlen, "%s", c->err);
+        goto done;
+    }
+    if (c->opt->name && strcmp(c->opt->name, prefix) != 0)
+        usage_error(c, "--name '%s' is not a C identifier", c->opt->name);
+    ir_cident(c, "", "dims"); /* reserve the generated API's own names */
+    load_model(c, path);
+    apply_dim_options(c);
+    ir_toposort(c);
+    infer_graph(c);
+    plan_graph(c);
+    Buf h, src;
+    buf_init(&h);
+    buf_init(&src);
+    emit_graph(c, &h, &src);
+    out->h_src = buf_steal(&h);
+    out->c_src = buf_steal(&src);
+    out->name = strdup(c->prefix);
+    out->ndims = c->g->ndims;
+    out->bind = calloc(1, sizeof(DimBinding) * 64);
+    for (int i = 0; i < c->g->ninputs && out->nbind < 64; i++) {
+        Value *v = c->g->inputs[i];
+        for (int d = 0; d < v->rank && out->nbind < 64; d++)
+            if (v->shape[d]->kind == SYM_DIM)
+                out->bind[out->nbind++] = (DimBinding){i, d, v->shape[d]->dim};
+    }
+done:
+    arena_free(c->arena);
+    free(c);
+    return status;
+}
+
+void onnx2c_output_free(Output *out) {
+    free(out->c_src);
+    free(out->h_src);
+    free(out->name);
+    free(out->bind);
+    memset(out, 0, sizeof *out);
+}

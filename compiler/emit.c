@@ -1,0 +1,921 @@
+/* emit.c — writes OUT.h and OUT.c.
+ *
+ * Layout of OUT.c (CONTRACT.md §2): includes; the kernels used (templates/NAME.c instantiated per
+ * element type); the weights (static const); dim names and error texts; then NAME_check,
+ * NAME_workspace_size, NAME_input_shape, NAME_output_shape, NAME_run and NAME_strerror.
+ *
+ * Every function is written in two parts.  Its body is emitted first, and while it is, the
+ * Syms, dims and value buffers it mentions are recorded; then the prologue declares exactly
+ * those: dims (d_NAME = dims[i]), each symbolic expression once (s<ID>), and each buffer
+ * pointer.  So shape arithmetic is computed once per call, never per element, and a static
+ * model's code holds only constants.
+ *
+ * Names in generated code: d_ dims, s<N> shape expressions, in_/out_/t_/w_/k_ buffers of
+ * inputs, outputs, temporaries, weights and folded constants.  Op emitters use short local
+ * names (i, j, n, acc...) inside the block each node gets. */
+#include "onnx2c.h"
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct O2cTemplate {
+    const char *name;
+    const char *text;
+} O2cTemplate;
+extern const O2cTemplate o2c_templates[];
+
+struct Emit {
+    Compiler *c;
+    Arena *a;
+    Buf kernels, weights, body;
+    int indent;
+    /* per function */
+    unsigned char *sym_used; /* by Sym id */
+    int sym_cap;
+    Sym **syms;
+    int nsyms, syms_cap;
+    unsigned char *dim_used;
+    unsigned char *val_used; /* by Value id */
+    Value **vals;
+    int nvals;
+    bool in_run;
+    int tmp_counter;
+    /* whole file */
+    unsigned char *val_static; /* weight array written */
+    const char **tmpl_done;
+    int ntmpl, tmpl_cap;
+};
+
+Arena *emit_arena(Emit *e) { return e->a; }
+
+/* ---- text */
+
+void emit_indent(Emit *e, int delta) { e->indent += delta; }
+
+void emit_line(Emit *e, const char *fmt, ...) {
+    for (int i = 0; i < e->indent; i++)
+        buf_puts(&e->body, "    ");
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&e->body, fmt, ap);
+    va_end(ap);
+    buf_puts(&e->body, "\n");
+}
+
+void emit_raw(Emit *e, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&e->body, fmt, ap);
+    va_end(ap);
+}
+
+const char *emit_tmp(Emit *e, const char *stem) {
+    return arena_printf(e->a, "%s_%d", stem, ++e->tmp_counter);
+}
+
+/* ---- symbolic expressions */
+
+static const char *dimname_cb(int i, void *user) {
+    Emit *e = user;
+    e->dim_used[i] = 1;
+    return arena_printf(e->a, "d_%s", e->c->g->dims[i].cname);
+}
+
+static void mark_sym(Emit *e, Sym *s) {
+    if (s->id >= e->sym_cap) {
+        int cap = e->sym_cap ? e->sym_cap : 256;
+        while (cap <= s->id)
+            cap *= 2;
+        unsigned char *u = arena_alloc(e->a, (size_t)cap);
+        if (e->sym_cap)
+            memcpy(u, e->sym_used, (size_t)e->sym_cap);
+        e->sym_used = u;
+        e->sym_cap = cap;
+    }
+    if (e->sym_used[s->id])
+        return;
+    e->sym_used[s->id] = 1;
+    if (e->nsyms == e->syms_cap) {
+        int cap = e->syms_cap ? e->syms_cap * 2 : 64;
+        Sym **ns = arena_alloc(e->a, sizeof(Sym *) * (size_t)cap);
+        if (e->nsyms)
+            memcpy(ns, e->syms, sizeof(Sym *) * (size_t)e->nsyms);
+        e->syms = ns;
+        e->syms_cap = cap;
+    }
+    e->syms[e->nsyms++] = s;
+}
+
+const char *emit_int(Emit *e, int64_t v) {
+    if (v == INT64_MIN)
+        return "(-9223372036854775807LL - 1)";
+    if (v < 0)
+        return arena_printf(e->a, "(%lld)", (long long)v);
+    return arena_printf(e->a, "%lld", (long long)v);
+}
+
+const char *emit_sym(Emit *e, Sym *s) {
+    int64_t v;
+    if (sym_get_const(s, &v))
+        return emit_int(e, v);
+    if (s->kind == SYM_DIM)
+        return dimname_cb(s->dim, e);
+    mark_sym(e, s);
+    return arena_printf(e->a, "s%d", s->id);
+}
+
+const char *emit_sym_array(Emit *e, const char *stem, int n, Sym *const *v) {
+    const char *name = emit_tmp(e, stem);
+    Buf b;
+    buf_init(&b);
+    for (int i = 0; i < n; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", emit_sym(e, v[i]));
+    emit_line(e, "const int64_t %s[%d] = {%s};", name, n > 0 ? n : 1, n > 0 ? b.data : "0");
+    buf_free(&b);
+    return name;
+}
+
+const char *emit_int_array(Emit *e, const char *stem, int n, const int64_t *v) {
+    const char *name = emit_tmp(e, stem);
+    Buf b;
+    buf_init(&b);
+    for (int i = 0; i < n; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", emit_int(e, v[i]));
+    emit_line(e, "static const int64_t %s[%d] = {%s};", name, n > 0 ? n : 1, n > 0 ? b.data : "0");
+    buf_free(&b);
+    return name;
+}
+
+/* ---- literals */
+
+static const char *float_literal(Arena *a, double v, bool is_double) {
+    if (isnan(v))
+        return is_double ? "(double)NAN" : "NAN";
+    if (isinf(v))
+        return v > 0 ? (is_double ? "(double)INFINITY" : "INFINITY")
+                     : (is_double ? "(-(double)INFINITY)" : "(-INFINITY)");
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, is_double ? "%.17g" : "%.9g", v);
+    if (!strpbrk(tmp, ".e"))
+        strcat(tmp, ".0");
+    else if (strchr(tmp, 'e') && !strchr(tmp, '.')) {
+        /* 1e+20 is valid C, keep it */
+    }
+    return arena_printf(a, "%s%s", tmp, is_double ? "" : "f");
+}
+
+const char *emit_literal(Emit *e, DType t, double v) {
+    switch (t) {
+    case DT_FLOAT: return float_literal(e->a, (float)v, false);
+    case DT_DOUBLE: return float_literal(e->a, v, true);
+    case DT_BOOL: return v != 0 ? "1" : "0";
+    case DT_UINT64: return arena_printf(e->a, "%lluULL", (unsigned long long)v);
+    case DT_UINT32: return arena_printf(e->a, "%luUL", (unsigned long)v);
+    case DT_INT64: {
+        int64_t i = (int64_t)v;
+        if (i == INT64_MIN)
+            return "(-9223372036854775807LL - 1)";
+        return arena_printf(e->a, i < 0 ? "(%lldLL)" : "%lldLL", (long long)i);
+    }
+    default: {
+        int64_t i = (int64_t)v;
+        if (t == DT_INT32 && i == INT32_MIN)
+            return "(-2147483647 - 1)";
+        return arena_printf(e->a, i < 0 ? "(%lld)" : "%lld", (long long)i);
+    }
+    }
+}
+
+/* ---- weights */
+
+/* Writes the elements of a small tensor as literals of its type. */
+static void write_literals(Emit *e, Buf *b, DType t, const void *data, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        if (i)
+            buf_puts(b, (i % 8) ? ", " : ",\n    ");
+        switch (t) {
+        case DT_FLOAT: buf_puts(b, float_literal(e->a, ((const float *)data)[i], false)); break;
+        case DT_DOUBLE: buf_puts(b, float_literal(e->a, ((const double *)data)[i], true)); break;
+        case DT_INT8: buf_printf(b, "%d", ((const int8_t *)data)[i]); break;
+        case DT_INT16: buf_printf(b, "%d", ((const int16_t *)data)[i]); break;
+        case DT_INT32: {
+            int32_t x = ((const int32_t *)data)[i];
+            if (x == INT32_MIN)
+                buf_puts(b, "(-2147483647 - 1)");
+            else
+                buf_printf(b, "%ld", (long)x);
+            break;
+        }
+        case DT_INT64: {
+            int64_t x = ((const int64_t *)data)[i];
+            if (x == INT64_MIN)
+                buf_puts(b, "(-9223372036854775807LL - 1)");
+            else
+                buf_printf(b, "%lldLL", (long long)x);
+            break;
+        }
+        case DT_UINT8: case DT_BOOL: buf_printf(b, "%u", ((const uint8_t *)data)[i]); break;
+        case DT_UINT16: case DT_FLOAT16: case DT_BFLOAT16:
+            buf_printf(b, "%u", ((const uint16_t *)data)[i]);
+            break;
+        case DT_UINT32: buf_printf(b, "%luUL", (unsigned long)((const uint32_t *)data)[i]); break;
+        case DT_UINT64: buf_printf(b, "%lluULL", (unsigned long long)((const uint64_t *)data)[i]); break;
+        default: buf_puts(b, "0"); break;
+        }
+    }
+}
+
+/* Large tensors are written as rows of string literals (exact bytes, compact, and cheap for
+ * compilers to parse: a ResNet-18 compiles in seconds where a 12-million-element initializer
+ * takes gcc minutes and gigabytes).  Each literal stays under C99's 4095-character minimum
+ * limit; octal escapes are always three digits and '?' is escaped (no trigraphs). */
+#define ROW_BYTES 1024
+static void write_bytes_union(Buf *b, const char *name, const unsigned char *p, size_t nbytes) {
+    size_t rows = (nbytes + ROW_BYTES - 1) / ROW_BYTES;
+    buf_printf(b, "static const union { unsigned char b[%zu][%d]; double align_; } %s = {{\n", rows,
+               ROW_BYTES, name);
+    for (size_t r = 0; r < rows; r++) {
+        buf_puts(b, "\"");
+        size_t end = (r + 1) * ROW_BYTES < nbytes ? (r + 1) * ROW_BYTES : nbytes;
+        for (size_t i = r * ROW_BYTES; i < end; i++) {
+            unsigned char ch = p[i];
+            if (ch >= 32 && ch < 127 && ch != '"' && ch != '\\' && ch != '?')
+                buf_putn(b, (const char *)&ch, 1);
+            else {
+                char esc[5] = {'\\', (char)('0' + (ch >> 6)), (char)('0' + ((ch >> 3) & 7)),
+                               (char)('0' + (ch & 7)), 0};
+                buf_putn(b, esc, 4);
+            }
+        }
+        buf_puts(b, "\",\n");
+    }
+    buf_puts(b, "}};\n");
+}
+
+static const char *value_cname(Emit *e, Value *v, const char *prefix) {
+    if (!v->cname)
+        v->cname = ir_cident(e->c, prefix, v->name);
+    return v->cname;
+}
+
+/* Writes the static array of a constant once; returns the expression of its base pointer. */
+static const char *weight_expr(Emit *e, Value *v) {
+    const char *name = value_cname(e, v, "w_");
+    int64_t n = ir_known_len(v);
+    size_t bytes = (size_t)n * dtype_size(v->dtype);
+    bool big = n > 64;
+    if (!e->val_static[v->id]) {
+        e->val_static[v->id] = 1;
+        Buf *b = &e->weights;
+        buf_printf(b, "/* %s: %s[", v->name, dtype_name(v->dtype));
+        for (int i = 0; i < v->rank; i++) {
+            int64_t d = 0;
+            sym_get_const(v->shape[i], &d);
+            buf_printf(b, "%s%lld", i ? "," : "", (long long)d);
+        }
+        buf_puts(b, "] */\n");
+        if (big)
+            write_bytes_union(b, name, v->data, bytes);
+        else {
+            buf_printf(b, "static const %s %s[%lld] = {", dtype_ctype(v->dtype), name,
+                       (long long)(n > 0 ? n : 1));
+            if (n > 0)
+                write_literals(e, b, v->dtype, v->data, n);
+            else
+                buf_puts(b, "0");
+            buf_puts(b, "};\n");
+        }
+    }
+    if (big)
+        return arena_printf(e->a, "(const %s *)(const void *)%s.b", dtype_ctype(v->dtype), name);
+    return name;
+}
+
+/* ---- buffers */
+
+const char *emit_ptr(Emit *e, Value *v) {
+    O2C_ASSERT(e->c, e->in_run);
+    if (!e->val_used[v->id]) {
+        e->val_used[v->id] = 1;
+        e->vals[e->nvals++] = v;
+    }
+    if (v->data || v->kv)
+        return value_cname(e, v, v->data ? "w_" : "k_");
+    if (v->kind == VAL_INPUT)
+        return value_cname(e, v, "in_");
+    if (v->is_output)
+        return value_cname(e, v, "out_");
+    return value_cname(e, v, "t_");
+}
+
+/* Declares the pointer of one buffer in the run prologue. */
+static void declare_value(Emit *e, Buf *b, Value *v) {
+    const char *ct = dtype_ctype(v->dtype);
+    if (v->data) {
+        buf_printf(b, "    const %s *const %s = %s;\n", ct, v->cname, weight_expr(e, v));
+    } else if (v->kv) {
+        int64_t n = ir_known_len(v);
+        buf_printf(b, "    const %s %s[%lld] = {", ct, v->cname, (long long)(n > 0 ? n : 1));
+        for (int64_t i = 0; i < n; i++)
+            buf_printf(b, "%s(%s)%s", i ? ", " : "", ct, emit_sym(e, v->kv[i]));
+        if (n == 0)
+            buf_puts(b, "0");
+        buf_puts(b, "};\n");
+    } else if (v->kind == VAL_INPUT) {
+        buf_printf(b, "    const %s *const %s = (const %s *)inputs[%d];\n", ct, v->cname, ct,
+                   v->input_index);
+    } else if (v->is_output) {
+        buf_printf(b, "    %s *const %s = (%s *)outputs[%d];\n", ct, v->cname, ct, v->output_index);
+    } else {
+        O2C_ASSERT(e->c, v->offset != NULL);
+        buf_printf(b, "    %s *const %s = (%s *)(void *)(ws + %s);\n", ct, v->cname, ct,
+                   emit_sym(e, v->offset));
+    }
+}
+
+/* ---- templates */
+
+static bool is_ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+/* Instantiates a template: drops the `#ifndef O2C_TEMPLATE ... #endif` block that lets the file
+ * compile on its own, replaces the identifier T by the C type and the suffix _T of identifiers
+ * by the type's suffix. */
+static void instantiate(Emit *e, const char *text, DType t) {
+    const char *skip = strstr(text, "#ifndef O2C_TEMPLATE\n");
+    const char *skip_end = skip ? strstr(skip, "#endif") : NULL;
+    Buf *b = &e->kernels;
+    const char *ct = dtype_ctype(t), *sfx = dtype_suffix(t);
+    for (const char *p = text; *p;) {
+        if (p == skip && skip_end) {
+            p = skip_end + 6;
+            while (*p == '\n')
+                p++;
+            continue;
+        }
+        if (is_ident_char(*p) && (p == text || !is_ident_char(p[-1]))) {
+            const char *q = p;
+            while (is_ident_char(*q))
+                q++;
+            size_t len = (size_t)(q - p);
+            if (t != DT_UNDEFINED && len == 1 && *p == 'T')
+                buf_puts(b, ct);
+            else if (t != DT_UNDEFINED && len > 2 && p[len - 2] == '_' && p[len - 1] == 'T') {
+                buf_putn(b, p, len - 1);
+                buf_puts(b, sfx);
+            } else
+                buf_putn(b, p, len);
+            p = q;
+            continue;
+        }
+        buf_putn(b, p, 1);
+        p++;
+    }
+    buf_puts(b, "\n");
+}
+
+const char *emit_template(Emit *e, const char *name, DType t) {
+    const char *key = arena_printf(e->a, "%s/%d", name, (int)t);
+    const char *sfx = t == DT_UNDEFINED ? "" : dtype_suffix(t);
+    for (int i = 0; i < e->ntmpl; i++)
+        if (strcmp(e->tmpl_done[i], key) == 0)
+            return sfx;
+    const O2cTemplate *tp = o2c_templates;
+    while (tp->name && strcmp(tp->name, name) != 0)
+        tp++;
+    O2C_ASSERT(e->c, tp->name != NULL);
+    if (e->ntmpl == e->tmpl_cap) {
+        int cap = e->tmpl_cap ? e->tmpl_cap * 2 : 16;
+        const char **nt = arena_alloc(e->a, sizeof(char *) * (size_t)cap);
+        if (e->ntmpl)
+            memcpy(nt, e->tmpl_done, sizeof(char *) * (size_t)e->ntmpl);
+        e->tmpl_done = nt;
+        e->tmpl_cap = cap;
+    }
+    e->tmpl_done[e->ntmpl++] = key;
+    /* dependencies: lines "@requires NAME" (same element type) */
+    for (const char *p = strstr(tp->text, "@requires "); p; p = strstr(p + 1, "@requires ")) {
+        char dep[64];
+        size_t k = 0;
+        for (const char *q = p + 10; is_ident_char(*q) && k + 1 < sizeof dep; q++)
+            dep[k++] = *q;
+        dep[k] = 0;
+        emit_template(e, dep, t);
+    }
+    instantiate(e, tp->text, t);
+    return sfx;
+}
+
+/* ---- elementwise loops */
+
+static const char *shape_str(Emit *e, const Value *v) {
+    Graph *g = e->c->g;
+    const char **names = arena_alloc(e->a, sizeof(char *) * (size_t)(g->ndims + 1));
+    for (int i = 0; i < g->ndims; i++)
+        names[i] = g->dims[i].name;
+    Buf b;
+    buf_init(&b);
+    buf_puts(&b, "[");
+    for (int i = 0; i < v->rank; i++)
+        buf_printf(&b, "%s%s", i ? "," : "", sym_str(e->a, v->shape[i], names));
+    buf_puts(&b, "]");
+    const char *s = arena_strdup(e->a, b.data);
+    buf_free(&b);
+    return s;
+}
+
+void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, const char *expr) {
+    Compiler *c = e->c;
+    SymCtx *s = c->sym;
+    int r = out->rank;
+    Sym *one = sym_const(s, 1);
+    const char *idx[10];
+    bool flat = true;
+    for (int k = 0; k < nin; k++) {
+        Value *v = ins[k];
+        bool same = v->rank == r;
+        for (int d = 0; same && d < r; d++)
+            same = v->shape[d] == out->shape[d];
+        if (!same && ir_numel(c, v) != one)
+            flat = false;
+    }
+    (void)n;
+    const char *y = emit_ptr(e, out);
+    Buf ix;
+    buf_init(&ix);
+    if (flat || r == 0) {
+        emit_line(e, "for (int64_t i = 0; i < %s; i++) {", emit_sym(e, ir_numel(c, out)));
+        for (int k = 0; k < nin; k++)
+            idx[k] = arena_printf(e->a, "%s[%s]", emit_ptr(e, ins[k]),
+                                  ir_numel(c, ins[k]) == one && r > 0 ? "0"
+                                  : r == 0                          ? "0"
+                                                                    : "i");
+        buf_printf(&ix, "%s[i]", y);
+        if (r == 0) {
+            buf_free(&ix);
+            buf_init(&ix);
+            buf_printf(&ix, "%s[0]", y);
+        }
+        emit_indent(e, 1);
+    } else {
+        for (int d = 0; d < r; d++) {
+            emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, out->shape[d]), d);
+            emit_indent(e, 1);
+        }
+        /* output index: row-major over the output shape, outer dims first */
+        Sym **ostride = arena_alloc(e->a, sizeof(Sym *) * (size_t)r);
+        Sym *stride = one;
+        for (int d = r - 1; d >= 0; d--) {
+            ostride[d] = stride;
+            stride = sym_mul(s, stride, out->shape[d]);
+        }
+        Buf terms;
+        buf_init(&terms);
+        for (int d = 0; d < r; d++) {
+            if (ostride[d] == one)
+                buf_printf(&terms, "%si%d", terms.len ? " + " : "", d);
+            else
+                buf_printf(&terms, "%si%d * %s", terms.len ? " + " : "", d, emit_sym(e, ostride[d]));
+        }
+        buf_printf(&ix, "%s[%s]", y, terms.data);
+        buf_free(&terms);
+        for (int k = 0; k < nin; k++) {
+            Value *v = ins[k];
+            Buf t;
+            buf_init(&t);
+            Sym **ist = arena_alloc(e->a, sizeof(Sym *) * (size_t)(v->rank + 1));
+            Sym *st = one;
+            for (int d = v->rank - 1; d >= 0; d--) {
+                ist[d] = st;
+                st = sym_mul(s, st, v->shape[d]);
+            }
+            for (int d = 0; d < v->rank; d++) {
+                int od = d + (r - v->rank);
+                if (v->shape[d] == one && out->shape[od] != one)
+                    continue; /* broadcast along this axis */
+                if (ist[d] == one)
+                    buf_printf(&t, "%si%d", t.len ? " + " : "", od);
+                else
+                    buf_printf(&t, "%si%d * %s", t.len ? " + " : "", od, emit_sym(e, ist[d]));
+            }
+            idx[k] = arena_printf(e->a, "%s[%s]", emit_ptr(e, v), t.len ? t.data : "0");
+            buf_free(&t);
+        }
+    }
+    /* substitute $k, $y, $tk in expr */
+    Buf ex;
+    buf_init(&ex);
+    for (const char *p = expr; *p; p++) {
+        if (*p == '$' && p[1] >= '0' && p[1] <= '9') {
+            int k = p[1] - '0';
+            O2C_ASSERT(c, k < nin);
+            buf_puts(&ex, idx[k]);
+            p++;
+        } else if (*p == '$' && p[1] == 'y') {
+            buf_puts(&ex, dtype_ctype(out->dtype));
+            p++;
+        } else if (*p == '$' && p[1] == 't' && p[2] >= '0' && p[2] <= '9') {
+            int k = p[2] - '0';
+            O2C_ASSERT(c, k < nin);
+            buf_puts(&ex, dtype_ctype(ins[k]->dtype));
+            p += 2;
+        } else
+            buf_putn(&ex, p, 1);
+    }
+    emit_line(e, "%s = %s;", ix.data, ex.data);
+    int depth = (flat || r == 0) ? 1 : r;
+    for (int d = 0; d < depth; d++) {
+        emit_indent(e, -1);
+        emit_line(e, "}");
+    }
+    buf_free(&ex);
+    buf_free(&ix);
+}
+
+/* ---- functions */
+
+static void begin_function(Emit *e) {
+    Graph *g = e->c->g;
+    buf_free(&e->body);
+    buf_init(&e->body);
+    e->indent = 1;
+    e->nsyms = 0;
+    if (e->sym_cap)
+        memset(e->sym_used, 0, (size_t)e->sym_cap);
+    e->dim_used = arena_alloc(e->a, (size_t)g->ndims + 1);
+    e->val_used = arena_alloc(e->a, (size_t)g->nvalues + 1);
+    e->vals = arena_alloc(e->a, sizeof(Value *) * (size_t)(g->nvalues + 1));
+    e->nvals = 0;
+    e->tmp_counter = 0;
+}
+
+static int cmp_sym_id(const void *a, const void *b) {
+    const Sym *x = *(Sym *const *)a, *y = *(Sym *const *)b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Writes "signature {" prologue body "}" to out. */
+static void end_function(Emit *e, Buf *out, const char *signature, const char *pre) {
+    Graph *g = e->c->g;
+    Buf decl;
+    buf_init(&decl);
+    /* buffer pointers first: they may mention more Syms (offsets, known values) */
+    Buf ptrs;
+    buf_init(&ptrs);
+    bool uses_ws = false;
+    for (int i = 0; i < e->nvals; i++) {
+        Value *v = e->vals[i];
+        uses_ws |= !v->data && !v->kv && v->kind == VAL_TEMP && !v->is_output;
+        declare_value(e, &ptrs, v);
+    }
+    /* Sym locals, children before parents (ids grow with construction) */
+    Buf syms;
+    buf_init(&syms);
+    qsort(e->syms, (size_t)e->nsyms, sizeof(Sym *), cmp_sym_id);
+    for (int i = 0; i < e->nsyms; i++) {
+        buf_printf(&syms, "    const int64_t s%d = ", e->syms[i]->id);
+        sym_print_c(&syms, e->syms[i], dimname_cb, e);
+        buf_puts(&syms, ";\n");
+    }
+    for (int i = 0; i < g->ndims; i++)
+        if (e->dim_used[i])
+            buf_printf(&decl, "    const int64_t d_%s = dims[%d];\n", g->dims[i].cname, i);
+    buf_printf(out, "%s {\n", signature);
+    buf_puts(out, decl.data ? decl.data : "");
+    if (pre)
+        buf_puts(out, pre);
+    buf_puts(out, syms.data ? syms.data : "");
+    if (uses_ws)
+        buf_puts(out, "    unsigned char *const ws = (unsigned char *)workspace;\n");
+    buf_puts(out, ptrs.data ? ptrs.data : "");
+    buf_puts(out, e->body.data ? e->body.data : "");
+    buf_puts(out, "}\n\n");
+    buf_free(&decl);
+    buf_free(&ptrs);
+    buf_free(&syms);
+}
+
+/* ---- the generated API */
+
+static void upper(char *dst, const char *src, size_t n) {
+    size_t i = 0;
+    for (; src[i] && i + 1 < n; i++)
+        dst[i] = (char)toupper((unsigned char)src[i]);
+    dst[i] = 0;
+}
+
+static void write_header(Compiler *c, Buf *h) {
+    Graph *g = c->g;
+    const char *P = c->prefix;
+    char U[256];
+    upper(U, P, sizeof U);
+    const char *base = strrchr(c->path, '/');
+    base = base ? base + 1 : c->path;
+    buf_printf(h, "/* %s.h — generated by onnx2c %s from %s. Do not edit. */\n", P, ONNX2C_VERSION,
+               base);
+    buf_printf(h, "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n#include <stdint.h>\n\n", U, U);
+    buf_puts(h, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    buf_printf(h, "#define %s_NUM_DIMS    %d\n", U, g->ndims);
+    buf_printf(h, "#define %s_NUM_INPUTS  %d\n", U, g->ninputs);
+    buf_printf(h, "#define %s_NUM_OUTPUTS %d\n", U, g->noutputs);
+    if (g->ndims) {
+        buf_puts(h, "enum {");
+        for (int i = 0; i < g->ndims; i++) {
+            char du[256];
+            upper(du, g->dims[i].cname, sizeof du);
+            buf_printf(h, "%s %s_DIM_%s = %d", i ? "," : "", U, du, i);
+        }
+        buf_puts(h, " };\n");
+    }
+    /* the workspace bound under --max */
+    bool all_max = true;
+    int64_t *maxdims = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(g->ndims + 1));
+    for (int i = 0; i < g->ndims; i++) {
+        maxdims[i] = g->dims[i].max;
+        if (maxdims[i] < 0)
+            all_max = false;
+    }
+    int64_t wsmax;
+    if (all_max && sym_eval(g->workspace, maxdims, &wsmax))
+        buf_printf(h, "#define %s_WORKSPACE_MAX %lldu /* bytes, for dims at their --max bounds */\n",
+                   U, (long long)wsmax);
+    buf_puts(h, "\n/* Dim names, in enum order (\"batch\", ...). */\n");
+    buf_printf(h, "extern const char *const %s_dim_names[];\n", P);
+    buf_printf(h, "/* Names of the runtime inputs and of the outputs, in graph order. */\n");
+    buf_printf(h, "extern const char *const %s_input_names[];\n", P);
+    buf_printf(h, "extern const char *const %s_output_names[];\n\n", P);
+    buf_printf(h,
+               "/* 0 when dims satisfy every constraint the graph implies; else a negative code.\n"
+               "   dims may be NULL when %s_NUM_DIMS == 0. */\n"
+               "int %s_check(const int64_t *dims);\n",
+               U, P);
+    buf_printf(h, "/* Bytes of scratch memory %s_run needs for these dims (may be 0). */\n", P);
+    buf_printf(h, "size_t %s_workspace_size(const int64_t *dims);\n", P);
+    buf_printf(h, "/* Shape of input / output i for these dims: writes rank entries, returns the rank\n"
+                  "   (<0 on error). */\n");
+    buf_printf(h, "int %s_input_shape(const int64_t *dims, int i, int64_t *shape);\n", P);
+    buf_printf(h, "int %s_output_shape(const int64_t *dims, int i, int64_t *shape);\n", P);
+    buf_printf(h, "/* Runs the model. inputs[i] and outputs[i] are dense row-major buffers in graph\n"
+                  "   order. workspace: %s_workspace_size(dims) bytes, aligned to 64; may be NULL when\n"
+                  "   that size is 0. Returns 0, or a negative code. */\n",
+               P);
+    buf_printf(h, "int %s_run(const int64_t *dims, const void *const *inputs, void *const *outputs,\n"
+                  "        void *workspace);\n",
+               P);
+    buf_printf(h, "const char *%s_strerror(int code);\n\n", P);
+    buf_puts(h, "/* Inputs and outputs:\n");
+    for (int pass = 0; pass < 2; pass++) {
+        int nv = pass ? g->noutputs : g->ninputs;
+        for (int i = 0; i < nv; i++) {
+            Value *v = pass ? g->outputs[i] : g->inputs[i];
+            const char **names = arena_alloc(c->arena, sizeof(char *) * (size_t)(g->ndims + 1));
+            for (int k = 0; k < g->ndims; k++)
+                names[k] = g->dims[k].name;
+            buf_printf(h, " *   %s %d '%s': %s[", pass ? "output" : "input ", i, v->name,
+                       dtype_name(v->dtype));
+            for (int d = 0; d < v->rank; d++)
+                buf_printf(h, "%s%s", d ? ", " : "", sym_str(c->arena, v->shape[d], names));
+            buf_puts(h, "]\n");
+        }
+    }
+    buf_puts(h, " */\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
+}
+
+/* error codes of the generated API */
+#define E_DIMS (-1)   /* a dim is negative or above its --max bound */
+#define E_INDEX (-2)  /* input/output index out of range */
+#define E_NULL (-3)   /* a required pointer argument is NULL */
+#define E_CONSTRAINT_BASE (-100)
+
+static void write_strings(Buf *src, const char *P, const char *what, int n, const char *const *s) {
+    buf_printf(src, "const char *const %s_%s[] = {", P, what);
+    for (int i = 0; i < n; i++) {
+        buf_puts(src, i ? ", \"" : "\"");
+        for (const char *p = s[i]; *p; p++) {
+            if (*p == '"' || *p == '\\')
+                buf_printf(src, "\\%c", *p);
+            else if ((unsigned char)*p < 32 || (unsigned char)*p > 126 || *p == '?')
+                buf_printf(src, "\\%03o", (unsigned char)*p);
+            else
+                buf_putn(src, p, 1);
+        }
+        buf_puts(src, "\"");
+    }
+    buf_puts(src, n ? "};\n" : "0};\n");
+}
+
+static void emit_node(Compiler *c, Emit *e, Node *n) {
+    Buf cm;
+    buf_init(&cm);
+    buf_printf(&cm, "/* %s: %s ", n->name, n->op_type);
+    bool first = true;
+    for (int k = 0; k < n->nin; k++)
+        if (n->in[k]) {
+            buf_printf(&cm, "%s%s%s", first ? "" : ", ", n->in[k]->name, shape_str(e, n->in[k]));
+            first = false;
+        }
+    buf_puts(&cm, " -> ");
+    for (int k = 0; k < n->nout; k++)
+        if (n->out[k] && n->out[k]->rank >= 0)
+            buf_printf(&cm, "%s%s%s", k ? ", " : "", n->out[k]->name, shape_str(e, n->out[k]));
+    buf_puts(&cm, " */");
+    /* comments must not end early */
+    for (char *p = cm.data + 2; p[2]; p++)
+        if (p[0] == '*' && p[1] == '/')
+            p[0] = '+';
+    emit_line(e, "%s", cm.data);
+    buf_free(&cm);
+    emit_line(e, "{");
+    emit_indent(e, 1);
+    n->op->emit(c, e, n);
+    emit_indent(e, -1);
+    emit_line(e, "}");
+}
+
+void emit_graph(Compiler *c, Buf *h, Buf *src) {
+    Graph *g = c->g;
+    const char *P = c->prefix;
+    Emit E, *e = &E;
+    memset(e, 0, sizeof E);
+    e->c = c;
+    e->a = c->arena;
+    e->val_static = arena_alloc(c->arena, (size_t)g->nvalues + 1);
+    buf_init(&e->kernels);
+    buf_init(&e->weights);
+    buf_init(&e->body);
+    write_header(c, h);
+
+    Buf fns;
+    buf_init(&fns);
+    const char *base = strrchr(c->path, '/');
+    base = base ? base + 1 : c->path;
+
+    /* names */
+    const char **names = arena_alloc(c->arena, sizeof(char *) * (size_t)(g->ndims + g->ninputs + g->noutputs + 1));
+    for (int i = 0; i < g->ndims; i++)
+        names[i] = g->dims[i].name;
+    write_strings(&fns, P, "dim_names", g->ndims, names);
+    for (int i = 0; i < g->ninputs; i++)
+        names[i] = g->inputs[i]->name;
+    write_strings(&fns, P, "input_names", g->ninputs, names);
+    for (int i = 0; i < g->noutputs; i++)
+        names[i] = g->outputs[i]->name;
+    write_strings(&fns, P, "output_names", g->noutputs, names);
+    buf_puts(&fns, "\n");
+
+    /* strerror */
+    buf_printf(&fns, "const char *%s_strerror(int code) {\n    switch (code) {\n", P);
+    buf_puts(&fns, "    case 0: return \"success\";\n");
+    buf_printf(&fns, "    case %d: return \"a dim is negative or above its bound\";\n", E_DIMS);
+    buf_printf(&fns, "    case %d: return \"input or output index out of range\";\n", E_INDEX);
+    buf_printf(&fns, "    case %d: return \"a required pointer argument is NULL\";\n", E_NULL);
+    for (int i = 0; i < g->nconstraints; i++) {
+        const char *what = g->constraints[i].what;
+        buf_printf(&fns, "    case %d: return \"", E_CONSTRAINT_BASE - i);
+        for (const char *p = what; *p; p++)
+            if (*p == '"' || *p == '\\')
+                buf_printf(&fns, "\\%c", *p);
+            else if ((unsigned char)*p < 32 || (unsigned char)*p > 126 || *p == '?')
+                buf_printf(&fns, "\\%03o", (unsigned char)*p);
+            else
+                buf_putn(&fns, p, 1);
+        buf_puts(&fns, "\";\n");
+    }
+    buf_puts(&fns, "    default: return \"unknown error\";\n    }\n}\n\n");
+
+    /* check */
+    begin_function(e);
+    if (g->ndims) {
+        emit_line(e, "if (!dims)");
+        emit_line(e, "    return %d;", E_NULL);
+        emit_line(e, "for (int i = 0; i < %d; i++)", g->ndims);
+        emit_line(e, "    if (dims[i] < 0 || dims[i] > ((int64_t)1 << 40))");
+        emit_line(e, "        return %d;", E_DIMS);
+        for (int i = 0; i < g->ndims; i++)
+            if (g->dims[i].max >= 0)
+                emit_line(e, "if (dims[%d] > %lld) /* --max %s */\n        return %d;", i,
+                          (long long)g->dims[i].max, g->dims[i].name, E_DIMS);
+    }
+    for (int i = 0; i < g->nconstraints; i++) {
+        Constraint *k = &g->constraints[i];
+        const char *a = emit_sym(e, k->a), *b = emit_sym(e, k->b);
+        const char *cond = k->kind == 0   ? arena_printf(c->arena, "%s == %s", a, b)
+                           : k->kind == 1 ? arena_printf(c->arena, "%s <= %s", a, b)
+                                          : arena_printf(c->arena, "%s != 0 && %s %% %s == 0", a, b, a);
+        emit_line(e, "if (!(%s)) /* %s */", cond, k->what);
+        emit_line(e, "    return %d;", E_CONSTRAINT_BASE - i);
+    }
+    emit_line(e, "(void)dims;");
+    emit_line(e, "return 0;");
+    end_function(e, &fns, arena_printf(c->arena, "int %s_check(const int64_t *dims)", P), NULL);
+
+    /* workspace_size */
+    begin_function(e);
+    emit_line(e, "if (%s_check(dims) != 0)", P);
+    emit_line(e, "    return 0;");
+    emit_line(e, "return (size_t)%s;", emit_sym(e, g->workspace));
+    end_function(e, &fns, arena_printf(c->arena, "size_t %s_workspace_size(const int64_t *dims)", P), NULL);
+
+    /* input_shape / output_shape */
+    for (int pass = 0; pass < 2; pass++) {
+        begin_function(e);
+        int nv = pass ? g->noutputs : g->ninputs;
+        emit_line(e, "int rc = %s_check(dims);", P);
+        emit_line(e, "if (rc != 0)");
+        emit_line(e, "    return rc;");
+        emit_line(e, "if (!shape)");
+        emit_line(e, "    return %d;", E_NULL);
+        emit_line(e, "switch (i) {");
+        for (int i = 0; i < nv; i++) {
+            Value *v = pass ? g->outputs[i] : g->inputs[i];
+            Buf l;
+            buf_init(&l);
+            for (int d = 0; d < v->rank; d++)
+                buf_printf(&l, "shape[%d] = %s; ", d, emit_sym(e, v->shape[d]));
+            emit_line(e, "case %d: %sreturn %d;", i, l.data ? l.data : "", v->rank);
+            buf_free(&l);
+        }
+        emit_line(e, "default: return %d;", E_INDEX);
+        emit_line(e, "}");
+        end_function(e, &fns,
+                     arena_printf(c->arena, "int %s_%s_shape(const int64_t *dims, int i, int64_t *shape)",
+                                  P, pass ? "output" : "input"),
+                     NULL);
+    }
+
+    /* run: argument checks come before any declaration that reads the arguments */
+    begin_function(e);
+    e->in_run = true;
+    Buf pre;
+    buf_init(&pre);
+    buf_printf(&pre, "    int rc = %s_check(dims);\n    if (rc != 0)\n        return rc;\n", P);
+    if (g->ninputs || g->noutputs) {
+        buf_puts(&pre, "    if (");
+        buf_puts(&pre, g->ninputs ? "!inputs" : "0");
+        for (int i = 0; i < g->ninputs; i++)
+            buf_printf(&pre, " || !inputs[%d]", i);
+        buf_puts(&pre, g->noutputs ? " || !outputs" : "");
+        for (int i = 0; i < g->noutputs; i++)
+            buf_printf(&pre, " || !outputs[%d]", i);
+        buf_printf(&pre, ")\n        return %d;\n", E_NULL);
+    }
+    int64_t wsc;
+    if (!(sym_get_const(g->workspace, &wsc) && wsc == 0)) {
+        buf_puts(&pre, "    if (!workspace && ");
+        sym_print_c(&pre, g->workspace, dimname_cb, e);
+        buf_printf(&pre, " > 0)\n        return %d;\n", E_NULL);
+    }
+    emit_line(e, "(void)inputs;");
+    emit_line(e, "(void)outputs;");
+    emit_line(e, "(void)workspace;");
+    for (int i = 0; i < g->nnodes; i++) {
+        Node *n = g->nodes[i];
+        if (!n->dead)
+            emit_node(c, e, n);
+    }
+    /* outputs that no live node writes: folded values, inputs, constants, repeated outputs */
+    for (int i = 0; i < g->noutputs; i++) {
+        Value *v = g->outputs[i];
+        bool written = v->producer && !v->producer->dead && v->output_index == i && !v->data && !v->kv;
+        if (written)
+            continue;
+        Value *src = v;
+        const char *from;
+        if (v->output_index != i && !v->data && !v->kv && v->kind != VAL_INPUT)
+            from = arena_printf(c->arena, "outputs[%d]", v->output_index);
+        else
+            from = emit_ptr(e, src);
+        emit_line(e, "/* output %d '%s' */", i, v->name);
+        emit_line(e, "memcpy(outputs[%d], %s, (size_t)%s * sizeof(%s));", i, from,
+                  emit_sym(e, ir_numel(c, v)), dtype_ctype(v->dtype));
+    }
+    emit_line(e, "return 0;");
+    end_function(e, &fns,
+                 arena_printf(c->arena, "int %s_run(const int64_t *dims, const void *const *inputs, "
+                                        "void *const *outputs,\n        void *workspace)",
+                              P),
+                 pre.data);
+    buf_free(&pre);
+
+    /* assemble */
+    buf_printf(src, "/* %s.c — generated by onnx2c %s from %s. Do not edit.\n", P, ONNX2C_VERSION, base);
+    buf_printf(src, " * API: see %s.h.  Standalone C99: needs only the C library and libm. */\n", P);
+    buf_printf(src, "#include \"%s\"\n\n#include <float.h>\n#include <limits.h>\n#include <math.h>\n"
+                    "#include <stdint.h>\n#include <string.h>\n\n",
+               c->header);
+    if (e->kernels.len) {
+        buf_puts(src, "/* ---- kernels */\n\n");
+        buf_puts(src, e->kernels.data);
+    }
+    if (e->weights.len) {
+        buf_puts(src, "/* ---- weights */\n\n");
+        buf_puts(src, e->weights.data);
+        buf_puts(src, "\n");
+    }
+    buf_puts(src, "/* ---- API */\n\n");
+    buf_puts(src, fns.data);
+    buf_free(&fns);
+    buf_free(&e->kernels);
+    buf_free(&e->weights);
+    buf_free(&e->body);
+}

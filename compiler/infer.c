@@ -1,0 +1,107 @@
+/* infer.c — types, shapes and known values, node by node in topological order.
+ *
+ * Each op's rule (compiler/ops/) sets its outputs' dtype and symbolic shape and, when its
+ * inputs' contents are known at compile time, the outputs' contents too (Value.kv / .data):
+ * that is the constant folding of shape arithmetic.  A node whose outputs are all known is
+ * dead: nothing is emitted for it, and its known outputs are materialised where a kernel
+ * needs them as buffers. */
+#include "onnx2c.h"
+#include <string.h>
+
+static bool value_known(const Value *v) {
+    return v->data || (v->kv && ir_known_len(v) >= 0);
+}
+
+void infer_graph(Compiler *c) {
+    Graph *g = c->g;
+    for (int i = 0; i < g->nnodes; i++) {
+        Node *n = g->nodes[i];
+        const OpDef *op = ops_find(n->domain, n->op_type);
+        if (!op) {
+            if (n->domain[0] && strcmp(n->domain, "ai.onnx") != 0 && !ops_find("", n->op_type))
+                o2c_error(c, n, "operator domain '%s' is not supported", n->domain);
+            o2c_error(c, n, "operator '%s%s%s' is not supported", n->domain, n->domain[0] ? "." : "",
+                      n->op_type);
+        }
+        n->op = op;
+        for (int k = 0; k < n->nin; k++) {
+            Value *v = n->in[k];
+            if (v && v->rank < 0)
+                o2c_error(c, n, "input '%s' has an unknown shape", v->name);
+            if (v && (v->dtype == DT_STRING || dtype_size(v->dtype) == 0))
+                o2c_error(c, n, "input '%s' has type %s, which is not supported", v->name,
+                          dtype_name(v->dtype));
+        }
+        op->infer(c, n);
+        bool all_known = n->nout > 0;
+        for (int k = 0; k < n->nout; k++) {
+            Value *v = n->out[k];
+            if (!v)
+                continue;
+            if (v->rank < 0 || v->dtype == DT_UNDEFINED) {
+                /* an optional output the rule chose not to produce */
+                if (k > 0 && v->nuses == 0 && !v->is_output)
+                    continue;
+                o2c_error(c, n, "internal error: no shape inferred for output '%s'", v->name);
+            }
+            if (!value_known(v))
+                all_known = false;
+        }
+        if (all_known)
+            n->dead = true;
+        else if (!op->emit)
+            o2c_error(c, n, "operator '%s' is only supported when its result is known at compile "
+                            "time", n->op_type);
+    }
+}
+
+void infer_require_inputs(Compiler *c, Node *n, int min, int max) {
+    int present = n->nin;
+    while (present > 0 && !n->in[present - 1])
+        present--;
+    if (present < min)
+        o2c_error(c, n, "expects at least %d inputs, got %d", min, present);
+    if (max >= 0 && present > max)
+        o2c_error(c, n, "expects at most %d inputs, got %d", max, present);
+    for (int i = 0; i < min; i++)
+        if (!n->in[i])
+            o2c_error(c, n, "input %d is required", i);
+}
+
+Value *infer_in(Compiler *c, Node *n, int i) {
+    Value *v = node_in(n, i);
+    if (!v)
+        o2c_error(c, n, "input %d is required", i);
+    return v;
+}
+
+int infer_axis(Compiler *c, Node *n, int64_t axis, int rank) {
+    if (axis < -(int64_t)rank || axis >= rank)
+        o2c_error(c, n, "axis %lld is out of range for rank %d", (long long)axis, rank);
+    return (int)(axis < 0 ? axis + rank : axis);
+}
+
+int infer_broadcast(Compiler *c, Node *n, int ra, Sym *const *a, int rb, Sym *const *b, Sym **out) {
+    int r = ra > rb ? ra : rb;
+    Sym *one = sym_const(c->sym, 1);
+    for (int i = 0; i < r; i++) {
+        Sym *da = i < r - ra ? one : a[i - (r - ra)];
+        Sym *db = i < r - rb ? one : b[i - (r - rb)];
+        if (da == db || db == one)
+            out[i] = da;
+        else if (da == one)
+            out[i] = db;
+        else {
+            int64_t ca, cb;
+            bool ka = sym_get_const(da, &ca), kb = sym_get_const(db, &cb);
+            if (ka && kb)
+                o2c_error(c, n, "shapes cannot be broadcast: dimension %d is %lld vs %lld", i,
+                          (long long)ca, (long long)cb);
+            /* symbolic: the two must agree at run time (a dim that is 1 at run time against
+             * another would need a runtime broadcast decision: not supported) */
+            ir_constrain(c, n, 0, da, db, "broadcast dimension %d must match", i);
+            out[i] = ka ? da : db;
+        }
+    }
+    return r;
+}

@@ -1,0 +1,445 @@
+/* ir.c — the IR: values, nodes, dims, constraints, attributes, topological order.
+ *
+ * Everything lives in the compile's arena.  Values are found by name through a small
+ * open-addressing hash map; C identifiers are made unique through another. */
+#include "onnx2c.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- string map (arena-backed, open addressing) */
+
+typedef struct StrMap {
+    int cap, len;
+    const char **keys;
+    void **vals;
+} StrMap;
+
+static uint64_t strhash(const char *s) {
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void **map_slot(Arena *a, StrMap *m, const char *key, bool insert) {
+    if (insert && (m->len + 1) * 2 > m->cap) {
+        int cap = m->cap ? m->cap * 2 : 64;
+        const char **keys = arena_alloc(a, sizeof(char *) * (size_t)cap);
+        void **vals = arena_alloc(a, sizeof(void *) * (size_t)cap);
+        for (int i = 0; i < m->cap; i++)
+            if (m->keys[i]) {
+                size_t j = strhash(m->keys[i]) & (size_t)(cap - 1);
+                while (keys[j])
+                    j = (j + 1) & (size_t)(cap - 1);
+                keys[j] = m->keys[i];
+                vals[j] = m->vals[i];
+            }
+        m->keys = keys;
+        m->vals = vals;
+        m->cap = cap;
+    }
+    if (!m->cap)
+        return NULL;
+    size_t j = strhash(key) & (size_t)(m->cap - 1);
+    while (m->keys[j]) {
+        if (strcmp(m->keys[j], key) == 0)
+            return &m->vals[j];
+        j = (j + 1) & (size_t)(m->cap - 1);
+    }
+    if (!insert)
+        return NULL;
+    m->keys[j] = arena_strdup(a, key);
+    m->len++;
+    return &m->vals[j];
+}
+
+typedef struct Maps {
+    StrMap values, idents;
+} Maps;
+
+static Maps *maps(Compiler *c) {
+    if (!c->valmap)
+        c->valmap = arena_alloc(c->arena, sizeof(Maps));
+    return c->valmap;
+}
+
+/* ---- data types */
+
+size_t dtype_size(DType t) {
+    switch (t) {
+    case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
+    case DT_DOUBLE: case DT_INT64: case DT_UINT64: return 8;
+    case DT_INT16: case DT_UINT16: case DT_FLOAT16: case DT_BFLOAT16: return 2;
+    case DT_INT8: case DT_UINT8: case DT_BOOL: return 1;
+    default: return 0;
+    }
+}
+
+const char *dtype_ctype(DType t) {
+    switch (t) {
+    case DT_FLOAT: return "float";
+    case DT_DOUBLE: return "double";
+    case DT_INT8: return "int8_t";
+    case DT_INT16: return "int16_t";
+    case DT_INT32: return "int32_t";
+    case DT_INT64: return "int64_t";
+    case DT_UINT8: case DT_BOOL: return "uint8_t";
+    case DT_UINT16: case DT_FLOAT16: case DT_BFLOAT16: return "uint16_t";
+    case DT_UINT32: return "uint32_t";
+    case DT_UINT64: return "uint64_t";
+    default: return "void";
+    }
+}
+
+const char *dtype_name(DType t) {
+    static const char *const names[] = {"undefined", "float", "uint8", "int8", "uint16",
+                                        "int16", "int32", "int64", "string", "bool", "float16",
+                                        "double", "uint32", "uint64", "complex64", "complex128",
+                                        "bfloat16"};
+    return (unsigned)t < sizeof names / sizeof *names ? names[t] : "unknown";
+}
+
+const char *dtype_suffix(DType t) {
+    static const char *const sfx[] = {"x", "f32", "u8", "i8", "u16", "i16", "i32", "i64", "str",
+                                      "b8", "f16", "f64", "u32", "u64", "c64", "c128", "bf16"};
+    return (unsigned)t < sizeof sfx / sizeof *sfx ? sfx[t] : "x";
+}
+
+bool dtype_is_float(DType t) { return t == DT_FLOAT || t == DT_DOUBLE; }
+
+bool dtype_is_int(DType t) {
+    switch (t) {
+    case DT_INT8: case DT_INT16: case DT_INT32: case DT_INT64:
+    case DT_UINT8: case DT_UINT16: case DT_UINT32: case DT_UINT64: return true;
+    default: return false;
+    }
+}
+
+bool dtype_is_signed(DType t) {
+    return t == DT_INT8 || t == DT_INT16 || t == DT_INT32 || t == DT_INT64 || dtype_is_float(t);
+}
+
+/* ---- values and nodes */
+
+Value *ir_find_value(Compiler *c, const char *name) {
+    void **slot = map_slot(c->arena, &maps(c)->values, name, false);
+    return slot ? *slot : NULL;
+}
+
+Value *ir_value(Compiler *c, const char *name) {
+    void **slot = map_slot(c->arena, &maps(c)->values, name, true);
+    if (*slot)
+        return *slot;
+    Graph *g = c->g;
+    Value *v = arena_alloc(c->arena, sizeof *v);
+    v->name = arena_strdup(c->arena, name);
+    v->rank = -1;
+    v->kind = VAL_TEMP;
+    v->input_index = v->output_index = -1;
+    v->first_def = -1;
+    v->last_use = -1;
+    if (g->nvalues == g->capvalues) {
+        int cap = g->capvalues ? g->capvalues * 2 : 64;
+        Value **nv = arena_alloc(c->arena, sizeof(Value *) * (size_t)cap);
+        if (g->nvalues)
+            memcpy(nv, g->values, sizeof(Value *) * (size_t)g->nvalues);
+        g->values = nv;
+        g->capvalues = cap;
+    }
+    v->id = g->nvalues;
+    g->values[g->nvalues++] = v;
+    *slot = v;
+    return v;
+}
+
+Node *ir_add_node(Compiler *c, const char *op_type, const char *name) {
+    Graph *g = c->g;
+    Node *n = arena_alloc(c->arena, sizeof *n);
+    n->op_type = arena_strdup(c->arena, op_type ? op_type : "");
+    n->name = (name && *name) ? arena_strdup(c->arena, name)
+                              : arena_printf(c->arena, "%s_%d", n->op_type, g->nnodes);
+    n->domain = "";
+    n->opset = g->opset;
+    if (g->nnodes == g->capnodes) {
+        int cap = g->capnodes ? g->capnodes * 2 : 64;
+        Node **nn = arena_alloc(c->arena, sizeof(Node *) * (size_t)cap);
+        if (g->nnodes)
+            memcpy(nn, g->nodes, sizeof(Node *) * (size_t)g->nnodes);
+        g->nodes = nn;
+        g->capnodes = cap;
+    }
+    n->index = g->nnodes;
+    g->nodes[g->nnodes++] = n;
+    return n;
+}
+
+void ir_set_shape(Compiler *c, Value *v, DType t, int rank, Sym *const *shape) {
+    v->dtype = t;
+    v->rank = rank;
+    v->shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(rank > 0 ? rank : 1));
+    for (int i = 0; i < rank; i++)
+        v->shape[i] = shape[i];
+}
+
+void ir_set_shape_ints(Compiler *c, Value *v, DType t, int rank, const int64_t *shape) {
+    Sym *s[rank > 0 ? rank : 1];
+    for (int i = 0; i < rank; i++)
+        s[i] = sym_const(c->sym, shape[i]);
+    ir_set_shape(c, v, t, rank, s);
+}
+
+Sym *ir_numel(Compiler *c, const Value *v) {
+    Sym *n = sym_const(c->sym, 1);
+    for (int i = 0; i < v->rank; i++)
+        n = sym_mul(c->sym, n, v->shape[i]);
+    return n;
+}
+
+bool ir_numel_const(const Value *v, int64_t *out) {
+    int64_t n = 1;
+    for (int i = 0; i < v->rank; i++) {
+        int64_t d;
+        if (!sym_get_const(v->shape[i], &d))
+            return false;
+        n *= d;
+    }
+    *out = n;
+    return true;
+}
+
+int ir_add_dim(Compiler *c, const char *name) {
+    Graph *g = c->g;
+    for (int i = 0; i < g->ndims; i++)
+        if (strcmp(g->dims[i].name, name) == 0)
+            return i;
+    Dim *nd = arena_alloc(c->arena, sizeof(Dim) * (size_t)(g->ndims + 1));
+    if (g->ndims)
+        memcpy(nd, g->dims, sizeof(Dim) * (size_t)g->ndims);
+    g->dims = nd;
+    Dim *d = &g->dims[g->ndims];
+    d->name = arena_strdup(c->arena, name);
+    char id[256];
+    onnx2c_cident(name, id, sizeof id);
+    d->cname = ir_cident(c, "", id);
+    d->fixed = d->max = -1;
+    return g->ndims++;
+}
+
+void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const char *fmt, ...) {
+    Graph *g = c->g;
+    if (kind == 0 && a == b)
+        return;
+    int64_t ca, cb;
+    bool ka = sym_get_const(a, &ca), kb = sym_get_const(b, &cb);
+    va_list ap;
+    va_start(ap, fmt);
+    const char *what = arena_vprintf(c->arena, fmt, ap);
+    va_end(ap);
+    if (ka && kb) {
+        bool ok = kind == 0 ? ca == cb : kind == 1 ? ca <= cb : (ca != 0 && cb % ca == 0);
+        if (!ok)
+            o2c_error(c, n, "%s", what);
+        return;
+    }
+    for (int i = 0; i < g->nconstraints; i++)
+        if (g->constraints[i].a == a && g->constraints[i].b == b && g->constraints[i].kind == kind)
+            return;
+    if (g->nconstraints == g->capconstraints) {
+        int cap = g->capconstraints ? g->capconstraints * 2 : 16;
+        Constraint *nc = arena_alloc(c->arena, sizeof(Constraint) * (size_t)cap);
+        if (g->nconstraints)
+            memcpy(nc, g->constraints, sizeof(Constraint) * (size_t)g->nconstraints);
+        g->constraints = nc;
+        g->capconstraints = cap;
+    }
+    Constraint *k = &g->constraints[g->nconstraints++];
+    k->a = a;
+    k->b = b;
+    k->kind = kind;
+    k->what = n ? arena_printf(c->arena, "node '%s' (%s): %s", n->name, n->op_type, what) : what;
+}
+
+const char *ir_cident(Compiler *c, const char *prefix, const char *name) {
+    char base[200];
+    snprintf(base, sizeof base, "%s%s", prefix, name);
+    char id[256];
+    onnx2c_cident(base, id, sizeof id);
+    StrMap *m = &maps(c)->idents;
+    for (int k = 1;; k++) {
+        char cand[280];
+        if (k == 1)
+            snprintf(cand, sizeof cand, "%s", id);
+        else
+            snprintf(cand, sizeof cand, "%s_%d", id, k);
+        void **slot = map_slot(c->arena, m, cand, true);
+        if (!*slot) {
+            *slot = (void *)1;
+            return arena_strdup(c->arena, cand);
+        }
+    }
+}
+
+void ir_set_const(Compiler *c, Value *v, const Tensor *t) {
+    v->kind = VAL_CONST;
+    ir_set_shape_ints(c, v, t->dtype, t->rank, t->dims);
+    size_t bytes = (size_t)t->nelem * dtype_size(t->dtype);
+    v->data = arena_dup(c->arena, t->data, bytes);
+    v->kv = NULL;
+}
+
+int64_t ir_known_len(const Value *v) {
+    int64_t n;
+    if (v->rank < 0 || !ir_numel_const(v, &n))
+        return -1;
+    return n;
+}
+
+static int64_t load_int(const void *p, DType t, int64_t i) {
+    switch (t) {
+    case DT_INT64: return ((const int64_t *)p)[i];
+    case DT_INT32: return ((const int32_t *)p)[i];
+    case DT_INT16: return ((const int16_t *)p)[i];
+    case DT_INT8: return ((const int8_t *)p)[i];
+    case DT_UINT64: return (int64_t)((const uint64_t *)p)[i];
+    case DT_UINT32: return ((const uint32_t *)p)[i];
+    case DT_UINT16: return ((const uint16_t *)p)[i];
+    case DT_UINT8: case DT_BOOL: return ((const uint8_t *)p)[i];
+    default: return 0;
+    }
+}
+
+Sym **ir_known_ints(Compiler *c, Value *v) {
+    if (v->kv)
+        return v->kv;
+    if (!v->data || !(dtype_is_int(v->dtype) || v->dtype == DT_BOOL))
+        return NULL;
+    int64_t n = ir_known_len(v);
+    if (n < 0 || n > 4096)
+        return NULL;
+    v->kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++)
+        v->kv[i] = sym_const(c->sym, load_int(v->data, v->dtype, i));
+    return v->kv;
+}
+
+/* ---- attributes */
+
+const Attr *node_attr(const Node *n, const char *name) {
+    for (int i = 0; i < n->nattr; i++)
+        if (strcmp(n->attrs[i].name, name) == 0)
+            return &n->attrs[i];
+    return NULL;
+}
+
+static const Attr *typed_attr(Compiler *c, const Node *n, const char *name, AttrType t) {
+    const Attr *a = node_attr(n, name);
+    if (a && a->type != t)
+        o2c_error(c, n, "attribute '%s' has the wrong type", name);
+    return a;
+}
+
+int64_t attr_int(Compiler *c, const Node *n, const char *name, int64_t def) {
+    const Attr *a = typed_attr(c, n, name, ATTR_INT);
+    return a ? a->i : def;
+}
+
+float attr_float(Compiler *c, const Node *n, const char *name, float def) {
+    const Attr *a = node_attr(n, name);
+    if (a && a->type == ATTR_INT)
+        return (float)a->i;
+    a = typed_attr(c, n, name, ATTR_FLOAT);
+    return a ? a->f : def;
+}
+
+const char *attr_str(Compiler *c, const Node *n, const char *name, const char *def) {
+    const Attr *a = typed_attr(c, n, name, ATTR_STRING);
+    return a ? a->s : def;
+}
+
+int attr_ints(Compiler *c, const Node *n, const char *name, const int64_t **out) {
+    const Attr *a = typed_attr(c, n, name, ATTR_INTS);
+    *out = a ? a->ints : NULL;
+    return a ? a->n : -1;
+}
+
+int attr_floats(Compiler *c, const Node *n, const char *name, const float **out) {
+    const Attr *a = typed_attr(c, n, name, ATTR_FLOATS);
+    *out = a ? a->floats : NULL;
+    return a ? a->n : -1;
+}
+
+Value *node_in(const Node *n, int i) { return i < n->nin ? n->in[i] : NULL; }
+
+/* ---- topological order
+ * Kahn's algorithm in file order, so a well-ordered model keeps its order (deterministic
+ * output).  A value that is consumed but neither produced, an input, nor an initializer is a
+ * dangling input; nodes left over are on a cycle. */
+void ir_toposort(Compiler *c) {
+    Graph *g = c->g;
+    int nn = g->nnodes;
+    for (int i = 0; i < g->nvalues; i++)
+        g->values[i]->producer = NULL;
+    for (int i = 0; i < nn; i++) {
+        Node *n = g->nodes[i];
+        for (int k = 0; k < n->nout; k++) {
+            Value *v = n->out[k];
+            if (!v)
+                continue;
+            if (v->producer || v->kind == VAL_INPUT || v->kind == VAL_CONST)
+                o2c_error(c, n, "output '%s' is already defined elsewhere in the graph", v->name);
+            v->producer = n;
+        }
+    }
+    for (int i = 0; i < nn; i++) {
+        Node *n = g->nodes[i];
+        for (int k = 0; k < n->nin; k++) {
+            Value *v = n->in[k];
+            if (v && !v->producer && v->kind != VAL_INPUT && v->kind != VAL_CONST)
+                o2c_error(c, n, "input '%s' is not produced by any node, graph input or initializer",
+                          v->name);
+        }
+    }
+    for (int i = 0; i < g->noutputs; i++) {
+        Value *v = g->outputs[i];
+        if (!v->producer && v->kind != VAL_INPUT && v->kind != VAL_CONST)
+            o2c_error(c, NULL, "graph output '%s' is not produced by any node", v->name);
+    }
+    bool *done = arena_alloc(c->arena, (size_t)(nn ? nn : 1));
+    Node **order = arena_alloc(c->arena, sizeof(Node *) * (size_t)(nn ? nn : 1));
+    int k = 0;
+    bool progress = true;
+    /* O(n^2) worst case but linear for models already in order, which is the common case */
+    int start = 0;
+    while (k < nn && progress) {
+        progress = false;
+        for (int i = start; i < nn; i++) {
+            if (done[i])
+                continue;
+            Node *n = g->nodes[i];
+            bool ready = true;
+            for (int j = 0; j < n->nin && ready; j++) {
+                Value *v = n->in[j];
+                if (v && v->producer && !done[v->producer->index])
+                    ready = false;
+            }
+            if (!ready)
+                continue;
+            done[i] = true;
+            order[k++] = n;
+            progress = true;
+            if (i == start)
+                while (start < nn && done[start])
+                    start++;
+        }
+    }
+    if (k < nn) {
+        for (int i = 0; i < nn; i++)
+            if (!done[i])
+                o2c_error(c, g->nodes[i], "the graph has a cycle through this node");
+    }
+    for (int i = 0; i < nn; i++) {
+        g->nodes[i] = order[i];
+        order[i]->index = i;
+    }
+}

@@ -1,0 +1,445 @@
+/* onnx2c.h — the one internal header of the compiler.
+ *
+ * One section per file, in pipeline order (chibicc style):
+ *   arena.c  error.c  sym.c  ir.c  onnx_load.c  infer.c  fold (inside infer)  plan.c  emit.c
+ *   ops/<family>.c  driver.c
+ * Name tiers: `onnx2c_` is the library API used by the CLI, the harness and the tests;
+ * each module has its own short prefix (arena_, sym_, ir_, load_, plan_, emit_); static helpers
+ * have none.  IR types are CamelCase typedefs.
+ */
+#ifndef ONNX2C_H
+#define ONNX2C_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ONNX2C_VERSION "0.1.0"
+
+typedef struct Compiler Compiler;
+typedef struct Graph Graph;
+typedef struct Node Node;
+typedef struct Value Value;
+typedef struct Attr Attr;
+typedef struct Sym Sym;
+typedef struct SymCtx SymCtx;
+typedef struct Emit Emit;
+typedef struct OpDef OpDef;
+typedef struct Tensor Tensor;
+
+/* ------------------------------------------------------------------ arena.c
+ * One arena owns the IR.  Allocation is zeroed, 16-byte aligned and never returns NULL
+ * (on out-of-memory the process aborts with a message: there is nothing sane to unwind to).
+ * Everything is freed at once by arena_free. */
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t n);
+void *arena_dup(Arena *a, const void *p, size_t n);
+char *arena_strdup(Arena *a, const char *s);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *arena_vprintf(Arena *a, const char *fmt, va_list ap);
+
+/* Growable byte buffer (malloc-backed, for output text and file contents). */
+typedef struct Buf {
+    char *data;
+    size_t len, cap;
+} Buf;
+void buf_init(Buf *b);
+void buf_free(Buf *b);
+void buf_putn(Buf *b, const char *s, size_t n);
+void buf_puts(Buf *b, const char *s);
+void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+char *buf_steal(Buf *b); /* NUL-terminated malloc'd string; b is reset */
+
+/* ------------------------------------------------------------------ error.c
+ * Errors unwind by longjmp to the driver (onnx2c_compile), which returns a status.  The message
+ * is one line: "FILE: node 'NAME' (OP): what is wrong".  Exit statuses follow CONTRACT.md §1. */
+enum {
+    O2C_OK = 0,
+    O2C_EMODEL = 1, /* the model is invalid or unsupported */
+    O2C_EUSAGE = 2, /* bad command line */
+    O2C_EIO = 3,    /* a file could not be read or written */
+};
+
+/* Throws a model error located at node n (n may be NULL). Never returns. */
+_Noreturn void o2c_error(Compiler *c, const Node *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+_Noreturn void o2c_verror(Compiler *c, int status, const Node *n, const char *fmt, va_list ap);
+/* Throws an I/O error (exit status 3). */
+_Noreturn void o2c_ioerror(Compiler *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Internal invariant: an error message naming the compiler source line, exit status 1. */
+#define O2C_ASSERT(c, cond)                                                                        \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            o2c_error((c), NULL, "internal error: %s:%d: assertion '%s' failed", __FILE__,         \
+                      __LINE__, #cond);                                                            \
+    } while (0)
+
+/* ------------------------------------------------------------------ sym.c
+ * Symbolic integer expressions over the model's dims.  Interned and canonical: two Syms are
+ * equal exactly when their pointers are equal.  Sums and products are kept as a sorted
+ * polynomial (constant folded, like terms combined), so N*64+3 and 3+64*N are one Sym.
+ * All values are int64; division operators assume a positive divisor. */
+typedef enum {
+    SYM_CONST,    /* c */
+    SYM_DIM,      /* the dim with index `dim` (runtime parameter dims[dim]) */
+    SYM_ADD,      /* sum of args[0..n) (n >= 2, at most one constant, which is last) */
+    SYM_MUL,      /* product of args[0..n) (n >= 2, at most one constant, which is first) */
+    SYM_FLOORDIV, /* floor(a / b) */
+    SYM_CEILDIV,  /* ceil(a / b) */
+    SYM_MOD,      /* a mod b, result has the sign of b (Python semantics) */
+    SYM_MIN,      /* min(a, b) */
+    SYM_MAX,      /* max(a, b) */
+} SymKind;
+
+struct Sym {
+    SymKind kind;
+    int n;          /* number of args */
+    int64_t c;      /* SYM_CONST: the value */
+    int dim;        /* SYM_DIM: the dim index */
+    Sym **args;     /* operands */
+    int id;         /* creation order: children always have smaller ids */
+    uint64_t hash;
+};
+
+SymCtx *sym_ctx_new(Arena *a);
+Sym *sym_const(SymCtx *s, int64_t c);
+Sym *sym_dim(SymCtx *s, int dim);
+Sym *sym_add(SymCtx *s, Sym *a, Sym *b);
+Sym *sym_sub(SymCtx *s, Sym *a, Sym *b);
+Sym *sym_neg(SymCtx *s, Sym *a);
+Sym *sym_mul(SymCtx *s, Sym *a, Sym *b);
+Sym *sym_floordiv(SymCtx *s, Sym *a, Sym *b);
+Sym *sym_ceildiv(SymCtx *s, Sym *a, Sym *b);
+Sym *sym_mod(SymCtx *s, Sym *a, Sym *b);
+Sym *sym_min(SymCtx *s, Sym *a, Sym *b);
+Sym *sym_max(SymCtx *s, Sym *a, Sym *b);
+/* Substitutes dims: dims[i] non-NULL replaces SYM_DIM i (used by --fix and unification). */
+Sym *sym_subst(SymCtx *s, Sym *e, Sym *const *dims);
+bool sym_is_const(const Sym *e);
+/* True and *out set when e is a constant. */
+bool sym_get_const(const Sym *e, int64_t *out);
+/* Evaluates with concrete dims; returns false on division by zero. */
+bool sym_eval(const Sym *e, const int64_t *dims, int64_t *out);
+/* Prints e as a C99 int64_t expression; dim i is printed by dimname(i, user). */
+void sym_print_c(Buf *b, const Sym *e, const char *(*dimname)(int, void *), void *user);
+/* Human-readable form using the given dim names, e.g. "(H - 3) / 2 + 1". */
+char *sym_str(Arena *a, const Sym *e, const char *const *dim_names);
+
+/* ------------------------------------------------------------------ ir.c
+ * The IR: a Graph of Nodes connected by Values.  Data types use ONNX's TensorProto numbers. */
+typedef enum {
+    DT_UNDEFINED = 0,
+    DT_FLOAT = 1,
+    DT_UINT8 = 2,
+    DT_INT8 = 3,
+    DT_UINT16 = 4,
+    DT_INT16 = 5,
+    DT_INT32 = 6,
+    DT_INT64 = 7,
+    DT_STRING = 8,
+    DT_BOOL = 9,
+    DT_FLOAT16 = 10,
+    DT_DOUBLE = 11,
+    DT_UINT32 = 12,
+    DT_UINT64 = 13,
+    DT_COMPLEX64 = 14,
+    DT_COMPLEX128 = 15,
+    DT_BFLOAT16 = 16,
+} DType;
+
+size_t dtype_size(DType t);        /* bytes per element; 0 for undefined/string/complex */
+const char *dtype_ctype(DType t);  /* "float", "int64_t", "uint8_t" (bool), "uint16_t" (f16) */
+const char *dtype_name(DType t);   /* "float", "int64", "bool", ... as in ONNX */
+const char *dtype_suffix(DType t); /* "f32", "i64", "b8", ... for kernel names */
+bool dtype_is_float(DType t);      /* float, double (float16/bfloat16 are stored as bits) */
+bool dtype_is_int(DType t);        /* signed or unsigned integer (not bool) */
+bool dtype_is_signed(DType t);
+
+/* A dense constant tensor (initializer, Constant attribute, or a .pb file). */
+struct Tensor {
+    const char *name;
+    DType dtype;
+    int rank;
+    int64_t *dims;
+    int64_t nelem;
+    void *data; /* nelem * dtype_size bytes, row-major, little-endian */
+};
+
+typedef enum {
+    ATTR_UNDEFINED = 0,
+    ATTR_FLOAT = 1,
+    ATTR_INT = 2,
+    ATTR_STRING = 3,
+    ATTR_TENSOR = 4,
+    ATTR_GRAPH = 5,
+    ATTR_FLOATS = 6,
+    ATTR_INTS = 7,
+    ATTR_STRINGS = 8,
+    ATTR_TENSORS = 9,
+    ATTR_GRAPHS = 10,
+    ATTR_SPARSE_TENSOR = 11,
+    ATTR_SPARSE_TENSORS = 12,
+    ATTR_TYPE_PROTO = 13,
+    ATTR_TYPE_PROTOS = 14,
+} AttrType;
+
+struct Attr {
+    const char *name;
+    AttrType type;
+    int64_t i;
+    float f;
+    const char *s; /* STRING: bytes, NUL-terminated copy */
+    size_t slen;
+    int n;          /* INTS/FLOATS/STRINGS count */
+    int64_t *ints;
+    float *floats;
+    const char **strings;
+    Tensor *t;      /* TENSOR */
+};
+
+typedef enum {
+    VAL_TEMP,   /* produced by a node, lives in the workspace */
+    VAL_INPUT,  /* runtime graph input: inputs[input_index] */
+    VAL_CONST,  /* initializer or folded constant: static const data */
+    VAL_OUTPUT, /* graph output: outputs[output_index] */
+} ValueKind;
+
+struct Value {
+    const char *name;  /* ONNX name */
+    int id;            /* index in Graph.values */
+    const char *cname; /* unique C identifier for its buffer pointer */
+    ValueKind kind;
+    int input_index;   /* VAL_INPUT */
+    int output_index;  /* VAL_OUTPUT (a value may be both an output and something else: see is_output) */
+    bool is_output;
+    DType dtype;
+    int rank;          /* -1 while unknown */
+    Sym **shape;       /* rank entries */
+    /* Known contents at compile time.  `data` holds dense bytes when every element is a
+     * constant (initializers, Constant, folded shape math).  `kv` holds the elements of an
+     * integer (or bool) tensor as Syms when they are known but may be symbolic (Shape(x)
+     * gives the dims of x).  Either may be NULL. */
+    void *data;
+    Sym **kv;
+    Node *producer;
+    int nuses;         /* consumers (nodes) */
+    /* plan.c */
+    int first_def, last_use; /* node indices */
+    Sym *offset;             /* byte offset in the workspace (VAL_TEMP) */
+    Sym *bytes;              /* size in bytes */
+    bool needs_buffer;       /* some emitted code reads it as a buffer */
+    bool emitted_static;     /* emit.c: static array already written */
+};
+
+struct Node {
+    const char *name;    /* ONNX node name, or a generated "OP_k" when empty */
+    const char *op_type;
+    const char *domain;  /* "" for the default domain */
+    int opset;           /* opset version of its domain */
+    int index;           /* position in topological order */
+    int nin, nout;
+    Value **in;          /* NULL entries for omitted optional inputs */
+    Value **out;
+    int nattr;
+    Attr *attrs;
+    const OpDef *op;
+    Sym *scratch;        /* bytes of node-local scratch the kernel needs (plan.c places it) */
+    Sym *scratch_offset;
+    bool dead;           /* folded away: every output is known at compile time */
+    void *priv;          /* op-private data computed by infer for emit */
+};
+
+typedef struct Dim {
+    const char *name;  /* dim_param, or INPUT_AXIS */
+    const char *cname; /* C identifier */
+    int64_t fixed;     /* --fix value, or -1 */
+    int64_t max;       /* --max value, or -1 */
+} Dim;
+
+typedef struct Constraint {
+    Sym *a, *b;        /* requires a == b (kind 0) or a <= b (kind 1) or a divides b (kind 2) */
+    int kind;
+    const char *what;  /* human text naming the node */
+} Constraint;
+
+struct Graph {
+    const char *name;
+    int64_t ir_version;
+    int opset;               /* default-domain opset version */
+    int nnodes, capnodes;
+    Node **nodes;
+    int nvalues, capvalues;
+    Value **values;
+    int ninputs, noutputs;
+    Value **inputs;          /* runtime inputs, graph order (initializers excluded) */
+    Value **outputs;
+    int ndims;
+    Dim *dims;
+    int nconstraints, capconstraints;
+    Constraint *constraints;
+    Sym *workspace;          /* plan.c: total workspace bytes */
+};
+
+Value *ir_value(Compiler *c, const char *name);      /* find or create by name */
+Value *ir_find_value(Compiler *c, const char *name); /* NULL if absent */
+Node *ir_add_node(Compiler *c, const char *op_type, const char *name);
+void ir_set_shape(Compiler *c, Value *v, DType t, int rank, Sym *const *shape);
+void ir_set_shape_ints(Compiler *c, Value *v, DType t, int rank, const int64_t *shape);
+Sym *ir_numel(Compiler *c, const Value *v); /* product of the shape */
+bool ir_numel_const(const Value *v, int64_t *n);
+int ir_add_dim(Compiler *c, const char *name);        /* find or add; returns its index */
+void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+const char *ir_cident(Compiler *c, const char *prefix, const char *name); /* unique C identifier */
+void ir_toposort(Compiler *c); /* orders g->nodes; errors on cycles and dangling inputs */
+/* Makes v a constant from a tensor (copies data, sets shape). */
+void ir_set_const(Compiler *c, Value *v, const Tensor *t);
+/* Known integer contents: fills kv from data if needed. Returns NULL when not known. */
+Sym **ir_known_ints(Compiler *c, Value *v);
+/* Element count of a known-int vector, or -1 if the shape is not constant. */
+int64_t ir_known_len(const Value *v);
+
+/* Attribute access (NULL / default when absent).  Type mismatches are errors naming the node. */
+const Attr *node_attr(const Node *n, const char *name);
+int64_t attr_int(Compiler *c, const Node *n, const char *name, int64_t def);
+float attr_float(Compiler *c, const Node *n, const char *name, float def);
+const char *attr_str(Compiler *c, const Node *n, const char *name, const char *def);
+/* INTS: returns count (or -1 if absent) and sets *out. */
+int attr_ints(Compiler *c, const Node *n, const char *name, const int64_t **out);
+int attr_floats(Compiler *c, const Node *n, const char *name, const float **out);
+/* Optional input i (NULL when omitted or out of range). */
+Value *node_in(const Node *n, int i);
+
+/* ------------------------------------------------------------------ onnx_load.c
+ * protobuf-c unpack of ModelProto into the Graph.  Every malformed field is a clear error. */
+void load_model(Compiler *c, const char *path);
+/* Reads one serialized onnx.TensorProto (.pb); returns 0 or sets err and returns nonzero.
+ * The tensor and its data are malloc'd: free with tensor_free. */
+int load_tensor_file(const char *path, Tensor **out, char *err, size_t errlen);
+void tensor_free(Tensor *t);
+
+/* ------------------------------------------------------------------ infer.c
+ * Runs each node's infer rule in topological order.  A rule sets the outputs' dtype and
+ * shape, records constraints, and computes known values (kv/data) when its inputs are known:
+ * that is constant folding.  Nodes whose outputs are all known are marked dead. */
+void infer_graph(Compiler *c);
+/* Helpers for rules. */
+void infer_require_inputs(Compiler *c, Node *n, int min, int max);
+Value *infer_in(Compiler *c, Node *n, int i); /* required input i with known rank */
+/* Numpy broadcast of two shapes; records equality constraints for symbolic dims. */
+int infer_broadcast(Compiler *c, Node *n, int ra, Sym *const *a, int rb, Sym *const *b, Sym **out);
+int infer_axis(Compiler *c, Node *n, int64_t axis, int rank); /* normalizes negative axes */
+
+/* ------------------------------------------------------------------ ops (ops/FAMILY.c)
+ * One table of ops.  Each family file defines a NULL-terminated array of OpDefs; ops.c lists
+ * the families.  infer: shapes and folding.  emit: the C for one node (may be NULL for ops that
+ * are always folded). */
+struct OpDef {
+    const char *name;   /* ONNX op_type */
+    const char *domain; /* NULL or "" for the default domain */
+    void (*infer)(Compiler *c, Node *n);
+    void (*emit)(Compiler *c, Emit *e, Node *n);
+};
+const OpDef *ops_find(const char *domain, const char *op_type);
+
+/* ------------------------------------------------------------------ plan.c
+ * Liveness-based placement of temporaries in the one caller-provided workspace.  Offsets and
+ * the total are Syms.  Buffers are 64-byte aligned. */
+void plan_graph(Compiler *c);
+
+/* ------------------------------------------------------------------ emit.c
+ * Writes OUT.h and OUT.c.  Op emitters print code through these helpers; every Sym they print
+ * becomes a local computed once at the top of the function. */
+void emit_graph(Compiler *c, Buf *h, Buf *src);
+/* Appends text at the current indentation (fmt is printf; a trailing newline is added). */
+void emit_line(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends raw text (no indentation, no newline). */
+void emit_raw(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emit_indent(Emit *e, int delta);
+/* C expression (int64_t) for a Sym; valid inside the current function. */
+const char *emit_sym(Emit *e, Sym *s);
+const char *emit_int(Emit *e, int64_t v);
+/* The C pointer expression for a value's buffer, typed as dtype_ctype(v->dtype) *. */
+const char *emit_ptr(Emit *e, Value *v);
+/* Includes template templates/NAME.c instantiated for element type t (DT_UNDEFINED for an
+ * untyped template) once; returns the suffix to append to its function names (e.g. "f32"). */
+const char *emit_template(Emit *e, const char *name, DType t);
+/* Fresh local identifier with the given stem, unique in the current function. */
+const char *emit_tmp(Emit *e, const char *stem);
+/* C literal for a scalar of type t from a double (handles inf/nan, integer types). */
+const char *emit_literal(Emit *e, DType t, double v);
+/* Emits `static const int64_t NAME[] = {...}` style arrays: an int64 array of Syms as a local
+ * array initialised at run time (symbolic) or a static const (constant); returns its name. */
+const char *emit_sym_array(Emit *e, const char *stem, int n, Sym *const *v);
+const char *emit_int_array(Emit *e, const char *stem, int n, const int64_t *v);
+Arena *emit_arena(Emit *e);
+
+/* Elementwise helper: emits a loop nest over `rank`/`shape` (the output shape) in which
+ * `expr` computes the output element.  In expr, $0..$9 stand for the elements of inputs
+ * ins[0..nin) read with numpy broadcasting against the output shape; $y for the output
+ * element type's C name; $t0..$t9 for the input element C types.  The result is assigned to the
+ * output element. */
+void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, const char *expr);
+
+/* ------------------------------------------------------------------ driver.c
+ * The library API used by the CLI, the harness and the tests. */
+typedef struct DimSetting {
+    char name[128];
+    int64_t value;
+} DimSetting;
+
+typedef struct Options {
+    const char *name;  /* C prefix; NULL: derived from the output path or "model" */
+    const char *out_path; /* OUT.c: names the header "OUT.h" that OUT.c includes (may be NULL) */
+    int nfix, nmax;
+    DimSetting *fix, *max;
+    bool report;       /* onnx2c --report: print the plan to report_out */
+    FILE *report_out;
+} Options;
+
+/* An input axis whose size is exactly one dim: lets a caller derive dims from input shapes. */
+typedef struct DimBinding {
+    int input, axis, dim;
+} DimBinding;
+
+typedef struct Output {
+    char *c_src; /* malloc'd */
+    char *h_src; /* malloc'd */
+    char *name;  /* the C prefix used, malloc'd */
+    int ndims, nbind;
+    DimBinding *bind; /* malloc'd */
+} Output;
+
+/* Compiles the model at path. Returns O2C_OK or an exit status; on error writes one line
+ * (no trailing newline) into err. */
+int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err, size_t errlen);
+void onnx2c_output_free(Output *out);
+/* Turns a string into a C identifier ("my-net" -> "my_net"). */
+void onnx2c_cident(const char *s, char *out, size_t outlen);
+
+/* The compiler context: everything one compile owns. */
+struct Compiler {
+    Arena *arena;
+    SymCtx *sym;
+    Graph *g;
+    const Options *opt;
+    const char *path;     /* model path for messages */
+    const char *model_dir;/* for external data */
+    const char *prefix;   /* C prefix */
+    const char *header;   /* file name of the header OUT.c includes */
+    jmp_buf jmp;
+    int status;
+    char err[1024];
+    /* value lookup */
+    void *valmap;
+    int cident_counter;
+};
+
+#endif

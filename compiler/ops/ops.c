@@ -1,0 +1,34 @@
+/* ops.c — the one table of ops.
+ *
+ * Each op family (one file in compiler/ops/) defines a NULL-terminated OpDef array; this file
+ * lists the families.  Adding an op is one line in its family's table. */
+#include "onnx2c.h"
+#include <string.h>
+
+#define FAMILIES(X) \
+    X(elementwise)  \
+    X(matmul)       \
+    X(conv)         \
+    X(pool)         \
+    X(norm)         \
+    X(softmax)      \
+    X(reduce)       \
+    X(shape)        \
+    X(layout)
+
+#define DECLARE(f) extern const OpDef ops_##f[];
+FAMILIES(DECLARE)
+#define LIST(f) ops_##f,
+static const OpDef *const families[] = {FAMILIES(LIST) NULL};
+
+const OpDef *ops_find(const char *domain, const char *op_type) {
+    if (domain && strcmp(domain, "ai.onnx") == 0)
+        domain = "";
+    for (int f = 0; families[f]; f++)
+        for (const OpDef *d = families[f]; d->name; d++) {
+            const char *dd = d->domain ? d->domain : "";
+            if (strcmp(d->name, op_type) == 0 && strcmp(dd, domain ? domain : "") == 0)
+                return d;
+        }
+    return NULL;
+}

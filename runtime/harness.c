@@ -1,0 +1,402 @@
+/* harness.c — onnx2c-test: runs cases in the ONNX backend-test layout (CONTRACT.md §3).
+ *
+ * For each case folder: compile model.onnx to C, compile that C once (libtcc in memory, or
+ * --cc "gcc -O2"), then for every test_data_set_*: derive the dims from the input shapes, check
+ * them, size the outputs and the workspace through the generated API, run, compare.  Each case
+ * runs in a child process, so a crash or a hang is one failed case, not a dead run.
+ * Prints "PASS name" or "FAIL name: stage: message" per case and closes with
+ * "N passed, N failed". */
+#include "runtime.h"
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef int (*check_fn)(const int64_t *);
+typedef size_t (*ws_fn)(const int64_t *);
+typedef int (*shape_fn)(const int64_t *, int, int64_t *);
+typedef int (*run_fn)(const int64_t *, const void *const *, void *const *, void *);
+
+typedef struct Config {
+    const char *cc;
+    const char *keep;
+    bool strict;
+    bool quiet;
+    int timeout;
+} Config;
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Lists entries of dir starting with prefix, sorted (numerically for input_N.pb). */
+static int list_dir(const char *dir, const char *prefix, char ***out) {
+    *out = NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0, cap = 16;
+    char **v = malloc(sizeof(char *) * (size_t)cap);
+    struct dirent *ent;
+    while ((ent = readdir(d))) {
+        if (strncmp(ent->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        if (n == cap)
+            v = realloc(v, sizeof(char *) * (size_t)(cap *= 2));
+        v[n++] = strdup(ent->d_name);
+    }
+    closedir(d);
+    qsort(v, (size_t)n, sizeof(char *), cmp_str);
+    *out = v;
+    return n;
+}
+
+static void free_list(char **v, int n) {
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static int read_tensors(const char *dir, const char *prefix, Tensor ***out, char *err, size_t errlen) {
+    int n = 0;
+    Tensor **ts = calloc(64, sizeof(Tensor *));
+    for (int i = 0; i < 64; i++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s_%d.pb", dir, prefix, i);
+        if (access(path, F_OK) != 0)
+            break;
+        if (load_tensor_file(path, &ts[i], err, errlen)) {
+            for (int k = 0; k < i; k++)
+                tensor_free(ts[k]);
+            free(ts);
+            return -1;
+        }
+        n++;
+    }
+    *out = ts;
+    return n;
+}
+
+static void free_tensors(Tensor **ts, int n) {
+    for (int i = 0; i < n; i++)
+        tensor_free(ts[i]);
+    free(ts);
+}
+
+/* Runs one test_data_set; returns 0 or writes the failure (stage: message) into msg. */
+static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_t msglen) {
+    char err[600];
+    Tensor **in = NULL, **want = NULL;
+    int nin = read_tensors(setdir, "input", &in, err, sizeof err);
+    if (nin < 0) {
+        snprintf(msg, msglen, "data: %s", err);
+        return -1;
+    }
+    int nout = read_tensors(setdir, "output", &want, err, sizeof err);
+    if (nout < 0) {
+        free_tensors(in, nin);
+        snprintf(msg, msglen, "data: %s", err);
+        return -1;
+    }
+    int rc = -1;
+    void **outs = calloc((size_t)nout + 1, sizeof(void *));
+    void *ws = NULL;
+    int64_t dims[64] = {0};
+    check_fn check = (check_fn)jit_symbol(j, "model_check");
+    ws_fn wsize = (ws_fn)jit_symbol(j, "model_workspace_size");
+    shape_fn ishape = (shape_fn)jit_symbol(j, "model_input_shape");
+    shape_fn oshape = (shape_fn)jit_symbol(j, "model_output_shape");
+    run_fn run = (run_fn)jit_symbol(j, "model_run");
+    if (!check || !wsize || !ishape || !oshape || !run) {
+        snprintf(msg, msglen, "api: a generated function is missing");
+        goto done;
+    }
+    for (int b = 0; b < o->nbind; b++) {
+        const DimBinding *db = &o->bind[b];
+        if (db->input < nin && db->axis < in[db->input]->rank)
+            dims[db->dim] = in[db->input]->dims[db->axis];
+    }
+    int crc = check(dims);
+    if (crc) {
+        snprintf(msg, msglen, "check: model_check returned %d", crc);
+        goto done;
+    }
+    for (int i = 0; i < nin; i++) {
+        int64_t shape[16];
+        int r = ishape(dims, i, shape);
+        if (r < 0) {
+            snprintf(msg, msglen, "inputs: the model has fewer inputs than the test data (%d)", nin);
+            goto done;
+        }
+        bool same = r == in[i]->rank;
+        for (int d = 0; same && d < r; d++)
+            same = shape[d] == in[i]->dims[d];
+        if (!same) {
+            snprintf(msg, msglen, "inputs: input %d shape does not match the model", i);
+            goto done;
+        }
+    }
+    int64_t probe[16];
+    if (ishape(dims, nin, probe) >= 0) {
+        snprintf(msg, msglen, "inputs: the test data has fewer inputs than the model");
+        goto done;
+    }
+    for (int i = 0; i < nout; i++) {
+        int64_t shape[16];
+        int r = oshape(dims, i, shape);
+        if (r < 0) {
+            snprintf(msg, msglen, "outputs: output %d: model_output_shape returned %d", i, r);
+            goto done;
+        }
+        bool same = r == want[i]->rank;
+        for (int d = 0; same && d < r; d++)
+            same = shape[d] == want[i]->dims[d];
+        if (!same) {
+            char a[200] = "", b2[200] = "";
+            for (int d = 0; d < r; d++)
+                snprintf(a + strlen(a), sizeof a - strlen(a), "%s%lld", d ? "," : "", (long long)shape[d]);
+            for (int d = 0; d < want[i]->rank; d++)
+                snprintf(b2 + strlen(b2), sizeof b2 - strlen(b2), "%s%lld", d ? "," : "",
+                         (long long)want[i]->dims[d]);
+            snprintf(msg, msglen, "shape: output %d is [%s], want [%s]", i, a, b2);
+            goto done;
+        }
+        size_t bytes = (size_t)want[i]->nelem * dtype_size(want[i]->dtype);
+        outs[i] = calloc(1, bytes + 64);
+        memset(outs[i], 0xAB, bytes); /* garbage, so an unwritten output cannot pass */
+    }
+    size_t wsb = wsize(dims);
+    if (wsb)
+        ws = aligned_alloc(64, (wsb + 63) / 64 * 64);
+    const void *inptr[64];
+    for (int i = 0; i < nin; i++)
+        inptr[i] = in[i]->data;
+    int r = run(dims, inptr, outs, ws);
+    if (r) {
+        snprintf(msg, msglen, "run: model_run returned %d", r);
+        goto done;
+    }
+    for (int i = 0; i < nout; i++) {
+        char cm[300];
+        if (!compare_tensor(want[i], outs[i], cm, sizeof cm)) {
+            snprintf(msg, msglen, "compare: output %d: %s", i, cm);
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    for (int i = 0; i < nout; i++)
+        free(outs[i]);
+    free(outs);
+    free(ws);
+    free_tensors(in, nin);
+    free_tensors(want, nout);
+    return rc;
+}
+
+/* Runs one case in this process; returns 0 or writes "stage: message" into msg. */
+static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen) {
+    char path[1200], err[1200];
+    snprintf(path, sizeof path, "%s/model.onnx", dir);
+    Options opt = {0};
+    opt.name = "model";
+    opt.out_path = "model.c";
+    Output o;
+    if (onnx2c_compile(path, &opt, &o, err, sizeof err)) {
+        snprintf(msg, msglen, "compile: %s", err);
+        return -1;
+    }
+    int rc = -1;
+    Jit *j = NULL;
+    if (cfg->keep) {
+        const char *base = strrchr(dir, '/');
+        base = base ? base + 1 : dir;
+        char p[1200];
+        snprintf(p, sizeof p, "%s/%s", cfg->keep, base);
+        mkdir(p, 0755);
+        snprintf(p, sizeof p, "%s/%s/model.c", cfg->keep, base);
+        FILE *f = fopen(p, "w");
+        if (f) {
+            fputs(o.c_src, f);
+            fclose(f);
+        }
+        snprintf(p, sizeof p, "%s/%s/model.h", cfg->keep, base);
+        f = fopen(p, "w");
+        if (f) {
+            fputs(o.h_src, f);
+            fclose(f);
+        }
+    }
+    if (cfg->strict) {
+        /* the contract: warning-free under strict C99 */
+        Jit *s = jit_compile(o.c_src, "model.h", o.h_src,
+                             "gcc -std=c99 -Wall -Wextra -pedantic -Werror -O0", err, sizeof err);
+        if (!s) {
+            snprintf(msg, msglen, "strict: %s", err);
+            goto done;
+        }
+        jit_free(s);
+    }
+    j = jit_compile(o.c_src, "model.h", o.h_src, cfg->cc, err, sizeof err);
+    if (!j) {
+        snprintf(msg, msglen, "cc: %s", err);
+        goto done;
+    }
+    char **sets;
+    int nsets = list_dir(dir, "test_data_set_", &sets);
+    if (nsets == 0) {
+        snprintf(msg, msglen, "data: no test_data_set_* in %s", dir);
+        free_list(sets, nsets);
+        goto done;
+    }
+    rc = 0;
+    for (int s = 0; s < nsets && rc == 0; s++) {
+        char setdir[1400], m[900];
+        snprintf(setdir, sizeof setdir, "%s/%s", dir, sets[s]);
+        if (run_set(&o, j, setdir, m, sizeof m)) {
+            snprintf(msg, msglen, "%s: %s", sets[s], m);
+            rc = -1;
+        }
+    }
+    free_list(sets, nsets);
+done:
+    jit_free(j);
+    onnx2c_output_free(&o);
+    return rc;
+}
+
+/* Runs a case in a child process with a time limit. */
+static int run_case_isolated(const Config *cfg, const char *dir, char *msg, size_t msglen) {
+    int fds[2];
+    if (pipe(fds))
+        return run_case(cfg, dir, msg, msglen);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        alarm((unsigned)cfg->timeout);
+        char m[2000] = "";
+        int rc = run_case(cfg, dir, m, sizeof m);
+        if (write(fds[1], m, strlen(m)) < 0)
+            rc = 2;
+        close(fds[1]);
+        _exit(rc ? 1 : 0);
+    }
+    close(fds[1]);
+    size_t len = 0;
+    ssize_t k;
+    while (len + 1 < msglen && (k = read(fds[0], msg + len, msglen - 1 - len)) > 0)
+        len += (size_t)k;
+    msg[len] = 0;
+    close(fds[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        snprintf(msg, msglen, "crash: %s", sig == SIGALRM ? "timed out" : strsignal(sig));
+        return -1;
+    }
+    return WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static const char usage[] =
+    "usage: onnx2c-test [options] CASE_DIR...\n"
+    "\n"
+    "Runs ONNX backend-test style cases (model.onnx + test_data_set_*/{input,output}_N.pb):\n"
+    "compiles each model with onnx2c, compiles the C once, runs every data set, compares.\n"
+    "\n"
+    "options:\n"
+    "  --cc \"CMD\"        compile with CMD (e.g. \"gcc -O2\") instead of libtcc in memory\n"
+    "  --strict          also require the C to compile with gcc -std=c99 -Wall -Wextra\n"
+    "                    -pedantic -Werror\n"
+    "  --root DIR        case names are relative to DIR\n"
+    "  --list FILE       add the case names listed in FILE (one per line, # comments)\n"
+    "  --keep DIR        write each case's generated model.c/model.h under DIR/CASE/\n"
+    "  --timeout SEC     per-case time limit (default 120)\n"
+    "  -q, --quiet       print only failures and the summary\n"
+    "  -h, --help        show this text\n";
+
+int main(int argc, char **argv) {
+    Config cfg = {.timeout = 120};
+    const char *root = NULL;
+    char **cases = malloc(sizeof(char *) * 4096);
+    int ncases = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "--cc") && i + 1 < argc)
+            cfg.cc = argv[++i];
+        else if (!strcmp(a, "--strict"))
+            cfg.strict = true;
+        else if (!strcmp(a, "--root") && i + 1 < argc)
+            root = argv[++i];
+        else if (!strcmp(a, "--keep") && i + 1 < argc)
+            cfg.keep = argv[++i];
+        else if (!strcmp(a, "--timeout") && i + 1 < argc)
+            cfg.timeout = atoi(argv[++i]);
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+            cfg.quiet = true;
+        else if (!strcmp(a, "--list") && i + 1 < argc) {
+            FILE *f = fopen(argv[++i], "r");
+            if (!f) {
+                fprintf(stderr, "onnx2c-test: error: cannot open '%s': %s\n", argv[i], strerror(errno));
+                return 3;
+            }
+            char line[1024];
+            while (fgets(line, sizeof line, f) && ncases < 4096) {
+                line[strcspn(line, "\r\n#")] = 0;
+                char *s = line;
+                while (*s == ' ' || *s == '\t')
+                    s++;
+                size_t n = strlen(s);
+                while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+                    s[--n] = 0;
+                if (*s)
+                    cases[ncases++] = strdup(s);
+            }
+            fclose(f);
+        } else if (a[0] == '-') {
+            fprintf(stderr, "onnx2c-test: error: unknown option '%s' (try --help)\n", a);
+            return 2;
+        } else if (ncases < 4096)
+            cases[ncases++] = strdup(a);
+    }
+    if (ncases == 0) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (cfg.keep)
+        mkdir(cfg.keep, 0755);
+    int passed = 0, failed = 0;
+    for (int i = 0; i < ncases; i++) {
+        char dir[2048], msg[2048];
+        if (root)
+            snprintf(dir, sizeof dir, "%s/%s", root, cases[i]);
+        else
+            snprintf(dir, sizeof dir, "%s", cases[i]);
+        size_t n = strlen(dir);
+        while (n > 1 && dir[n - 1] == '/')
+            dir[--n] = 0;
+        const char *name = strrchr(dir, '/');
+        name = name ? name + 1 : dir;
+        if (run_case_isolated(&cfg, dir, msg, sizeof msg) == 0) {
+            passed++;
+            if (!cfg.quiet)
+                printf("PASS %s\n", name);
+        } else {
+            failed++;
+            printf("FAIL %s: %s\n", name, msg);
+        }
+        fflush(stdout);
+        free(cases[i]);
+    }
+    free(cases);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,15 @@
+/* o2c_template.h — lets a template compile on its own (unit tests): the element type T defaults
+ * to float, and the C headers generated code includes are included.  The emitter removes the
+ * `#ifndef O2C_TEMPLATE` block that includes this file. */
+#ifndef O2C_TEMPLATE_H
+#define O2C_TEMPLATE_H
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#ifndef T
+#define T float
+#endif
+#endif
