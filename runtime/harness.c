@@ -383,8 +383,9 @@ int main(int argc, char **argv) {
         size_t n = strlen(dir);
         while (n > 1 && dir[n - 1] == '/')
             dir[--n] = 0;
+        /* with --root, cases are named as listed (node/test_abs); else by their folder name */
         const char *name = strrchr(dir, '/');
-        name = name ? name + 1 : dir;
+        name = root ? cases[i] : name ? name + 1 : dir;
         if (run_case_isolated(&cfg, dir, msg, sizeof msg) == 0) {
             passed++;
             if (!cfg.quiet)

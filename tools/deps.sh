@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# deps.sh — installs the Debian packages onnx2c needs that are missing (Debian 12, as root).
+#   tools/deps.sh           build + test dependencies
+set -euo pipefail
+pkgs=(cmake make gcc pkg-config protobuf-c-compiler libprotobuf-c-dev libtcc-dev tcc
+      libcriterion-dev libonnx-testdata)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps.sh: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "deps.sh: error: run as root (or install: ${missing[*]})" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
