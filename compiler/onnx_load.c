@@ -1,0 +1,952 @@
+/* onnx_load.c — the first stage: an ONNX file into the IR.
+ *
+ * protobuf-c unpacks the ModelProto (compiler/onnx_subset.proto declares the fields we read).
+ * Loading then runs in two phases so that no error can leak the unpacked message:
+ *
+ *   parse   ModelProto -> plain arena records (Tensors, Attrs, LdNode, LdInput).  Never throws:
+ *           the first problem is written into Ld.msg and parsing stops.
+ *   (the protobuf message is freed here, on every path)
+ *   build   records -> Values, Nodes and dims through the ir_ functions; may throw freely.
+ *
+ * Before unpacking, the raw bytes are walked once against the message descriptors to bound
+ * the nesting depth: protobuf-c recurses without a limit, and a crafted file of nested
+ * subgraphs would otherwise overflow the stack.
+ *
+ * load_tensor_file shares the tensor decoding, with malloc instead of the arena. */
+#include "onnx2c.h"
+#include "onnx_subset.pb-c.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum {
+    MAX_NESTING = 100,     /* protobuf message depth, as protobuf's own default limit */
+    MAX_RANK = 1024,       /* sanity bound for a tensor's rank */
+    MAX_OWNED = 8,         /* malloc'd blocks of one standalone tensor */
+};
+#define MAX_FILE_BYTES ((size_t)INT_MAX) /* protobuf's 2 GB limit on one message */
+
+/* ------------------------------------------------------------------ the loader's context */
+
+typedef struct Ld {
+    Compiler *c;         /* NULL for load_tensor_file: allocations are then malloc'd */
+    const char *dir;     /* folder that external data paths are relative to */
+    int status;          /* 0, or the exit status of the first error */
+    char msg[768];       /* the first error (without the file/node prefix) */
+    const char *node_op; /* the node the error is about (NULL: none) */
+    const char *node_name;
+    void *owned[MAX_OWNED]; /* standalone mode: blocks to free if decoding fails */
+    int nowned;
+} Ld;
+
+/* Records the first error; returns false so callers can `return fail(...)`. */
+__attribute__((format(printf, 3, 4))) static bool fail(Ld *L, int status, const char *fmt, ...) {
+    if (L->status)
+        return false;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(L->msg, sizeof L->msg, fmt, ap);
+    va_end(ap);
+    L->status = status;
+    return false;
+}
+
+/* Zeroed memory from the arena, or from malloc in standalone mode (NULL when out of memory). */
+static void *ld_alloc(Ld *L, size_t n) {
+    if (L->c)
+        return arena_alloc(L->c->arena, n ? n : 1);
+    if (L->nowned == MAX_OWNED)
+        return NULL;
+    void *p = calloc(1, n ? n : 1);
+    if (p)
+        L->owned[L->nowned++] = p;
+    return p;
+}
+
+static char *ld_strdup(Ld *L, const char *s) {
+    if (!s)
+        s = "";
+    size_t n = strlen(s);
+    char *p = ld_alloc(L, n + 1);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+_Noreturn __attribute__((format(printf, 4, 5))) static void
+throw_status(Compiler *c, int status, const Node *n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    o2c_verror(c, status, n, fmt, ap);
+}
+
+/* ------------------------------------------------------------------ files */
+
+/* Reads a whole file into a malloc'd buffer.  Returns NULL with errno set on failure, or with
+ * errno == EFBIG when the file exceeds MAX_FILE_BYTES. */
+static uint8_t *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        if ((uint64_t)st.st_size > MAX_FILE_BYTES) {
+            fclose(f);
+            errno = EFBIG;
+            return NULL;
+        }
+        cap = (size_t)st.st_size + 1; /* +1: EOF is seen without a regrow */
+    }
+    uint8_t *buf = malloc(cap);
+    int err = buf ? 0 : ENOMEM;
+    while (!err) {
+        if (n == cap) {
+            if (cap > MAX_FILE_BYTES) {
+                err = EFBIG;
+                break;
+            }
+            uint8_t *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                err = ENOMEM;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) {
+            if (ferror(f))
+                err = errno ? errno : EIO;
+            break;
+        }
+    }
+    fclose(f);
+    if (!err && n > MAX_FILE_BYTES)
+        err = EFBIG;
+    if (err) {
+        free(buf);
+        errno = err;
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+/* ------------------------------------------------------------------ protobuf wire walk
+ * Checks the nesting depth of the messages protobuf-c would recurse into.  Returns 0 when
+ * fine, 1 when nested too deep, 2 when the bytes are not well-formed protobuf (*where: the
+ * offset of the problem).  Only fields the descriptors declare as messages are entered, which
+ * is exactly where protobuf-c recurses. */
+static bool read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v) {
+    uint64_t x = 0;
+    for (int shift = 0; shift < 70 && *pos < len; shift += 7) {
+        uint8_t b = p[(*pos)++];
+        x |= (uint64_t)(b & 0x7f) << (shift < 64 ? shift : 63);
+        if (!(b & 0x80)) {
+            *v = x;
+            return true;
+        }
+    }
+    return false;
+}
+
+static int wire_check(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t len,
+                      int depth, size_t base, size_t *where) {
+    size_t pos = 0;
+    while (pos < len) {
+        size_t start = pos;
+        uint64_t tag, v;
+        if (!read_varint(p, len, &pos, &tag) || (tag >> 3) == 0 || (tag >> 3) > 0x1fffffff) {
+            *where = base + start;
+            return 2;
+        }
+        switch (tag & 7) {
+        case 0:
+            if (!read_varint(p, len, &pos, &v)) {
+                *where = base + start;
+                return 2;
+            }
+            break;
+        case 1:
+        case 5: {
+            size_t w = (tag & 7) == 1 ? 8 : 4;
+            if (len - pos < w) {
+                *where = base + start;
+                return 2;
+            }
+            pos += w;
+            break;
+        }
+        case 2: {
+            if (!read_varint(p, len, &pos, &v) || v > len - pos) {
+                *where = base + start;
+                return 2;
+            }
+            const ProtobufCFieldDescriptor *fd =
+                d ? protobuf_c_message_descriptor_get_field(d, (unsigned)(tag >> 3)) : NULL;
+            if (fd && fd->type == PROTOBUF_C_TYPE_MESSAGE) {
+                if (depth + 1 > MAX_NESTING) {
+                    *where = base + start;
+                    return 1;
+                }
+                int r = wire_check(fd->descriptor, p + pos, (size_t)v, depth + 1, base + pos, where);
+                if (r)
+                    return r;
+            }
+            pos += (size_t)v;
+            break;
+        }
+        default: /* groups (3, 4) are not used by ONNX; 6, 7 do not exist */
+            *where = base + start;
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ tensors */
+
+static bool host_is_little_endian(void) {
+    const uint16_t one = 1;
+    return *(const uint8_t *)&one == 1;
+}
+
+static void to_host_order(void *data, int64_t nelem, size_t esize) {
+    if (host_is_little_endian() || esize == 1)
+        return;
+    uint8_t *p = data;
+    for (int64_t i = 0; i < nelem; i++, p += esize)
+        for (size_t a = 0, b = esize - 1; a < b; a++, b--) {
+            uint8_t t = p[a];
+            p[a] = p[b];
+            p[b] = t;
+        }
+}
+
+/* "[2, 3, 4]" into buf, for messages. */
+static const char *shape_str(char *buf, size_t cap, int rank, const int64_t *dims) {
+    size_t n = 0;
+    buf[0] = 0;
+    n += (size_t)snprintf(buf + n, cap - n, "[");
+    for (int i = 0; i < rank && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%lld", i ? ", " : "", (long long)dims[i]);
+    if (n < cap)
+        snprintf(buf + n, cap - n, "]");
+    return buf;
+}
+
+/* A data type we can hold as dense bytes; otherwise records why not. */
+static bool check_dtype(Ld *L, const char *what, bool has, int32_t t) {
+    if (!has || t == DT_UNDEFINED)
+        return fail(L, O2C_EMODEL, "%s has no data type", what);
+    if (t == DT_STRING)
+        return fail(L, O2C_EMODEL, "%s: string tensors are not supported", what);
+    if (t == DT_COMPLEX64 || t == DT_COMPLEX128)
+        return fail(L, O2C_EMODEL, "%s: %s tensors are not supported", what,
+                    dtype_name((DType)t));
+    if (t < 0 || t > DT_BFLOAT16 || dtype_size((DType)t) == 0)
+        return fail(L, O2C_EMODEL, "%s has unknown data type %d", what, (int)t);
+    return true;
+}
+
+static bool parse_i64(const char *s, int64_t *out) {
+    if (!s || !*s)
+        return false;
+    errno = 0;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < 0)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Reads `bytes` bytes of external data (keys location/offset/length) into *out. */
+static bool read_external(Ld *L, const Onnx__TensorProto *tp, const char *what, size_t bytes,
+                          void **out) {
+    const char *location = NULL, *offset_s = NULL, *length_s = NULL;
+    for (size_t i = 0; i < tp->n_external_data; i++) {
+        const Onnx__StringStringEntryProto *e = tp->external_data[i];
+        if (!e->key)
+            continue;
+        if (strcmp(e->key, "location") == 0)
+            location = e->value;
+        else if (strcmp(e->key, "offset") == 0)
+            offset_s = e->value;
+        else if (strcmp(e->key, "length") == 0)
+            length_s = e->value;
+    }
+    if (!location || !*location)
+        return fail(L, O2C_EMODEL, "%s: external data has no location", what);
+    /* The file must lie inside the model's folder: no absolute path, no '..' component. */
+    if (location[0] == '/' || location[0] == '\\')
+        return fail(L, O2C_EMODEL,
+                    "%s: external data location '%s' is an absolute path (it must be relative "
+                    "to the model's folder)", what, location);
+    for (const char *p = location; *p;) {
+        size_t k = strcspn(p, "/\\");
+        if (k == 2 && p[0] == '.' && p[1] == '.')
+            return fail(L, O2C_EMODEL,
+                        "%s: external data location '%s' escapes the model's folder", what,
+                        location);
+        p += k;
+        if (*p)
+            p++;
+    }
+    int64_t offset = 0, length = -1;
+    if (offset_s && !parse_i64(offset_s, &offset))
+        return fail(L, O2C_EMODEL, "%s: external data offset '%s' is not a valid number", what,
+                    offset_s);
+    if (length_s && !parse_i64(length_s, &length))
+        return fail(L, O2C_EMODEL, "%s: external data length '%s' is not a valid number", what,
+                    length_s);
+    if (length >= 0 && (uint64_t)length != bytes)
+        return fail(L, O2C_EMODEL,
+                    "%s: external data length %lld does not match its shape (%zu bytes)", what,
+                    (long long)length, bytes);
+
+    char path[4096];
+    const char *dir = L->dir && *L->dir ? L->dir : ".";
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, location) >= sizeof path)
+        return fail(L, O2C_EMODEL, "%s: external data path '%s' is too long", what, location);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(L, O2C_EIO, "%s: cannot open external data file '%s': %s", what, path,
+                    strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return fail(L, O2C_EIO, "%s: external data file '%s' is not a regular file", what, path);
+    }
+    if ((uint64_t)offset > (uint64_t)st.st_size || bytes > (uint64_t)st.st_size - (uint64_t)offset) {
+        fclose(f);
+        return fail(L, O2C_EMODEL,
+                    "%s: external data file '%s' is too short: needs %zu bytes at offset %lld, "
+                    "the file has %lld", what, path, bytes, (long long)offset,
+                    (long long)st.st_size);
+    }
+    void *data = ld_alloc(L, bytes);
+    if (!data) {
+        fclose(f);
+        return fail(L, O2C_EIO, "%s: out of memory", what);
+    }
+    errno = 0;
+    bool ok = fseeko(f, (off_t)offset, SEEK_SET) == 0 && fread(data, 1, bytes, f) == bytes;
+    int err = errno;
+    fclose(f);
+    if (!ok)
+        return fail(L, O2C_EIO, "%s: cannot read external data file '%s': %s", what, path,
+                    err ? strerror(err) : "short read");
+    *out = data;
+    return true;
+}
+
+/* Decodes a TensorProto into *t: dims, dense little-endian data, name.  `what` names the
+ * tensor in messages ("initializer 'W'"). */
+static bool convert_tensor(Ld *L, const Onnx__TensorProto *tp, const char *what, Tensor *t) {
+    if (!check_dtype(L, what, tp->has_data_type, tp->data_type))
+        return false;
+    DType dt = (DType)tp->data_type;
+    size_t esize = dtype_size(dt);
+    if (tp->n_dims > MAX_RANK)
+        return fail(L, O2C_EMODEL, "%s has rank %zu, more than %d", what, tp->n_dims, MAX_RANK);
+    int rank = (int)tp->n_dims;
+    /* element count, refusing overflow: the byte size must fit comfortably in size_t */
+    uint64_t nelem = 1, limit = (uint64_t)(PTRDIFF_MAX / 2) / esize;
+    bool zero = false;
+    for (int i = 0; i < rank; i++) {
+        if (tp->dims[i] < 0)
+            return fail(L, O2C_EMODEL, "%s: dimension %d is negative (%lld)", what, i,
+                        (long long)tp->dims[i]);
+        if (tp->dims[i] == 0)
+            zero = true;
+    }
+    if (zero)
+        nelem = 0;
+    else
+        for (int i = 0; i < rank; i++) {
+            if ((uint64_t)tp->dims[i] > limit / nelem)
+                return fail(L, O2C_EMODEL, "%s is too large", what);
+            nelem *= (uint64_t)tp->dims[i];
+        }
+    size_t bytes = (size_t)nelem * esize;
+    char sh[256];
+
+    t->dtype = dt;
+    t->rank = rank;
+    t->nelem = (int64_t)nelem;
+    t->dims = ld_alloc(L, sizeof(int64_t) * (size_t)(rank ? rank : 1));
+    t->name = ld_strdup(L, tp->name);
+    if (!t->dims || !t->name)
+        return fail(L, O2C_EIO, "%s: out of memory", what);
+    if (rank)
+        memcpy(t->dims, tp->dims, sizeof(int64_t) * (size_t)rank);
+
+    if (tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) {
+        if (!read_external(L, tp, what, bytes, &t->data))
+            return false;
+        to_host_order(t->data, t->nelem, esize);
+        return true;
+    }
+    if (tp->has_raw_data) {
+        if (tp->raw_data.len != bytes)
+            return fail(L, O2C_EMODEL,
+                        "%s has %zu bytes of raw_data but its shape %s of %s needs %zu", what,
+                        tp->raw_data.len, shape_str(sh, sizeof sh, rank, t->dims),
+                        dtype_name(dt), bytes);
+        t->data = ld_alloc(L, bytes);
+        if (!t->data)
+            return fail(L, O2C_EIO, "%s: out of memory", what);
+        if (bytes)
+            memcpy(t->data, tp->raw_data.data, bytes);
+        to_host_order(t->data, t->nelem, esize);
+        return true;
+    }
+
+    /* the typed field that holds this data type (ONNX's TensorProto comments) */
+    size_t have;
+    const char *field;
+    switch (dt) {
+    case DT_FLOAT: have = tp->n_float_data, field = "float_data"; break;
+    case DT_INT64: have = tp->n_int64_data, field = "int64_data"; break;
+    case DT_DOUBLE: have = tp->n_double_data, field = "double_data"; break;
+    case DT_UINT32: case DT_UINT64: have = tp->n_uint64_data, field = "uint64_data"; break;
+    default: have = tp->n_int32_data, field = "int32_data"; break;
+    }
+    if (have != nelem) {
+        if (have == 0 && !tp->n_float_data && !tp->n_int32_data && !tp->n_int64_data &&
+            !tp->n_double_data && !tp->n_uint64_data)
+            return fail(L, O2C_EMODEL, "%s has no data (its shape %s needs %llu elements)", what,
+                        shape_str(sh, sizeof sh, rank, t->dims), (unsigned long long)nelem);
+        return fail(L, O2C_EMODEL, "%s has %zu values in %s but its shape %s needs %llu", what,
+                    have, field, shape_str(sh, sizeof sh, rank, t->dims),
+                    (unsigned long long)nelem);
+    }
+    t->data = ld_alloc(L, bytes);
+    if (!t->data)
+        return fail(L, O2C_EIO, "%s: out of memory", what);
+    for (size_t i = 0; i < nelem; i++) {
+        switch (dt) {
+        case DT_FLOAT: ((float *)t->data)[i] = tp->float_data[i]; break;
+        case DT_INT64: ((int64_t *)t->data)[i] = tp->int64_data[i]; break;
+        case DT_DOUBLE: ((double *)t->data)[i] = tp->double_data[i]; break;
+        case DT_UINT32: ((uint32_t *)t->data)[i] = (uint32_t)tp->uint64_data[i]; break;
+        case DT_UINT64: ((uint64_t *)t->data)[i] = tp->uint64_data[i]; break;
+        case DT_INT32: ((int32_t *)t->data)[i] = tp->int32_data[i]; break;
+        case DT_INT16: ((int16_t *)t->data)[i] = (int16_t)tp->int32_data[i]; break;
+        case DT_INT8: ((int8_t *)t->data)[i] = (int8_t)tp->int32_data[i]; break;
+        case DT_UINT8: ((uint8_t *)t->data)[i] = (uint8_t)tp->int32_data[i]; break;
+        case DT_BOOL: ((uint8_t *)t->data)[i] = tp->int32_data[i] != 0; break;
+        /* uint16, float16 and bfloat16 are stored as their 16-bit patterns */
+        default: ((uint16_t *)t->data)[i] = (uint16_t)tp->int32_data[i]; break;
+        }
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ parse: protobuf -> records */
+
+typedef struct LdInput {
+    const char *name;
+    DType dtype;
+    int rank;
+    int64_t *size;      /* dim_value, when param[i] is NULL */
+    const char **param; /* dim name (dim_param or INPUT_AXIS), or NULL for a fixed size */
+} LdInput;
+
+typedef struct LdNode {
+    const char *op_type, *name, *domain;
+    int opset;
+    int nin, nout;
+    const char **in, **out; /* "" for omitted optional ones */
+    int nattr;
+    Attr *attrs;
+} LdNode;
+
+typedef struct LdModel {
+    int64_t ir_version;
+    int opset; /* default domain, 0 when not imported */
+    const char *name;
+    int ninit, ninputs, noutputs, nnodes;
+    Tensor *inits;
+    LdInput *inputs;
+    const char **outputs;
+    LdNode *nodes;
+} LdModel;
+
+typedef struct Opsets {
+    int n;
+    const char **domain;
+    int *version;
+    bool has_default;
+    int default_version;
+} Opsets;
+
+static bool is_default_domain(const char *d) {
+    return !d || !*d || strcmp(d, "ai.onnx") == 0;
+}
+
+static bool parse_opsets(Ld *L, const Onnx__ModelProto *m, Opsets *o) {
+    Arena *a = L->c->arena;
+    o->domain = arena_alloc(a, sizeof(char *) * (m->n_opset_import + 1));
+    o->version = arena_alloc(a, sizeof(int) * (m->n_opset_import + 1));
+    for (size_t i = 0; i < m->n_opset_import; i++) {
+        const Onnx__OperatorSetIdProto *op = m->opset_import[i];
+        const char *d = is_default_domain(op->domain) ? "" : op->domain;
+        if (!op->has_version || op->version < 1 || op->version > INT_MAX)
+            return fail(L, O2C_EMODEL, "opset_import for domain '%s' has an invalid version (%lld)",
+                        op->domain ? op->domain : "", (long long)op->version);
+        int k;
+        for (k = 0; k < o->n; k++)
+            if (strcmp(o->domain[k], d) == 0)
+                break;
+        if (k < o->n) {
+            if (o->version[k] != (int)op->version)
+                return fail(L, O2C_EMODEL, "opset_import lists domain '%s' twice, with versions %d "
+                            "and %lld", d, o->version[k], (long long)op->version);
+            continue;
+        }
+        o->domain[o->n] = arena_strdup(a, d);
+        o->version[o->n++] = (int)op->version;
+        if (!*d) {
+            o->has_default = true;
+            o->default_version = (int)op->version;
+        }
+    }
+    /* IR versions 1 and 2 predate opset_import: they mean opset 1 */
+    if (m->n_opset_import == 0 && m->has_ir_version && m->ir_version < 3) {
+        o->has_default = true;
+        o->default_version = 1;
+    }
+    return true;
+}
+
+static bool parse_attr(Ld *L, const Onnx__AttributeProto *ap, Attr *a) {
+    Arena *ar = L->c->arena;
+    if (!ap->name || !*ap->name)
+        return fail(L, O2C_EMODEL, "an attribute has no name");
+    a->name = arena_strdup(ar, ap->name);
+    if (ap->ref_attr_name && *ap->ref_attr_name)
+        return fail(L, O2C_EMODEL, "attribute '%s' refers to the function attribute '%s': "
+                    "function bodies are not supported", ap->name, ap->ref_attr_name);
+    int type = ap->has_type ? (int)ap->type : ATTR_UNDEFINED;
+    if (type == ATTR_UNDEFINED) {
+        /* files from before IR version 2 may leave `type` out: tell it from the field set */
+        type = ap->has_f ? ATTR_FLOAT : ap->has_i ? ATTR_INT : ap->has_s ? ATTR_STRING
+             : ap->t ? ATTR_TENSOR : ap->g ? ATTR_GRAPH : ap->n_floats ? ATTR_FLOATS
+             : ap->n_ints ? ATTR_INTS : ap->n_strings ? ATTR_STRINGS
+             : ap->n_tensors ? ATTR_TENSORS : ap->n_graphs ? ATTR_GRAPHS : ATTR_UNDEFINED;
+        if (type == ATTR_UNDEFINED)
+            return fail(L, O2C_EMODEL, "attribute '%s' has no type and no value", ap->name);
+    }
+    if (type < ATTR_FLOAT || type > ATTR_TYPE_PROTOS)
+        return fail(L, O2C_EMODEL, "attribute '%s' has unknown type %d", ap->name, type);
+    a->type = (AttrType)type;
+    if (ap->n_floats > INT_MAX || ap->n_ints > INT_MAX || ap->n_strings > INT_MAX)
+        return fail(L, O2C_EMODEL, "attribute '%s' is too long", ap->name);
+    switch (a->type) {
+    case ATTR_FLOAT: a->f = ap->f; break;
+    case ATTR_INT: a->i = ap->i; break;
+    case ATTR_STRING:
+        a->slen = ap->s.len;
+        a->s = arena_strndup(ar, ap->s.len ? (const char *)ap->s.data : "", ap->s.len);
+        break;
+    case ATTR_TENSOR: {
+        if (!ap->t)
+            return fail(L, O2C_EMODEL, "attribute '%s' has type TENSOR but no tensor", ap->name);
+        char what[300];
+        snprintf(what, sizeof what, "attribute '%s'", ap->name);
+        a->t = arena_alloc(ar, sizeof(Tensor));
+        if (!convert_tensor(L, ap->t, what, a->t))
+            return false;
+        break;
+    }
+    case ATTR_FLOATS:
+        a->n = (int)ap->n_floats;
+        a->floats = arena_alloc(ar, sizeof(float) * (ap->n_floats + 1));
+        if (ap->n_floats)
+            memcpy(a->floats, ap->floats, sizeof(float) * ap->n_floats);
+        break;
+    case ATTR_INTS:
+        a->n = (int)ap->n_ints;
+        a->ints = arena_alloc(ar, sizeof(int64_t) * (ap->n_ints + 1));
+        if (ap->n_ints)
+            memcpy(a->ints, ap->ints, sizeof(int64_t) * ap->n_ints);
+        break;
+    case ATTR_STRINGS:
+        a->n = (int)ap->n_strings;
+        a->strings = arena_alloc(ar, sizeof(char *) * (ap->n_strings + 1));
+        for (size_t i = 0; i < ap->n_strings; i++)
+            a->strings[i] = arena_strndup(ar, ap->strings[i].len ? (const char *)ap->strings[i].data : "",
+                                          ap->strings[i].len);
+        break;
+    default:
+        /* GRAPH(S), TENSORS, SPARSE_TENSOR(S), TYPE_PROTO(S): the type alone; ops that take
+         * them are rejected by later stages */
+        break;
+    }
+    return true;
+}
+
+static bool parse_node(Ld *L, const Onnx__NodeProto *np, const Opsets *o, LdNode *ln) {
+    Arena *a = L->c->arena;
+    ln->op_type = arena_strdup(a, np->op_type ? np->op_type : "");
+    ln->name = arena_strdup(a, np->name ? np->name : "");
+    ln->domain = arena_strdup(a, np->domain ? np->domain : "");
+    if (!*ln->op_type)
+        return fail(L, O2C_EMODEL, "a node (named '%s') has no op_type", ln->name);
+    L->node_op = ln->op_type; /* errors below are about this node */
+    L->node_name = ln->name;
+    if (is_default_domain(ln->domain)) {
+        if (!o->has_default)
+            return fail(L, O2C_EMODEL, "the model imports no opset for the default ONNX domain "
+                        "(opset_import is missing it)");
+        ln->opset = o->default_version;
+    } else {
+        int k;
+        for (k = 0; k < o->n; k++)
+            if (strcmp(o->domain[k], ln->domain) == 0)
+                break;
+        if (k == o->n)
+            return fail(L, O2C_EMODEL, "domain '%s' is not listed in the model's opset_import",
+                        ln->domain);
+        ln->opset = o->version[k];
+    }
+    if (np->n_input > INT_MAX || np->n_output > INT_MAX || np->n_attribute > INT_MAX)
+        return fail(L, O2C_EMODEL, "too many inputs, outputs or attributes");
+    ln->nin = (int)np->n_input;
+    ln->in = arena_alloc(a, sizeof(char *) * (np->n_input + 1));
+    for (size_t i = 0; i < np->n_input; i++)
+        ln->in[i] = arena_strdup(a, np->input[i] ? np->input[i] : "");
+    /* omitted trailing outputs are dropped; interior ones become NULL Values in build */
+    size_t nout = np->n_output;
+    while (nout > 0 && (!np->output[nout - 1] || !*np->output[nout - 1]))
+        nout--;
+    ln->nout = (int)nout;
+    ln->out = arena_alloc(a, sizeof(char *) * (nout + 1));
+    for (size_t i = 0; i < nout; i++)
+        ln->out[i] = arena_strdup(a, np->output[i] ? np->output[i] : "");
+    ln->nattr = (int)np->n_attribute;
+    ln->attrs = arena_alloc(a, sizeof(Attr) * (np->n_attribute + 1));
+    for (size_t i = 0; i < np->n_attribute; i++) {
+        if (!parse_attr(L, np->attribute[i], &ln->attrs[i]))
+            return false;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(ln->attrs[j].name, ln->attrs[i].name) == 0)
+                return fail(L, O2C_EMODEL, "attribute '%s' is given twice", ln->attrs[i].name);
+    }
+    L->node_op = L->node_name = NULL;
+    return true;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool parse_input(Ld *L, const Onnx__ValueInfoProto *vi, LdInput *in) {
+    Arena *a = L->c->arena;
+    const char *name = in->name;
+    const Onnx__TypeProto *tp = vi->type;
+    if (!tp || tp->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET)
+        return fail(L, O2C_EMODEL, "input '%s' has no type", name);
+    switch (tp->value_case) {
+    case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE: break;
+    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
+        return fail(L, O2C_EMODEL, "input '%s' is a sequence: only tensor inputs are supported", name);
+    case ONNX__TYPE_PROTO__VALUE_MAP_TYPE:
+        return fail(L, O2C_EMODEL, "input '%s' is a map: only tensor inputs are supported", name);
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
+        return fail(L, O2C_EMODEL, "input '%s' is an optional: only tensor inputs are supported", name);
+    case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE:
+        return fail(L, O2C_EMODEL, "input '%s' is a sparse tensor: only dense tensor inputs are "
+                    "supported", name);
+    default:
+        return fail(L, O2C_EMODEL, "input '%s' has an unknown kind of type", name);
+    }
+    const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
+    char what[300];
+    snprintf(what, sizeof what, "input '%s'", name);
+    if (tt->has_elem_type && tt->elem_type == DT_STRING)
+        return fail(L, O2C_EMODEL, "input '%s' is a string tensor: strings are not supported", name);
+    if (!check_dtype(L, what, tt->has_elem_type, tt->elem_type))
+        return false;
+    in->dtype = (DType)tt->elem_type;
+    if (!tt->shape)
+        return fail(L, O2C_EMODEL, "input '%s' has no shape", name);
+    if (tt->shape->n_dim > MAX_RANK)
+        return fail(L, O2C_EMODEL, "input '%s' has rank %zu, more than %d", name,
+                    tt->shape->n_dim, MAX_RANK);
+    in->rank = (int)tt->shape->n_dim;
+    in->size = arena_alloc(a, sizeof(int64_t) * (size_t)(in->rank + 1));
+    in->param = arena_alloc(a, sizeof(char *) * (size_t)(in->rank + 1));
+    for (int i = 0; i < in->rank; i++) {
+        const Onnx__TensorShapeProto__Dimension *d = tt->shape->dim[i];
+        if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+            if (d->dim_value < 0)
+                return fail(L, O2C_EMODEL, "input '%s': dimension %d is negative (%lld)", name, i,
+                            (long long)d->dim_value);
+            in->size[i] = d->dim_value;
+        } else if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+                   d->dim_param && *d->dim_param) {
+            in->param[i] = arena_strdup(a, d->dim_param);
+        } else {
+            /* a dynamic axis without a name: INPUT_AXIS (CONTRACT.md §2) */
+            in->param[i] = arena_printf(a, "%s_%d", name, i);
+        }
+    }
+    return true;
+}
+
+static bool parse_graph(Ld *L, const Onnx__ModelProto *m, LdModel *M) {
+    Arena *a = L->c->arena;
+    const Onnx__GraphProto *g = m->graph;
+    if (!g)
+        return fail(L, O2C_EMODEL, "not a valid ONNX model: it has no graph");
+    Opsets o = {0};
+    if (!parse_opsets(L, m, &o))
+        return false;
+    M->ir_version = m->has_ir_version ? m->ir_version : 0;
+    M->opset = o.has_default ? o.default_version : 0;
+    M->name = arena_strdup(a, g->name ? g->name : "");
+    if (g->n_node > INT_MAX || g->n_initializer > INT_MAX || g->n_input > INT_MAX ||
+        g->n_output > INT_MAX)
+        return fail(L, O2C_EMODEL, "the graph is too large");
+    if (g->n_sparse_initializer)
+        return fail(L, O2C_EMODEL, "sparse initializers are not supported ('%s')",
+                    g->sparse_initializer[0]->values && g->sparse_initializer[0]->values->name
+                        ? g->sparse_initializer[0]->values->name : "?");
+
+    /* initializers, and their sorted names to tell old-IR inputs that repeat them */
+    M->ninit = (int)g->n_initializer;
+    M->inits = arena_alloc(a, sizeof(Tensor) * (g->n_initializer + 1));
+    const char **names = arena_alloc(a, sizeof(char *) * (g->n_initializer + 1));
+    for (size_t i = 0; i < g->n_initializer; i++) {
+        const Onnx__TensorProto *tp = g->initializer[i];
+        if (!tp->name || !*tp->name)
+            return fail(L, O2C_EMODEL, "initializer %zu has no name", i);
+        char what[300];
+        snprintf(what, sizeof what, "initializer '%s'", tp->name);
+        if (!convert_tensor(L, tp, what, &M->inits[i]))
+            return false;
+        names[i] = M->inits[i].name;
+    }
+    qsort(names, g->n_initializer, sizeof *names, cmp_str);
+    for (size_t i = 1; i < g->n_initializer; i++)
+        if (strcmp(names[i - 1], names[i]) == 0)
+            return fail(L, O2C_EMODEL, "initializer '%s' is defined twice", names[i]);
+
+    /* runtime inputs: graph inputs that are not initializers */
+    M->inputs = arena_alloc(a, sizeof(LdInput) * (g->n_input + 1));
+    for (size_t i = 0; i < g->n_input; i++) {
+        const Onnx__ValueInfoProto *vi = g->input[i];
+        if (!vi->name || !*vi->name)
+            return fail(L, O2C_EMODEL, "graph input %zu has no name", i);
+        if (bsearch(&vi->name, names, g->n_initializer, sizeof *names, cmp_str))
+            continue;
+        for (int k = 0; k < M->ninputs; k++)
+            if (strcmp(M->inputs[k].name, vi->name) == 0)
+                return fail(L, O2C_EMODEL, "input '%s' is listed twice", vi->name);
+        LdInput *in = &M->inputs[M->ninputs];
+        in->name = arena_strdup(a, vi->name);
+        if (!parse_input(L, vi, in))
+            return false;
+        M->ninputs++;
+    }
+
+    M->noutputs = (int)g->n_output;
+    M->outputs = arena_alloc(a, sizeof(char *) * (g->n_output + 1));
+    for (size_t i = 0; i < g->n_output; i++) {
+        if (!g->output[i]->name || !*g->output[i]->name)
+            return fail(L, O2C_EMODEL, "graph output %zu has no name", i);
+        M->outputs[i] = arena_strdup(a, g->output[i]->name);
+    }
+
+    M->nnodes = (int)g->n_node;
+    M->nodes = arena_alloc(a, sizeof(LdNode) * (g->n_node + 1));
+    for (size_t i = 0; i < g->n_node; i++)
+        if (!parse_node(L, g->node[i], &o, &M->nodes[i]))
+            return false;
+    return true;
+}
+
+/* ------------------------------------------------------------------ build: records -> IR */
+
+static void build(Compiler *c, const LdModel *M) {
+    Graph *g = c->g;
+    g->name = M->name;
+    g->ir_version = M->ir_version;
+    g->opset = M->opset;
+
+    for (int i = 0; i < M->ninit; i++)
+        ir_set_const(c, ir_value(c, M->inits[i].name), &M->inits[i]);
+
+    g->ninputs = M->ninputs;
+    g->inputs = arena_alloc(c->arena, sizeof(Value *) * (size_t)(M->ninputs + 1));
+    for (int i = 0; i < M->ninputs; i++) {
+        const LdInput *in = &M->inputs[i];
+        Value *v = ir_value(c, in->name);
+        v->kind = VAL_INPUT;
+        v->input_index = i;
+        Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(in->rank + 1));
+        for (int k = 0; k < in->rank; k++)
+            shape[k] = in->param[k] ? sym_dim(c->sym, ir_add_dim(c, in->param[k]))
+                                    : sym_const(c->sym, in->size[k]);
+        ir_set_shape(c, v, in->dtype, in->rank, shape);
+        g->inputs[i] = v;
+    }
+
+    g->noutputs = M->noutputs;
+    g->outputs = arena_alloc(c->arena, sizeof(Value *) * (size_t)(M->noutputs + 1));
+    for (int i = 0; i < M->noutputs; i++) {
+        Value *v = ir_value(c, M->outputs[i]);
+        v->is_output = true;
+        v->output_index = i;
+        if (v->kind == VAL_TEMP)
+            v->kind = VAL_OUTPUT;
+        g->outputs[i] = v;
+    }
+
+    for (int i = 0; i < M->nnodes; i++) {
+        const LdNode *ln = &M->nodes[i];
+        Node *n = ir_add_node(c, ln->op_type, *ln->name ? ln->name : NULL);
+        n->domain = ln->domain;
+        n->opset = ln->opset;
+        n->nin = ln->nin;
+        n->in = arena_alloc(c->arena, sizeof(Value *) * (size_t)(ln->nin + 1));
+        for (int k = 0; k < ln->nin; k++) {
+            if (!*ln->in[k])
+                continue; /* omitted optional input */
+            Value *v = ir_value(c, ln->in[k]);
+            n->in[k] = v;
+            bool seen = false; /* nuses counts consuming nodes, not input slots */
+            for (int j = 0; j < k && !seen; j++)
+                seen = n->in[j] == v;
+            if (!seen)
+                v->nuses++;
+        }
+        n->nout = ln->nout;
+        n->out = arena_alloc(c->arena, sizeof(Value *) * (size_t)(ln->nout + 1));
+        for (int k = 0; k < ln->nout; k++)
+            n->out[k] = *ln->out[k] ? ir_value(c, ln->out[k]) : NULL;
+        n->nattr = ln->nattr;
+        n->attrs = ln->attrs;
+    }
+}
+
+/* ------------------------------------------------------------------ entry points */
+
+void load_model(Compiler *c, const char *path) {
+    O2C_ASSERT(c, c->g && c->sym && c->arena);
+    size_t len = 0;
+    uint8_t *buf = read_file(path, &len);
+    if (!buf) {
+        if (errno == EFBIG)
+            o2c_error(c, NULL, "not a valid ONNX model: the file is larger than 2 GB (the "
+                      "protobuf limit; large weights belong in external data)");
+        o2c_ioerror(c, "cannot open '%s': %s", path, strerror(errno));
+    }
+    if (len == 0) {
+        free(buf);
+        o2c_error(c, NULL, "not a valid ONNX model: the file is empty");
+    }
+    size_t where = 0;
+    int wire = wire_check(&onnx__model_proto__descriptor, buf, len, 0, 0, &where);
+    if (wire == 1) {
+        free(buf);
+        o2c_error(c, NULL, "not a valid ONNX model: messages are nested more than %d deep "
+                  "(at byte %zu)", MAX_NESTING, where);
+    }
+    Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, buf);
+    free(buf);
+    if (!m) {
+        if (wire == 2)
+            o2c_error(c, NULL, "not a valid ONNX model: the protobuf data is truncated or "
+                      "corrupt (at byte %zu of %zu)", where, len);
+        o2c_error(c, NULL, "not a valid ONNX model: the protobuf data does not decode as an "
+                  "onnx.ModelProto");
+    }
+
+    const char *dir = c->model_dir;
+    if (!dir) { /* the driver normally sets it; else the folder of path */
+        const char *slash = strrchr(path, '/');
+        dir = slash ? arena_strndup(c->arena, path, slash == path ? 1 : (size_t)(slash - path)) : ".";
+    }
+    Ld L = {.c = c, .dir = dir};
+    LdModel M = {0};
+    parse_graph(&L, m, &M);
+    onnx__model_proto__free_unpacked(m, NULL);
+    if (L.status) {
+        const Node *n = NULL;
+        if (L.node_op) /* name the node as every later stage would */
+            n = ir_add_node(c, L.node_op, *L.node_name ? L.node_name : NULL);
+        throw_status(c, L.status, n, "%s", L.msg);
+    }
+    build(c, &M);
+}
+
+int load_tensor_file(const char *path, Tensor **out, char *err, size_t errlen) {
+    *out = NULL;
+    size_t len = 0;
+    uint8_t *buf = read_file(path, &len);
+    if (!buf) {
+        snprintf(err, errlen, "cannot open '%s': %s", path,
+                 errno == EFBIG ? "larger than 2 GB" : strerror(errno));
+        return O2C_EIO;
+    }
+    size_t where = 0;
+    int wire = wire_check(&onnx__tensor_proto__descriptor, buf, len, 0, 0, &where);
+    Onnx__TensorProto *tp = onnx__tensor_proto__unpack(NULL, len, buf);
+    free(buf);
+    if (!tp) {
+        if (wire == 2)
+            snprintf(err, errlen, "%s: not a serialized onnx.TensorProto: the protobuf data is "
+                     "truncated or corrupt (at byte %zu of %zu)", path, where, len);
+        else
+            snprintf(err, errlen, "%s: not a serialized onnx.TensorProto", path);
+        return O2C_EMODEL;
+    }
+    /* external data of a standalone tensor is relative to the tensor file's folder */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = 0;
+    else
+        strcpy(dir, ".");
+
+    Ld L = {.c = NULL, .dir = dir};
+    Tensor *t = ld_alloc(&L, sizeof *t);
+    if (!t)
+        fail(&L, O2C_EIO, "out of memory");
+    else {
+        char what[300];
+        if (tp->name && *tp->name)
+            snprintf(what, sizeof what, "tensor '%s'", tp->name);
+        else
+            snprintf(what, sizeof what, "the tensor");
+        convert_tensor(&L, tp, what, t);
+    }
+    onnx__tensor_proto__free_unpacked(tp, NULL);
+    if (L.status) {
+        for (int i = 0; i < L.nowned; i++)
+            free(L.owned[i]);
+        snprintf(err, errlen, "%s: %s", path, L.msg);
+        return L.status;
+    }
+    *out = t;
+    return O2C_OK;
+}
+
+void tensor_free(Tensor *t) {
+    if (!t)
+        return;
+    free((void *)t->name);
+    free(t->dims);
+    free(t->data);
+    free(t);
+}

@@ -1,0 +1,4 @@
+Btej
+locationweights.binj
+offset8j
+length24p
