@@ -33,6 +33,21 @@ static _Noreturn void usage_error(Compiler *c, const char *fmt, ...) {
     o2c_verror(c, O2C_EUSAGE, NULL, fmt, ap);
 }
 
+/* Forced-dynamic testing: every input axis, even a constant one, becomes a fresh dim named
+ * INPUT_AXIS, so every shape in the graph is symbolic. */
+static void force_dynamic(Compiler *c) {
+    Graph *g = c->g;
+    g->ndims = 0;
+    for (int i = 0; i < g->ninputs; i++) {
+        Value *v = g->inputs[i];
+        for (int d = 0; d < v->rank; d++) {
+            char name[300];
+            snprintf(name, sizeof name, "%s_%d", v->name, d);
+            v->shape[d] = sym_dim(c->sym, ir_add_dim(c, name));
+        }
+    }
+}
+
 /* --fix and --max: fixed dims become constants and leave the dim list. */
 static void apply_dim_options(Compiler *c) {
     Graph *g = c->g;
@@ -120,6 +135,8 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
         usage_error(c, "--name '%s' is not a C identifier", c->opt->name);
     ir_cident(c, "", "dims"); /* reserve the generated API's own names */
     load_model(c, path);
+    if (c->opt->force_dynamic)
+        force_dynamic(c);
     apply_dim_options(c);
     ir_toposort(c);
     infer_graph(c);
@@ -132,10 +149,13 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     out->c_src = buf_steal(&src);
     out->name = strdup(c->prefix);
     out->ndims = c->g->ndims;
-    out->bind = calloc(1, sizeof(DimBinding) * 64);
-    for (int i = 0; i < c->g->ninputs && out->nbind < 64; i++) {
+    int nb = 0;
+    for (int i = 0; i < c->g->ninputs; i++)
+        nb += c->g->inputs[i]->rank > 0 ? c->g->inputs[i]->rank : 0;
+    out->bind = calloc((size_t)nb + 1, sizeof(DimBinding));
+    for (int i = 0; i < c->g->ninputs; i++) {
         Value *v = c->g->inputs[i];
-        for (int d = 0; d < v->rank && out->nbind < 64; d++)
+        for (int d = 0; d < v->rank; d++)
             if (v->shape[d]->kind == SYM_DIM)
                 out->bind[out->nbind++] = (DimBinding){i, d, v->shape[d]->dim};
     }

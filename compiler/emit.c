@@ -555,7 +555,9 @@ static int cmp_sym_id(const void *a, const void *b) {
 }
 
 /* Writes "signature {" prologue body "}" to out. */
-static void end_function(Emit *e, Buf *out, const char *signature, const char *pre) {
+/* guard: statements before anything reads dims (argument checks); pre: statements after the
+ * dims are read but before the Syms and buffers are computed. */
+static void end_function(Emit *e, Buf *out, const char *signature, const char *guard, const char *pre) {
     Graph *g = e->c->g;
     Buf decl;
     buf_init(&decl);
@@ -571,7 +573,8 @@ static void end_function(Emit *e, Buf *out, const char *signature, const char *p
     /* Sym locals, children before parents (ids grow with construction) */
     Buf syms;
     buf_init(&syms);
-    qsort(e->syms, (size_t)e->nsyms, sizeof(Sym *), cmp_sym_id);
+    if (e->nsyms > 1)
+        qsort(e->syms, (size_t)e->nsyms, sizeof(Sym *), cmp_sym_id);
     for (int i = 0; i < e->nsyms; i++) {
         buf_printf(&syms, "    const int64_t s%d = ", e->syms[i]->id);
         sym_print_c(&syms, e->syms[i], dimname_cb, e);
@@ -581,6 +584,8 @@ static void end_function(Emit *e, Buf *out, const char *signature, const char *p
         if (e->dim_used[i])
             buf_printf(&decl, "    const int64_t d_%s = dims[%d];\n", g->dims[i].cname, i);
     buf_printf(out, "%s {\n", signature);
+    if (guard)
+        buf_puts(out, guard);
     buf_puts(out, decl.data ? decl.data : "");
     if (pre)
         buf_puts(out, pre);
@@ -785,16 +790,17 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
 
     /* check */
     begin_function(e);
+    Buf guard;
+    buf_init(&guard);
     if (g->ndims) {
-        emit_line(e, "if (!dims)");
-        emit_line(e, "    return %d;", E_NULL);
-        emit_line(e, "for (int i = 0; i < %d; i++)", g->ndims);
-        emit_line(e, "    if (dims[i] < 0 || dims[i] > ((int64_t)1 << 40))");
-        emit_line(e, "        return %d;", E_DIMS);
+        buf_printf(&guard, "    if (!dims)\n        return %d;\n", E_NULL);
+        buf_printf(&guard, "    for (int i = 0; i < %d; i++)\n", g->ndims);
+        buf_printf(&guard, "        if (dims[i] < 0 || dims[i] > ((int64_t)1 << 40))\n            return %d;\n",
+                   E_DIMS);
         for (int i = 0; i < g->ndims; i++)
             if (g->dims[i].max >= 0)
-                emit_line(e, "if (dims[%d] > %lld) /* --max %s */\n        return %d;", i,
-                          (long long)g->dims[i].max, g->dims[i].name, E_DIMS);
+                buf_printf(&guard, "    if (dims[%d] > %lld) /* --max %s */\n        return %d;\n", i,
+                           (long long)g->dims[i].max, g->dims[i].name, E_DIMS);
     }
     for (int i = 0; i < g->nconstraints; i++) {
         Constraint *k = &g->constraints[i];
@@ -807,22 +813,20 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     }
     emit_line(e, "(void)dims;");
     emit_line(e, "return 0;");
-    end_function(e, &fns, arena_printf(c->arena, "int %s_check(const int64_t *dims)", P), NULL);
+    end_function(e, &fns, arena_printf(c->arena, "int %s_check(const int64_t *dims)", P), guard.data, NULL);
+    buf_free(&guard);
+    const char *check_guard = arena_printf(c->arena, "    int rc = %s_check(dims);\n    if (rc != 0)\n        return rc;\n", P);
 
     /* workspace_size */
     begin_function(e);
-    emit_line(e, "if (%s_check(dims) != 0)", P);
-    emit_line(e, "    return 0;");
     emit_line(e, "return (size_t)%s;", emit_sym(e, g->workspace));
-    end_function(e, &fns, arena_printf(c->arena, "size_t %s_workspace_size(const int64_t *dims)", P), NULL);
+    end_function(e, &fns, arena_printf(c->arena, "size_t %s_workspace_size(const int64_t *dims)", P),
+                 arena_printf(c->arena, "    if (%s_check(dims) != 0)\n        return 0;\n", P), NULL);
 
     /* input_shape / output_shape */
     for (int pass = 0; pass < 2; pass++) {
         begin_function(e);
         int nv = pass ? g->noutputs : g->ninputs;
-        emit_line(e, "int rc = %s_check(dims);", P);
-        emit_line(e, "if (rc != 0)");
-        emit_line(e, "    return rc;");
         emit_line(e, "if (!shape)");
         emit_line(e, "    return %d;", E_NULL);
         emit_line(e, "switch (i) {");
@@ -840,7 +844,7 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         end_function(e, &fns,
                      arena_printf(c->arena, "int %s_%s_shape(const int64_t *dims, int i, int64_t *shape)",
                                   P, pass ? "output" : "input"),
-                     NULL);
+                     check_guard, NULL);
     }
 
     /* run: argument checks come before any declaration that reads the arguments */
@@ -848,7 +852,6 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     e->in_run = true;
     Buf pre;
     buf_init(&pre);
-    buf_printf(&pre, "    int rc = %s_check(dims);\n    if (rc != 0)\n        return rc;\n", P);
     if (g->ninputs || g->noutputs) {
         buf_puts(&pre, "    if (");
         buf_puts(&pre, g->ninputs ? "!inputs" : "0");
@@ -894,7 +897,7 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
                  arena_printf(c->arena, "int %s_run(const int64_t *dims, const void *const *inputs, "
                                         "void *const *outputs,\n        void *workspace)",
                               P),
-                 pre.data);
+                 check_guard, pre.data);
     buf_free(&pre);
 
     /* assemble */

@@ -401,6 +401,7 @@ typedef struct Options {
     int nfix, nmax;
     DimSetting *fix, *max;
     bool report;       /* onnx2c --report: print the plan to report_out */
+    bool force_dynamic; /* every input axis becomes a dim of its own (testing symbolic paths) */
     FILE *report_out;
 } Options;
 

@@ -26,6 +26,7 @@ typedef struct Config {
     const char *keep;
     bool strict;
     bool quiet;
+    bool dynamic;
     int timeout;
 } Config;
 
@@ -105,7 +106,7 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
     int rc = -1;
     void **outs = calloc((size_t)nout + 1, sizeof(void *));
     void *ws = NULL;
-    int64_t dims[64] = {0};
+    int64_t *dims = calloc((size_t)o->ndims + 1, sizeof(int64_t));
     check_fn check = (check_fn)jit_symbol(j, "model_check");
     ws_fn wsize = (ws_fn)jit_symbol(j, "model_workspace_size");
     shape_fn ishape = (shape_fn)jit_symbol(j, "model_input_shape");
@@ -193,6 +194,7 @@ done:
         free(outs[i]);
     free(outs);
     free(ws);
+    free(dims);
     free_tensors(in, nin);
     free_tensors(want, nout);
     return rc;
@@ -205,6 +207,7 @@ static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen
     Options opt = {0};
     opt.name = "model";
     opt.out_path = "model.c";
+    opt.force_dynamic = cfg->dynamic;
     Output o;
     if (onnx2c_compile(path, &opt, &o, err, sizeof err)) {
         snprintf(msg, msglen, "compile: %s", err);
@@ -313,6 +316,8 @@ static const char usage[] =
     "  --cc \"CMD\"        compile with CMD (e.g. \"gcc -O2\") instead of libtcc in memory\n"
     "  --strict          also require the C to compile with gcc -std=c99 -Wall -Wextra\n"
     "                    -pedantic -Werror\n"
+    "  --dynamic         forced-dynamic mode: every input axis becomes a symbolic dim, and\n"
+    "                    the one generated C serves every data set\n"
     "  --root DIR        case names are relative to DIR\n"
     "  --list FILE       add the case names listed in FILE (one per line, # comments)\n"
     "  --keep DIR        write each case's generated model.c/model.h under DIR/CASE/\n"
@@ -334,6 +339,8 @@ int main(int argc, char **argv) {
             cfg.cc = argv[++i];
         else if (!strcmp(a, "--strict"))
             cfg.strict = true;
+        else if (!strcmp(a, "--dynamic"))
+            cfg.dynamic = true;
         else if (!strcmp(a, "--root") && i + 1 < argc)
             root = argv[++i];
         else if (!strcmp(a, "--keep") && i + 1 < argc)
