@@ -1,6 +1,69 @@
-/* softmax.c — op family: (not yet written). */
+/* softmax.c — op family: Softmax, LogSoftmax, Hardmax.
+ *
+ * ONNX, opset 13+: the op works along one axis (attribute `axis`, default -1):
+ *   Softmax     y = exp(x - max) / sum(exp(x - max))
+ *   LogSoftmax  y = (x - max) - log(sum(exp(x - max)))
+ *   Hardmax     y = 1 at the first maximum along the axis, else 0
+ * Before opset 13 the input is coerced to 2-D [prod(dims[0:axis]), prod(dims[axis:])] (default
+ * axis 1) and the op works along the second of those dims.
+ * Shapes: y has x's shape and type (float or double).
+ * Code: the tensor is seen as [outer, n, inner] (n the reduced size, inner the stride along it;
+ * inner = 1 in the coerced form); one kernel call per node from templates/softmax_*.c, with the
+ * sizes as run-time Syms so symbolic dims stay symbolic. */
 #include "onnx2c.h"
+#include <string.h>
+
+typedef struct SoftmaxPriv {
+    Sym *outer, *n, *inner;
+} SoftmaxPriv;
+
+static Sym *prod(Compiler *c, Sym *const *shape, int from, int to) {
+    Sym *p = sym_const(c->sym, 1);
+    for (int i = from; i < to; i++)
+        p = sym_mul(c->sym, p, shape[i]);
+    return p;
+}
+
+static void infer_softmax(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, 1);
+    Value *x = infer_in(c, n, 0);
+    if (!dtype_is_float(x->dtype))
+        o2c_error(c, n, "input type %s is not supported (float or double)", dtype_name(x->dtype));
+    bool coerce = n->opset < 13;
+    int64_t a = attr_int(c, n, "axis", coerce ? 1 : -1);
+    if (x->rank == 0)
+        o2c_error(c, n, "input is a scalar: %s needs rank >= 1", n->op_type);
+    int axis = infer_axis(c, n, a, x->rank);
+    SoftmaxPriv *p = arena_alloc(c->arena, sizeof *p);
+    p->outer = prod(c, x->shape, 0, axis);
+    if (coerce) {
+        p->n = prod(c, x->shape, axis, x->rank);
+        p->inner = sym_const(c->sym, 1);
+    } else {
+        p->n = x->shape[axis];
+        p->inner = prod(c, x->shape, axis + 1, x->rank);
+    }
+    n->priv = p;
+    ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
+}
+
+static void emit_softmax(Compiler *c, Emit *e, Node *n) {
+    (void)c;
+    const SoftmaxPriv *p = n->priv;
+    const char *tmpl = "softmax_exp", *fn = "softmax";
+    if (!strcmp(n->op_type, "LogSoftmax"))
+        tmpl = "softmax_log", fn = "logsoftmax";
+    else if (!strcmp(n->op_type, "Hardmax"))
+        tmpl = "softmax_hard", fn = "hardmax";
+    const char *sfx = emit_template(e, tmpl, n->in[0]->dtype);
+    emit_line(e, "%s_%s(%s, %s, %s, %s, %s);", fn, sfx, emit_ptr(e, n->in[0]),
+              emit_ptr(e, n->out[0]), emit_sym(e, p->outer), emit_sym(e, p->n),
+              emit_sym(e, p->inner));
+}
 
 const OpDef ops_softmax[] = {
+    {"Softmax", NULL, infer_softmax, emit_softmax},
+    {"LogSoftmax", NULL, infer_softmax, emit_softmax},
+    {"Hardmax", NULL, infer_softmax, emit_softmax},
     {NULL, NULL, NULL, NULL},
 };

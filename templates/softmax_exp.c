@@ -1,0 +1,28 @@
+/* softmax_exp.c — ONNX Softmax along one axis of a tensor seen as [outer, n, inner]:
+ * y = exp(x - max) / sum(exp(x - max)), the max taken over the axis (numerically stable).
+ * inner is the stride between consecutive elements along the axis. */
+#ifndef O2C_TEMPLATE
+#include "o2c_template.h"
+#endif
+
+static void softmax_T(const T *x, T *y, int64_t outer, int64_t n, int64_t inner) {
+    for (int64_t o = 0; o < outer; o++) {
+        for (int64_t i = 0; i < inner; i++) {
+            const T *xp = x + o * n * inner + i;
+            T *yp = y + o * n * inner + i;
+            T mx = xp[0], sum = 0;
+            for (int64_t k = 1; k < n; k++)
+                if (xp[k * inner] > mx)
+                    mx = xp[k * inner];
+            for (int64_t k = 0; k < n; k++) {
+                T v = xp[k * inner] - mx;
+                /* the sizeof test folds at compile time: expf for float, exp for double */
+                T ev = (T)(sizeof(T) == sizeof(float) ? expf((float)v) : exp((double)v));
+                yp[k * inner] = ev;
+                sum += ev;
+            }
+            for (int64_t k = 0; k < n; k++)
+                yp[k * inner] = yp[k * inner] / sum;
+        }
+    }
+}
