@@ -1,0 +1,58 @@
+/* pool_max.c — max pooling over up to three spatial axes (ONNX MaxPool, GlobalMaxPool).
+ *
+ * x is [nc, in[0], in[1], in[2]] and y is [nc, out[0], out[1], out[2]]; 1-D and 2-D pools pass
+ * leading spatial sizes of 1.  Output element o reads the taps o*st - pad_begin + j*dl,
+ * j in [0, k), of each axis; taps in the padding are skipped (never compared).  A window with no
+ * tap inside the input gives `lowest`.  ind (may be NULL) receives the flat index of the max in x
+ * (ONNX MaxPool Indices): row-major, or with the spatial axes in column-major order when
+ * col_major (storage_order = 1); the (n, c) offset is included either way.
+ * @requires pool_taps */
+#ifndef O2C_TEMPLATE
+#include "o2c_template.h"
+#endif
+
+static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t *in,
+                      const int64_t *out, const int64_t *k, const int64_t *st, const int64_t *dl,
+                      const int64_t *pad, int64_t col_major, T lowest) {
+    int64_t plane = in[0] * in[1] * in[2];
+    for (int64_t c = 0; c < nc; c++) {
+        const T *xc = x + c * plane;
+        for (int64_t o0 = 0; o0 < out[0]; o0++) {
+            int64_t s0 = o0 * st[0] - pad[0], a0, a1;
+            pool_taps_T(s0, in[0], k[0], dl[0], &a0, &a1);
+            for (int64_t o1 = 0; o1 < out[1]; o1++) {
+                int64_t s1 = o1 * st[1] - pad[1], b0, b1;
+                pool_taps_T(s1, in[1], k[1], dl[1], &b0, &b1);
+                for (int64_t o2 = 0; o2 < out[2]; o2++) {
+                    int64_t s2 = o2 * st[2] - pad[2], c0, c1;
+                    pool_taps_T(s2, in[2], k[2], dl[2], &c0, &c1);
+                    T best = lowest;
+                    int64_t bi0 = 0, bi1 = 0, bi2 = 0;
+                    int found = 0;
+                    for (int64_t a = a0; a < a1; a++) {
+                        int64_t i0 = s0 + a * dl[0];
+                        for (int64_t b = b0; b < b1; b++) {
+                            int64_t i1 = s1 + b * dl[1];
+                            const T *row = xc + (i0 * in[1] + i1) * in[2];
+                            for (int64_t j = c0; j < c1; j++) {
+                                int64_t i2 = s2 + j * dl[2];
+                                T v = row[i2];
+                                if (!found || v > best) {
+                                    best = v;
+                                    bi0 = i0;
+                                    bi1 = i1;
+                                    bi2 = i2;
+                                    found = 1;
+                                }
+                            }
+                        }
+                    }
+                    *y++ = best;
+                    if (ind)
+                        *ind++ = c * plane + (col_major ? bi0 + (bi1 + bi2 * in[1]) * in[0]
+                                                        : (bi0 * in[1] + bi1) * in[2] + bi2);
+                }
+            }
+        }
+    }
+}
