@@ -12,6 +12,15 @@ static bool value_known(const Value *v) {
     return v->data || (v->kv && ir_known_len(v) >= 0);
 }
 
+/* Rewrites a value's shape and known contents with the dims unified so far (see ir.c). */
+static void apply_unified(Compiler *c, Value *v) {
+    for (int d = 0; d < v->rank; d++)
+        v->shape[d] = ir_unified(c, v->shape[d]);
+    int64_t n = v->kv ? ir_known_len(v) : 0;
+    for (int64_t i = 0; i < n; i++)
+        v->kv[i] = ir_unified(c, v->kv[i]);
+}
+
 void infer_graph(Compiler *c) {
     Graph *g = c->g;
     for (int i = 0; i < g->nnodes; i++) {
@@ -26,6 +35,8 @@ void infer_graph(Compiler *c) {
         n->op = op;
         for (int k = 0; k < n->nin; k++) {
             Value *v = n->in[k];
+            if (v && g->any_unified && v->kind != VAL_INPUT)
+                apply_unified(c, v);
             if (v && v->rank < 0)
                 o2c_error(c, n, "input '%s' has an unknown shape", v->name);
             if (v && (v->dtype == DT_STRING || dtype_size(v->dtype) == 0))
@@ -53,6 +64,10 @@ void infer_graph(Compiler *c) {
             o2c_error(c, n, "operator '%s' is only supported when its result is known at compile "
                             "time", n->op_type);
     }
+    if (g->any_unified)
+        for (int i = 0; i < g->nvalues; i++)
+            if (g->values[i]->kind != VAL_INPUT && g->values[i]->rank >= 0)
+                apply_unified(c, g->values[i]);
 }
 
 void infer_require_inputs(Compiler *c, Node *n, int min, int max) {

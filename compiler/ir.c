@@ -226,6 +226,51 @@ int ir_add_dim(Compiler *c, const char *name) {
     return g->ndims++;
 }
 
+static bool mentions_dim(const Sym *e, int d) {
+    if (e->kind == SYM_DIM)
+        return e->dim == d;
+    for (int i = 0; i < e->n; i++)
+        if (mentions_dim(e->args[i], d))
+            return true;
+    return false;
+}
+
+Sym *ir_unified(Compiler *c, Sym *e) {
+    return c->g->any_unified ? sym_subst(c->sym, e, c->g->unified) : e;
+}
+
+/* An equality between dims (or a dim and an expression) holds at run time once NAME_check has
+ * passed, so everything downstream may use one side for the other: the later dim is replaced
+ * by the earlier one, a dim by a constant or by an expression that does not mention it. */
+static void unify(Compiler *c, Sym *a, Sym *b) {
+    Graph *g = c->g;
+    a = ir_unified(c, a);
+    b = ir_unified(c, b);
+    if (a == b)
+        return;
+    int d = -1;
+    Sym *to = NULL;
+    if (a->kind == SYM_DIM && b->kind == SYM_DIM) {
+        d = a->dim > b->dim ? a->dim : b->dim;
+        to = a->dim > b->dim ? b : a;
+    } else if (a->kind == SYM_DIM && !mentions_dim(b, a->dim)) {
+        d = a->dim;
+        to = b;
+    } else if (b->kind == SYM_DIM && !mentions_dim(a, b->dim)) {
+        d = b->dim;
+        to = a;
+    }
+    if (d < 0)
+        return;
+    if (!g->unified)
+        g->unified = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(g->ndims + 1));
+    g->unified[d] = to;
+    g->any_unified = true;
+    for (int i = 0; i < g->ndims; i++)
+        if (g->unified[i] && i != d)
+            g->unified[i] = sym_subst(c->sym, g->unified[i], g->unified);
+}
+
 void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const char *fmt, ...) {
     Graph *g = c->g;
     if (kind == 0 && a == b)
@@ -258,6 +303,8 @@ void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const ch
     k->b = b;
     k->kind = kind;
     k->what = n ? arena_printf(c->arena, "node '%s' (%s): %s", n->name, n->op_type, what) : what;
+    if (kind == 0)
+        unify(c, a, b);
 }
 
 const char *ir_cident(Compiler *c, const char *prefix, const char *name) {

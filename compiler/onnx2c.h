@@ -285,6 +285,8 @@ struct Graph {
     int nconstraints, capconstraints;
     Constraint *constraints;
     Sym *workspace;          /* plan.c: total workspace bytes */
+    Sym **unified;           /* per dim: what an equality constraint replaced it by, or NULL */
+    bool any_unified;
 };
 
 Value *ir_value(Compiler *c, const char *name);      /* find or create by name */
@@ -298,6 +300,8 @@ int ir_add_dim(Compiler *c, const char *name);        /* find or add; returns it
 void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 const char *ir_cident(Compiler *c, const char *prefix, const char *name); /* unique C identifier */
+/* Applies the dim unifications recorded so far to a Sym (identity when there are none). */
+Sym *ir_unified(Compiler *c, Sym *e);
 void ir_toposort(Compiler *c); /* orders g->nodes; errors on cycles and dangling inputs */
 /* Makes v a constant from a tensor (copies data, sets shape). */
 void ir_set_const(Compiler *c, Value *v, const Tensor *t);
