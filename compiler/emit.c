@@ -261,7 +261,10 @@ static const char *value_cname(Emit *e, Value *v, const char *prefix) {
 
 /* Writes the static array of a constant once; returns the expression of its base pointer. */
 static const char *weight_expr(Emit *e, Value *v) {
-    const char *name = value_cname(e, v, "w_");
+    /* The static array must not be named like the run-time pointer (v->cname) that
+     * declare_value initialises from it: `const float *const w_x = w_x;` reads itself.
+     * Generated identifiers never start with 'W', so this name is unique. */
+    const char *name = arena_printf(e->a, "W%s", value_cname(e, v, "w_"));
     int64_t n = ir_known_len(v);
     size_t bytes = (size_t)n * dtype_size(v->dtype);
     bool big = n > 64;
