@@ -1,26 +1,124 @@
 /* elementwise.c — op family: elementwise math with numpy broadcasting.
  *
- * ONNX: Add, Sub, Mul, Div (opset 7+: multidirectional broadcasting), Relu, ...
- * Shapes: the broadcast of the inputs.  Folding: integer inputs known at compile time (shape
- * arithmetic such as Shape -> Gather -> Mul) give known outputs as Syms.
- * Code: one loop nest per node through emit_elementwise. */
+ * ONNX: unary math (Abs ... Tanh, the activations Elu/Selu/HardSigmoid/..., IsNaN/IsInf, Not),
+ * binary arithmetic, comparisons and logic (Add ... Xor, Mod, Pow, BitShift, PRelu), the
+ * variadic Max/Min/Sum/Mean, and Clip, Where, Cast, CastLike.
+ * Shapes: the (multidirectional) broadcast of the inputs; PRelu's slope broadcasts to X.
+ * Folding: integer (and bool) inputs known at compile time give known outputs as Syms, so
+ * shape arithmetic exported by PyTorch (Shape -> Gather -> Mul -> Cast -> Concat) folds away.
+ * Code: one loop nest per node through emit_elementwise.  Ops are rows of tables holding one C
+ * expression per class of element type; an expression is a template in which
+ *   $0..$9  the input elements (16-bit floats are converted to float on read),
+ *   #F      the suffix of the math functions of the compute type ("f" for float, "" for double),
+ *   #T      the C compute type, #a #b #c the op's parameters as literals of the compute type,
+ * and whose value is converted back to 16-bit float bits when the output is float16/bfloat16. */
 #include "onnx2c.h"
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
-/* ---- shared rules */
+/* ---- element type classes */
 
-/* Output shape = broadcast of all present inputs; dtype = first input's. */
+typedef enum {
+    CL_FLOAT, /* float, double, float16, bfloat16 (the 16-bit ones computed in float) */
+    CL_SINT,  /* int8 .. int64 */
+    CL_UINT,  /* uint8 .. uint64 */
+    CL_BOOL,
+    CL_NONE,  /* strings, complex: never supported */
+} TypeClass;
+
+static bool is_half(DType t) { return t == DT_FLOAT16 || t == DT_BFLOAT16; }
+
+static TypeClass type_class(DType t) {
+    if (dtype_is_float(t) || is_half(t))
+        return CL_FLOAT;
+    if (dtype_is_int(t))
+        return dtype_is_signed(t) ? CL_SINT : CL_UINT;
+    if (t == DT_BOOL)
+        return CL_BOOL;
+    return CL_NONE;
+}
+
+/* The type arithmetic is done in: float for the 16-bit floats. */
+static DType compute_type(DType t) { return is_half(t) ? DT_FLOAT : t; }
+
+/* One expression per class; NULL: the class is not supported by the op. */
+typedef struct {
+    const char *f, *s, *u, *b;
+} Exprs;
+
+static const char *pick_expr(const Exprs *x, DType t) {
+    switch (type_class(t)) {
+    case CL_FLOAT: return x->f;
+    case CL_SINT: return x->s;
+    case CL_UINT: return x->u;
+    case CL_BOOL: return x->b;
+    default: return NULL;
+    }
+}
+
+static const char *require_expr(Compiler *c, Node *n, const Exprs *x, DType t) {
+    const char *s = pick_expr(x, t);
+    if (!s)
+        o2c_error(c, n, "element type %s is not supported", dtype_name(t));
+    return s;
+}
+
+/* ---- expression templates */
+
+/* Expands #F, #T, #a..#c and the 16-bit float conversions of an expression template (see the
+ * top of the file), then prints the loop nest.  raw: move elements as bits (no conversion). */
+static void emit_expr(Emit *e, Node *n, Value *out, int nin, Value *const *ins, const char *tmpl,
+                      DType ct, const double *par, bool raw) {
+    Buf b;
+    buf_init(&b);
+    bool wrap = !raw && is_half(out->dtype);
+    if (wrap) {
+        emit_template(e, "ew_float_to_half", DT_UNDEFINED);
+        buf_puts(&b, "o2c_float_to_half((double)(");
+    }
+    for (const char *p = tmpl; *p; p++) {
+        if (p[0] == '$' && p[1] >= '0' && p[1] <= '9' && !raw && is_half(ins[p[1] - '0']->dtype)) {
+            emit_template(e, "ew_half_to_float", DT_UNDEFINED);
+            buf_printf(&b, "o2c_half_to_float($%c, %d)", p[1],
+                       ins[p[1] - '0']->dtype == DT_FLOAT16 ? 5 : 8);
+            p++;
+        } else if (p[0] == '#' && p[1] == 'F') {
+            buf_puts(&b, ct == DT_FLOAT ? "f" : "");
+            p++;
+        } else if (p[0] == '#' && p[1] == 'T') {
+            buf_puts(&b, dtype_ctype(ct));
+            p++;
+        } else if (p[0] == '#' && p[1] >= 'a' && p[1] <= 'c') {
+            buf_puts(&b, emit_literal(e, ct, par[p[1] - 'a']));
+            p++;
+        } else
+            buf_putn(&b, p, 1);
+    }
+    if (wrap)
+        buf_printf(&b, "), %d)", out->dtype == DT_FLOAT16 ? 5 : 8);
+    emit_elementwise(e, n, out, nin, ins, b.data);
+    buf_free(&b);
+}
+
+/* ---- shapes */
+
+/* Output shape = broadcast of all present inputs. */
 static void infer_broadcast_all(Compiler *c, Node *n, DType out_type) {
     Value *a = infer_in(c, n, 0);
     int r = a->rank;
-    Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * 16);
+    for (int k = 1; k < n->nin; k++)
+        if (n->in[k] && n->in[k]->rank > r)
+            r = n->in[k]->rank;
+    Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(r + 1));
+    Sym **tmp = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(r + 1));
+    r = a->rank;
     for (int i = 0; i < r; i++)
         shape[i] = a->shape[i];
     for (int k = 1; k < n->nin; k++) {
         Value *b = n->in[k];
         if (!b)
             continue;
-        Sym *tmp[16];
         r = infer_broadcast(c, n, r, shape, b->rank, b->shape, tmp);
         for (int i = 0; i < r; i++)
             shape[i] = tmp[i];
@@ -28,12 +126,14 @@ static void infer_broadcast_all(Compiler *c, Node *n, DType out_type) {
     ir_set_shape(c, n->out[0], out_type == DT_UNDEFINED ? a->dtype : out_type, r, shape);
 }
 
-static void require_same_types(Compiler *c, Node *n) {
-    for (int k = 1; k < n->nin; k++)
-        if (n->in[k] && n->in[k]->dtype != n->in[0]->dtype)
-            o2c_error(c, n, "input %d has type %s but input 0 has type %s", k,
-                      dtype_name(n->in[k]->dtype), dtype_name(n->in[0]->dtype));
+static void require_same_types(Compiler *c, Node *n, int from, int to) {
+    for (int k = from + 1; k < to && k < n->nin; k++)
+        if (n->in[k] && n->in[k]->dtype != n->in[from]->dtype)
+            o2c_error(c, n, "input %d has type %s but input %d has type %s", k,
+                      dtype_name(n->in[k]->dtype), from, dtype_name(n->in[from]->dtype));
 }
+
+/* ---- folding of known integer values */
 
 /* Index of output element i in an input of shape `in` broadcast to `out` (constant shapes). */
 static int64_t bcast_index(const Value *out, const Value *in, int64_t i) {
@@ -44,8 +144,8 @@ static int64_t bcast_index(const Value *out, const Value *in, int64_t i) {
         int k = d - (out->rank - in->rank);
         if (k >= 0)
             sym_get_const(in->shape[k], &id);
-        int64_t coord = i % od;
-        i /= od;
+        int64_t coord = od ? i % od : 0;
+        i = od ? i / od : 0;
         if (k >= 0) {
             idx += (id == 1 ? 0 : coord) * stride;
             stride *= id;
@@ -54,76 +154,584 @@ static int64_t bcast_index(const Value *out, const Value *in, int64_t i) {
     return idx;
 }
 
-typedef Sym *(*SymBinary)(SymCtx *, Sym *, Sym *);
+/* A fold rule: the result as a Sym, or NULL when it cannot be known at compile time. */
+typedef Sym *(*Fold2)(SymCtx *, Sym *, Sym *);
+typedef Sym *(*Fold1)(SymCtx *, Sym *);
 
-/* Folds a binary op over known integer inputs (Syms), when the output size is constant. */
-static void fold_binary(Compiler *c, Node *n, SymBinary f) {
-    Value *a = n->in[0], *b = n->in[1], *y = n->out[0];
-    if (!dtype_is_int(y->dtype) || !f)
-        return;
-    Sym **ka = ir_known_ints(c, a), **kb = ir_known_ints(c, b);
-    int64_t len = ir_known_len(y);
-    if (!ka || !kb || len < 0 || len > 4096)
-        return;
-    y->kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(len ? len : 1));
-    for (int64_t i = 0; i < len; i++)
-        y->kv[i] = f(c->sym, ka[bcast_index(y, a, i)], kb[bcast_index(y, b, i)]);
+static bool both_const(Sym *a, Sym *b, int64_t *x, int64_t *y) {
+    return sym_get_const(a, x) && sym_get_const(b, y);
 }
 
-/* ---- binary arithmetic */
+/* Wraps v to the range of the integer (or bool) type t, as a C conversion would. */
+static int64_t wrap_int(DType t, int64_t v) {
+    switch (t) {
+    case DT_BOOL: return v != 0;
+    case DT_INT8: return (int8_t)v;
+    case DT_UINT8: return (uint8_t)v;
+    case DT_INT16: return (int16_t)v;
+    case DT_UINT16: return (uint16_t)v;
+    case DT_INT32: return (int32_t)v;
+    case DT_UINT32: return (uint32_t)v;
+    default: return v;
+    }
+}
+
+static bool foldable_type(DType t) { return dtype_is_int(t) || t == DT_BOOL; }
+
+/* y = f(f(in0, in1), in2) ... over known inputs broadcast to y's constant shape. */
+static void fold_nary(Compiler *c, Node *n, Fold2 f, int nin, Value *const *ins) {
+    Value *y = n->out[0];
+    if (!f || !foldable_type(y->dtype))
+        return;
+    int64_t len = ir_known_len(y);
+    if (len < 0 || len > 4096)
+        return;
+    Sym ***k = arena_alloc(c->arena, sizeof(Sym **) * (size_t)(nin + 1));
+    for (int j = 0; j < nin; j++)
+        if (!ins[j] || !foldable_type(ins[j]->dtype) || !(k[j] = ir_known_ints(c, ins[j])))
+            return;
+    Sym **kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(len ? len : 1));
+    for (int64_t i = 0; i < len; i++) {
+        Sym *acc = k[0][bcast_index(y, ins[0], i)];
+        for (int j = 1; j < nin && acc; j++)
+            acc = f(c->sym, acc, k[j][bcast_index(y, ins[j], i)]);
+        if (!acc)
+            return;
+        int64_t v;
+        if (sym_get_const(acc, &v) && wrap_int(y->dtype, v) != v)
+            acc = sym_const(c->sym, wrap_int(y->dtype, v));
+        kv[i] = acc;
+    }
+    y->kv = kv;
+}
+
+static void fold_unary(Compiler *c, Node *n, Fold1 f) {
+    Value *x = n->in[0], *y = n->out[0];
+    int64_t len = ir_known_len(y);
+    Sym **kx;
+    if (!f || !foldable_type(y->dtype) || len < 0 || len > 4096 || !(kx = ir_known_ints(c, x)))
+        return;
+    Sym **kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(len ? len : 1));
+    for (int64_t i = 0; i < len; i++) {
+        int64_t v;
+        if (!(kv[i] = f(c->sym, kx[i])))
+            return;
+        if (sym_get_const(kv[i], &v) && wrap_int(y->dtype, v) != v)
+            kv[i] = sym_const(c->sym, wrap_int(y->dtype, v));
+    }
+    y->kv = kv;
+}
 
 static Sym *fold_div(SymCtx *s, Sym *a, Sym *b) {
-    /* ONNX integer Div truncates toward zero; shape values are non-negative, where it is floor */
+    /* ONNX integer Div truncates toward zero; symbolic values are shape values (non-negative),
+     * where truncation is floor */
+    int64_t x, y;
+    if (both_const(a, b, &x, &y))
+        return y == 0 ? NULL : sym_const(s, x / y);
     return sym_floordiv(s, a, b);
 }
 
-static const struct {
+static Sym *fold_mod(SymCtx *s, Sym *a, Sym *b) { /* fmod=0: sign of the divisor */
+    int64_t x, y;
+    if (both_const(a, b, &x, &y) && y == 0)
+        return NULL;
+    return sym_mod(s, a, b);
+}
+
+static Sym *fold_fmod(SymCtx *s, Sym *a, Sym *b) { /* fmod=1: C %, sign of the dividend */
+    int64_t x, y;
+    if (both_const(a, b, &x, &y))
+        return y == 0 ? NULL : sym_const(s, x % y);
+    return NULL;
+}
+
+#define FOLD_CMP(name, op)                                                                         \
+    static Sym *name(SymCtx *s, Sym *a, Sym *b) {                                                  \
+        int64_t x, y;                                                                              \
+        if (both_const(a, b, &x, &y))                                                              \
+            return sym_const(s, x op y);                                                           \
+        return NULL;                                                                               \
+    }
+FOLD_CMP(fold_less, <)
+FOLD_CMP(fold_less_equal, <=)
+FOLD_CMP(fold_greater, >)
+FOLD_CMP(fold_greater_equal, >=)
+FOLD_CMP(fold_and, &&)
+FOLD_CMP(fold_or, ||)
+FOLD_CMP(fold_xor, !=)
+
+static Sym *fold_equal(SymCtx *s, Sym *a, Sym *b) {
+    int64_t x, y;
+    if (a == b)
+        return sym_const(s, 1); /* interned: the same expression */
+    if (both_const(a, b, &x, &y))
+        return sym_const(s, 0);
+    return NULL;
+}
+
+static Sym *fold_neg(SymCtx *s, Sym *a) { return sym_neg(s, a); }
+
+static Sym *fold_abs(SymCtx *s, Sym *a) {
+    int64_t x;
+    return sym_get_const(a, &x) ? sym_const(s, x < 0 ? -x : x) : NULL;
+}
+
+static Sym *fold_not(SymCtx *s, Sym *a) {
+    int64_t x;
+    return sym_get_const(a, &x) ? sym_const(s, !x) : NULL;
+}
+
+static Sym *fold_sign(SymCtx *s, Sym *a) {
+    int64_t x;
+    return sym_get_const(a, &x) ? sym_const(s, (x > 0) - (x < 0)) : NULL;
+}
+
+static Sym *fold_relu(SymCtx *s, Sym *a) { return sym_max(s, a, sym_const(s, 0)); }
+
+/* ---- unary ops */
+
+typedef struct {
     const char *name;
-    const char *expr;
-    SymBinary fold;
-} binary_ops[] = {
-    {"Add", "$0 + $1", sym_add},
-    {"Sub", "$0 - $1", sym_sub},
-    {"Mul", "$0 * $1", sym_mul},
-    {"Div", "$0 / $1", fold_div},
+    Exprs x;
+    bool to_bool;          /* the output is bool (IsNaN) */
+    const char *attr[3];   /* parameters #a..#c: attribute names (NULL: a fixed value) */
+    double def[3];         /* their defaults */
+    Fold1 fold;
+} UnaryOp;
+
+#define MATH(name, fn) {name, {fn "#F($0)", NULL, NULL, NULL}, false, {NULL}, {0}, NULL}
+
+static const UnaryOp unary_ops[] = {
+    /* Abs: y = |x| */
+    {"Abs", {"fabs#F($0)", "$0 < 0 ? -$0 : $0", "$0", NULL}, false, {NULL}, {0}, fold_abs},
+    /* Neg: y = -x */
+    {"Neg", {"-$0", "-$0", NULL, NULL}, false, {NULL}, {0}, fold_neg},
+    /* Relu: y = max(0, x) */
+    {"Relu", {"$0 > 0 ? $0 : 0", "$0 > 0 ? $0 : 0", "$0", NULL}, false, {NULL}, {0}, fold_relu},
+    /* Sign: y = (x > 0) - (x < 0) */
+    {"Sign", {"($0 > 0) - ($0 < 0)", "($0 > 0) - ($0 < 0)", "$0 > 0", NULL}, false, {NULL}, {0},
+     fold_sign},
+    /* Not: y = !x (bool) */
+    {"Not", {NULL, NULL, NULL, "!$0"}, false, {NULL}, {0}, fold_not},
+    MATH("Ceil", "ceil"),
+    MATH("Floor", "floor"),
+    MATH("Round", "rint"), /* round half to even: rint in the default rounding mode */
+    MATH("Sqrt", "sqrt"),
+    MATH("Exp", "exp"),
+    MATH("Log", "log"),
+    MATH("Sin", "sin"),
+    MATH("Cos", "cos"),
+    MATH("Tan", "tan"),
+    MATH("Asin", "asin"),
+    MATH("Acos", "acos"),
+    MATH("Atan", "atan"),
+    MATH("Sinh", "sinh"),
+    MATH("Cosh", "cosh"),
+    MATH("Tanh", "tanh"),
+    MATH("Asinh", "asinh"),
+    MATH("Acosh", "acosh"),
+    MATH("Atanh", "atanh"),
+    MATH("Erf", "erf"),
+    /* Reciprocal: y = 1 / x */
+    {"Reciprocal", {"(#T)1 / $0", NULL, NULL, NULL}, false, {NULL}, {0}, NULL},
+    /* Sigmoid: y = 1 / (1 + exp(-x)) */
+    {"Sigmoid", {"(#T)1 / ((#T)1 + exp#F(-$0))", NULL, NULL, NULL}, false, {NULL}, {0}, NULL},
+    /* Softplus: y = ln(exp(x) + 1) */
+    {"Softplus", {"log#F(exp#F($0) + (#T)1)", NULL, NULL, NULL}, false, {NULL}, {0}, NULL},
+    /* Softsign: y = x / (1 + |x|) */
+    {"Softsign", {"$0 / ((#T)1 + fabs#F($0))", NULL, NULL, NULL}, false, {NULL}, {0}, NULL},
+    /* Elu: y = x > 0 ? x : alpha * (exp(x) - 1) */
+    {"Elu", {"$0 > 0 ? $0 : #a * (exp#F($0) - (#T)1)", NULL, NULL, NULL}, false, {"alpha"}, {1.0},
+     NULL},
+    /* Celu: y = max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) */
+    {"Celu", {"fmax#F((#T)0, $0) + fmin#F((#T)0, #a * (exp#F($0 / #a) - (#T)1))", NULL, NULL, NULL},
+     false, {"alpha"}, {1.0}, NULL},
+    /* Selu: y = gamma * (x > 0 ? x : alpha * exp(x) - alpha) */
+    {"Selu", {"$0 > 0 ? #b * $0 : #b * (#a * exp#F($0) - #a)", NULL, NULL, NULL}, false,
+     {"alpha", "gamma"}, {1.67326319217681884765625, 1.05070102214813232421875}, NULL},
+    /* LeakyRelu: y = x < 0 ? alpha * x : x */
+    {"LeakyRelu", {"$0 < 0 ? #a * $0 : $0", NULL, NULL, NULL}, false, {"alpha"}, {0.01}, NULL},
+    /* ThresholdedRelu: y = x > alpha ? x : 0 */
+    {"ThresholdedRelu", {"$0 > #a ? $0 : (#T)0", NULL, NULL, NULL}, false, {"alpha"}, {1.0}, NULL},
+    /* HardSigmoid: y = max(0, min(1, alpha * x + beta)) */
+    {"HardSigmoid", {"fmax#F((#T)0, fmin#F((#T)1, #a * $0 + #b))", NULL, NULL, NULL}, false,
+     {"alpha", "beta"}, {0.2, 0.5}, NULL},
+    /* HardSwish: y = x * max(0, min(1, x / 6 + 1 / 2)) */
+    {"HardSwish", {"$0 * fmax#F((#T)0, fmin#F((#T)1, #a * $0 + #b))", NULL, NULL, NULL}, false,
+     {NULL}, {1.0 / 6.0, 0.5}, NULL},
+    /* Shrink: y = x < -lambd ? x + bias : x > lambd ? x - bias : 0 */
+    {"Shrink",
+     {"$0 < -#b ? $0 + #a : ($0 > #b ? $0 - #a : (#T)0)", "$0 < -#b ? $0 + #a : ($0 > #b ? $0 - #a : 0)",
+      "$0 > #b ? $0 - #a : 0", NULL},
+     false, {"bias", "lambd"}, {0.0, 0.5}, NULL},
+    /* IsNaN: y = x != x */
+    {"IsNaN", {"isnan($0) != 0", NULL, NULL, NULL}, true, {NULL}, {0}, NULL},
 };
 
-static int binary_index(const Node *n) {
+static const UnaryOp *find_unary(const Node *n) {
+    for (size_t i = 0; i < sizeof unary_ops / sizeof *unary_ops; i++)
+        if (!strcmp(unary_ops[i].name, n->op_type))
+            return &unary_ops[i];
+    return NULL;
+}
+
+typedef struct {
+    const char *expr;
+    double par[3];
+} ExprPriv;
+
+static void infer_unary(Compiler *c, Node *n) {
+    const UnaryOp *op = find_unary(n);
+    O2C_ASSERT(c, op != NULL);
+    infer_require_inputs(c, n, 1, 1);
+    Value *x = n->in[0];
+    ExprPriv *p = arena_alloc(c->arena, sizeof *p);
+    p->expr = require_expr(c, n, &op->x, x->dtype);
+    for (int i = 0; i < 3; i++)
+        p->par[i] = op->attr[i] ? attr_float(c, n, op->attr[i], (float)op->def[i]) : op->def[i];
+    if (!strcmp(op->name, "Shrink") && !dtype_is_float(x->dtype) && !is_half(x->dtype) &&
+        (p->par[0] != floor(p->par[0]) || p->par[1] != floor(p->par[1])))
+        o2c_error(c, n, "non-integer bias or lambd for an integer input is not supported");
+    n->priv = p;
+    ir_set_shape(c, n->out[0], op->to_bool ? DT_BOOL : x->dtype, x->rank, x->shape);
+    fold_unary(c, n, op->fold);
+}
+
+static void emit_unary(Compiler *c, Emit *e, Node *n) {
+    (void)c;
+    ExprPriv *p = n->priv;
+    emit_expr(e, n, n->out[0], 1, n->in, p->expr, compute_type(n->in[0]->dtype), p->par, false);
+}
+
+/* IsInf: y = isinf(x) && (x > 0 ? detect_positive : detect_negative) */
+static void infer_isinf(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, 1);
+    Value *x = n->in[0];
+    if (type_class(x->dtype) != CL_FLOAT)
+        o2c_error(c, n, "element type %s is not supported", dtype_name(x->dtype));
+    bool pos = attr_int(c, n, "detect_positive", 1) != 0;
+    bool neg = attr_int(c, n, "detect_negative", 1) != 0;
+    ExprPriv *p = arena_alloc(c->arena, sizeof *p);
+    p->expr = pos && neg ? "isinf($0) != 0"
+              : pos      ? "isinf($0) && $0 > 0"
+              : neg      ? "isinf($0) && $0 < 0"
+                         : "0";
+    n->priv = p;
+    ir_set_shape(c, n->out[0], DT_BOOL, x->rank, x->shape);
+}
+
+/* ---- binary and variadic ops */
+
+typedef struct {
+    const char *name;
+    const char *variant; /* attribute value selecting the row (Mod fmod, BitShift direction) */
+    Exprs x;             /* the result from $0 and $1 */
+    bool to_bool;        /* comparisons */
+    bool variadic;       /* Max/Min/Sum/Mean: 1..n inputs, folded left to right */
+    Fold2 fold;
+} BinaryOp;
+
+/* Max/Min propagate NaN from either side (as numpy's maximum does). */
+#define MAXMIN(op) "$0 " op " $1 || $0 != $0 ? $0 : $1", "$0 " op " $1 ? $0 : $1", "$0 " op " $1 ? $0 : $1"
+#define ARITH(op) "$0 " op " $1", "$0 " op " $1", "$0 " op " $1"
+/* Mod, fmod=0: r = a % b, plus b when r and b differ in sign (the sign of the divisor) */
+#define PYMOD(m) "(" m " != 0 && ((" m " < 0) != ($1 < 0))) ? " m " + $1 : " m
+
+static const BinaryOp binary_ops[] = {
+    {"Add", NULL, {ARITH("+"), NULL}, false, false, sym_add},
+    {"Sub", NULL, {ARITH("-"), NULL}, false, false, sym_sub},
+    {"Mul", NULL, {ARITH("*"), NULL}, false, false, sym_mul},
+    /* Div: integer division truncates toward zero, as C's / does */
+    {"Div", NULL, {ARITH("/"), NULL}, false, false, fold_div},
+    /* Mod fmod=1: C fmod / %, the sign of the dividend */
+    {"Mod", "1", {"fmod#F($0, $1)", "$0 % $1", "$0 % $1", NULL}, false, false, fold_fmod},
+    /* Mod fmod=0: the sign of the divisor (Python's %) */
+    {"Mod", "0", {PYMOD("fmod#F($0, $1)"), PYMOD("$0 % $1"), "$0 % $1", NULL}, false, false, fold_mod},
+    {"BitShift", "LEFT", {NULL, NULL, "$0 << $1", NULL}, false, false, NULL},
+    {"BitShift", "RIGHT", {NULL, NULL, "$0 >> $1", NULL}, false, false, NULL},
+    {"Equal", NULL, {"$0 == $1", "$0 == $1", "$0 == $1", "$0 == $1"}, true, false, fold_equal},
+    {"Less", NULL, {ARITH("<"), NULL}, true, false, fold_less},
+    {"LessOrEqual", NULL, {ARITH("<="), NULL}, true, false, fold_less_equal},
+    {"Greater", NULL, {ARITH(">"), NULL}, true, false, fold_greater},
+    {"GreaterOrEqual", NULL, {ARITH(">="), NULL}, true, false, fold_greater_equal},
+    {"And", NULL, {NULL, NULL, NULL, "$0 && $1"}, true, false, fold_and},
+    {"Or", NULL, {NULL, NULL, NULL, "$0 || $1"}, true, false, fold_or},
+    {"Xor", NULL, {NULL, NULL, NULL, "($0 != 0) != ($1 != 0)"}, true, false, fold_xor},
+    /* PRelu: y = x < 0 ? slope * x : x, slope broadcast to x */
+    {"PRelu", NULL, {"$0 < 0 ? $0 * $1 : $0", "$0 < 0 ? $0 * $1 : $0", "$0", NULL}, false, false, NULL},
+    {"Max", NULL, {MAXMIN(">"), NULL}, false, true, sym_max},
+    {"Min", NULL, {MAXMIN("<"), NULL}, false, true, sym_min},
+    {"Sum", NULL, {ARITH("+"), NULL}, false, true, sym_add},
+    /* Mean: the sum, then divided by the count */
+    {"Mean", NULL, {"$0 + $1", NULL, NULL, NULL}, false, true, NULL},
+};
+
+static const BinaryOp *find_binary(Compiler *c, const Node *n) {
+    const char *variant = NULL;
+    if (!strcmp(n->op_type, "Mod"))
+        variant = attr_int(c, n, "fmod", 0) ? "1" : "0";
+    else if (!strcmp(n->op_type, "BitShift")) {
+        variant = attr_str(c, n, "direction", NULL);
+        if (!variant)
+            o2c_error(c, n, "attribute 'direction' is required");
+    }
     for (size_t i = 0; i < sizeof binary_ops / sizeof *binary_ops; i++)
-        if (!strcmp(binary_ops[i].name, n->op_type))
-            return (int)i;
-    return -1;
+        if (!strcmp(binary_ops[i].name, n->op_type) &&
+            (!variant || !strcmp(binary_ops[i].variant, variant)))
+            return &binary_ops[i];
+    o2c_error(c, n, "unsupported attribute value '%s'", variant ? variant : "");
 }
 
 static void infer_binary(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 2, 2);
-    require_same_types(c, n);
-    infer_broadcast_all(c, n, DT_UNDEFINED);
-    fold_binary(c, n, binary_ops[binary_index(n)].fold);
+    const BinaryOp *op = find_binary(c, n);
+    if (op->variadic) {
+        infer_require_inputs(c, n, 1, -1);
+        for (int k = 0; k < n->nin; k++)
+            if (!n->in[k])
+                o2c_error(c, n, "input %d is empty", k);
+    } else
+        infer_require_inputs(c, n, 2, 2);
+    require_same_types(c, n, 0, n->nin);
+    DType t = n->in[0]->dtype;
+    require_expr(c, n, &op->x, t);
+    if (!strcmp(op->name, "PRelu")) {
+        /* unidirectional: the slope broadcasts to X's shape */
+        Value *x = n->in[0], *s = n->in[1];
+        Sym **tmp = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(x->rank + s->rank + 1));
+        int r = infer_broadcast(c, n, x->rank, x->shape, s->rank, s->shape, tmp);
+        bool ok = r == x->rank;
+        for (int i = 0; ok && i < r; i++)
+            ok = tmp[i] == x->shape[i];
+        if (!ok)
+            o2c_error(c, n, "slope of rank %d does not broadcast to X of rank %d", s->rank, x->rank);
+        ir_set_shape(c, n->out[0], t, x->rank, x->shape);
+    } else
+        infer_broadcast_all(c, n, op->to_bool ? DT_BOOL : DT_UNDEFINED);
+    if (!dtype_is_int(t) && t != DT_BOOL)
+        return;
+    fold_nary(c, n, op->fold, n->nin, n->in);
 }
 
 static void emit_binary(Compiler *c, Emit *e, Node *n) {
-    (void)c;
-    emit_elementwise(e, n, n->out[0], 2, n->in, binary_ops[binary_index(n)].expr);
+    const BinaryOp *op = find_binary(c, n);
+    Value *y = n->out[0];
+    DType t = n->in[0]->dtype, ct = compute_type(t);
+    const char *expr = pick_expr(&op->x, t);
+    if (!op->variadic) {
+        emit_expr(e, n, y, 2, n->in, expr, ct, NULL, false);
+        return;
+    }
+    /* variadic: y = in0 op in1, then y = y op in_k for each further input (in place) */
+    if (n->nin == 1)
+        emit_expr(e, n, y, 1, n->in, "$0", ct, NULL, true);
+    else
+        emit_expr(e, n, y, 2, n->in, expr, ct, NULL, false);
+    for (int k = 2; k < n->nin; k++) {
+        Value *ins[2] = {y, n->in[k]};
+        emit_expr(e, n, y, 2, ins, expr, ct, NULL, false);
+    }
+    if (!strcmp(op->name, "Mean") && n->nin > 1) {
+        double cnt[1] = {(double)n->nin};
+        emit_expr(e, n, y, 1, &y, "$0 / #a", ct, cnt, false);
+    }
 }
 
-/* ---- unary */
+/* ---- Pow: y = x ^ p; from opset 12 the exponent's type may differ from the base's */
 
-static void infer_unary(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+static void infer_pow(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 2, 2);
+    DType tb = n->in[0]->dtype, te = n->in[1]->dtype;
+    TypeClass cb = type_class(tb), ce = type_class(te);
+    if (cb == CL_BOOL || cb == CL_NONE || ce == CL_BOOL || ce == CL_NONE)
+        o2c_error(c, n, "element types %s and %s are not supported", dtype_name(tb), dtype_name(te));
+    if (n->opset < 12 && tb != te)
+        o2c_error(c, n, "input 1 has type %s but input 0 has type %s", dtype_name(te), dtype_name(tb));
     infer_broadcast_all(c, n, DT_UNDEFINED);
 }
 
-static void emit_relu(Compiler *c, Emit *e, Node *n) {
+static void emit_pow(Compiler *c, Emit *e, Node *n) {
     (void)c;
-    emit_elementwise(e, n, n->out[0], 1, n->in, "$0 > 0 ? $0 : 0");
+    DType tb = n->in[0]->dtype;
+    if (type_class(tb) == CL_FLOAT)
+        emit_expr(e, n, n->out[0], 2, n->in, "pow#F($0, (#T)$1)", compute_type(tb), NULL, false);
+    else /* integer base: computed in double, converted to the base type */
+        emit_expr(e, n, n->out[0], 2, n->in, "($y)pow((double)$0, (double)$1)", DT_DOUBLE, NULL,
+                  false);
+}
+
+/* ---- Clip: y = min(max(x, lo), hi); lo/hi are attributes before opset 11, inputs after */
+
+typedef struct {
+    int nin;
+    Value *ins[3];
+    const char *expr;
+    double par[3];
+} ClipPriv;
+
+static void infer_clip(Compiler *c, Node *n) {
+    ClipPriv *p = arena_alloc(c->arena, sizeof *p);
+    Value *x = infer_in(c, n, 0);
+    TypeClass cl = type_class(x->dtype);
+    if (cl == CL_BOOL || cl == CL_NONE)
+        o2c_error(c, n, "element type %s is not supported", dtype_name(x->dtype));
+    p->ins[p->nin++] = x;
+    const char *lo = NULL, *hi = NULL;
+    if (n->opset < 11) {
+        infer_require_inputs(c, n, 1, 1);
+        if (node_attr(n, "min")) {
+            p->par[0] = attr_float(c, n, "min", 0);
+            lo = "#a";
+        }
+        if (node_attr(n, "max")) {
+            p->par[1] = attr_float(c, n, "max", 0);
+            hi = "#b";
+        }
+    } else {
+        infer_require_inputs(c, n, 1, 3);
+        static const char *const refs[3] = {"$0", "$1", "$2"};
+        for (int k = 1; k < 3; k++) {
+            Value *b = node_in(n, k);
+            if (!b)
+                continue;
+            int64_t cnt;
+            if (b->dtype != x->dtype)
+                o2c_error(c, n, "input %d has type %s but input 0 has type %s", k,
+                          dtype_name(b->dtype), dtype_name(x->dtype));
+            if (!ir_numel_const(b, &cnt) || cnt != 1)
+                o2c_error(c, n, "input %d (%s) must be a scalar", k, k == 1 ? "min" : "max");
+            *(k == 1 ? &lo : &hi) = refs[p->nin];
+            p->ins[p->nin++] = b;
+        }
+    }
+    Arena *a = c->arena;
+    const char *t = lo ? arena_printf(a, "($0 < %s ? %s : $0)", lo, lo) : "$0";
+    p->expr = hi ? arena_printf(a, "%s > %s ? %s : %s", t, hi, hi, t) : t;
+    n->priv = p;
+    ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
+}
+
+static void emit_clip(Compiler *c, Emit *e, Node *n) {
+    (void)c;
+    ClipPriv *p = n->priv;
+    emit_expr(e, n, n->out[0], p->nin, p->ins, p->expr, compute_type(p->ins[0]->dtype), p->par,
+              false);
+}
+
+/* ---- Where: y = cond ? x : y, all three broadcast */
+
+static void infer_where(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 3, 3);
+    if (n->in[0]->dtype != DT_BOOL)
+        o2c_error(c, n, "condition has type %s, expected bool", dtype_name(n->in[0]->dtype));
+    require_same_types(c, n, 1, 3);
+    infer_broadcast_all(c, n, n->in[1]->dtype);
+    /* fold: a known condition picks known values element by element */
+    Value *y = n->out[0];
+    int64_t len = ir_known_len(y);
+    if (!foldable_type(y->dtype) || len < 0 || len > 4096)
+        return;
+    Sym **kc = ir_known_ints(c, n->in[0]), **kx = ir_known_ints(c, n->in[1]),
+        **ky = ir_known_ints(c, n->in[2]);
+    if (!kc || !kx || !ky)
+        return;
+    Sym **kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(len ? len : 1));
+    for (int64_t i = 0; i < len; i++) {
+        int64_t cv;
+        if (!sym_get_const(kc[bcast_index(y, n->in[0], i)], &cv))
+            return;
+        Value *src = cv ? n->in[1] : n->in[2];
+        kv[i] = (cv ? kx : ky)[bcast_index(y, src, i)];
+    }
+    y->kv = kv;
+}
+
+static void emit_where(Compiler *c, Emit *e, Node *n) {
+    (void)c;
+    emit_expr(e, n, n->out[0], 3, n->in, "$0 ? $1 : $2", DT_UNDEFINED, NULL, true);
+}
+
+/* ---- Cast / CastLike: y = (to)x for every pair of numeric types, bool and 16-bit floats
+ * (float16/bfloat16 rounded to nearest even); float -> integer truncates toward zero */
+
+static Sym *fold_cast(SymCtx *s, Sym *a) { /* wrapped to the output type by fold_unary */
+    (void)s;
+    return a;
+}
+
+static void infer_cast(Compiler *c, Node *n) {
+    DType to;
+    if (!strcmp(n->op_type, "CastLike")) {
+        infer_require_inputs(c, n, 2, 2);
+        to = n->in[1]->dtype;
+    } else {
+        infer_require_inputs(c, n, 1, 1);
+        const Attr *a = node_attr(n, "to");
+        if (!a || a->type != ATTR_INT)
+            o2c_error(c, n, "attribute 'to' is required");
+        to = (DType)a->i;
+    }
+    if (to == DT_STRING)
+        o2c_error(c, n, "cast to string is not supported");
+    if (type_class(to) == CL_NONE)
+        o2c_error(c, n, "cast to type %d is not supported", (int)to);
+    Value *x = n->in[0];
+    ir_set_shape(c, n->out[0], to, x->rank, x->shape);
+    if (foldable_type(x->dtype))
+        fold_unary(c, n, fold_cast);
+    else if (foldable_type(to) && x->data && dtype_is_float(x->dtype)) {
+        /* a constant float tensor cast to an integer type (e.g. a computed size) */
+        int64_t len = ir_known_len(x);
+        if (len < 0 || len > 4096)
+            return;
+        Sym **kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(len ? len : 1));
+        for (int64_t i = 0; i < len; i++) {
+            double v = x->dtype == DT_FLOAT ? ((const float *)x->data)[i]
+                                            : ((const double *)x->data)[i];
+            if (!(v > -9.2e18 && v < 9.2e18))
+                return;
+            kv[i] = sym_const(c->sym, wrap_int(to, to == DT_BOOL ? (v != 0) : (int64_t)v));
+        }
+        n->out[0]->kv = kv;
+    }
+}
+
+static void emit_cast(Compiler *c, Emit *e, Node *n) {
+    (void)c;
+    Value *x = n->in[0], *y = n->out[0];
+    DType from = x->dtype, to = y->dtype;
+    const char *expr;
+    bool raw = false;
+    if (from == to) {
+        expr = "$0";
+        raw = true;
+    } else if (to == DT_BOOL)
+        expr = "$0 != 0";
+    else if (is_half(to))
+        expr = "$0"; /* emit_expr converts from a 16-bit source and rounds to the 16-bit output */
+    else
+        expr = "($y)$0";
+    emit_expr(e, n, y, 1, n->in, expr, DT_FLOAT, NULL, raw);
 }
 
 const OpDef ops_elementwise[] = {
-    {"Add", NULL, infer_binary, emit_binary},
-    {"Sub", NULL, infer_binary, emit_binary},
-    {"Mul", NULL, infer_binary, emit_binary},
-    {"Div", NULL, infer_binary, emit_binary},
-    {"Relu", NULL, infer_unary, emit_relu},
+#define U(name) {name, NULL, infer_unary, emit_unary}
+    U("Abs"), U("Neg"), U("Relu"), U("Sign"), U("Not"), U("Ceil"), U("Floor"), U("Round"),
+    U("Sqrt"), U("Exp"), U("Log"), U("Sin"), U("Cos"), U("Tan"), U("Asin"), U("Acos"),
+    U("Atan"), U("Sinh"), U("Cosh"), U("Tanh"), U("Asinh"), U("Acosh"), U("Atanh"), U("Erf"),
+    U("Reciprocal"), U("Sigmoid"), U("Softplus"), U("Softsign"), U("Elu"), U("Celu"),
+    U("Selu"), U("LeakyRelu"), U("ThresholdedRelu"), U("HardSigmoid"), U("HardSwish"),
+    U("Shrink"), U("IsNaN"),
+#undef U
+#define B(name) {name, NULL, infer_binary, emit_binary}
+    B("Add"), B("Sub"), B("Mul"), B("Div"), B("Mod"), B("BitShift"), B("Equal"), B("Less"),
+    B("LessOrEqual"), B("Greater"), B("GreaterOrEqual"), B("And"), B("Or"), B("Xor"),
+    B("PRelu"), B("Max"), B("Min"), B("Sum"), B("Mean"),
+#undef B
+    {"IsInf", NULL, infer_isinf, emit_unary},
+    {"Pow", NULL, infer_pow, emit_pow},
+    {"Clip", NULL, infer_clip, emit_clip},
+    {"Where", NULL, infer_where, emit_where},
+    {"Cast", NULL, infer_cast, emit_cast},
+    {"CastLike", NULL, infer_cast, emit_cast},
     {NULL, NULL, NULL, NULL},
 };
