@@ -1,6 +1,483 @@
-/* reduce.c — op family: (not yet written). */
+/* reduce.c — op family: reductions over axes, and ArgMax / ArgMin.
+ *
+ * ONNX ReduceSum, ReduceSumSquare, ReduceMean, ReduceProd, ReduceMax, ReduceMin, ReduceL1,
+ * ReduceL2, ReduceLogSum, ReduceLogSumExp: y = finalize(fold(accumulate, init, x[reduced]))
+ * over the axes given by the `axes` attribute (opset < 13 for ReduceSum, < 18 for the others)
+ * or the optional `axes` input (ReduceSum from 13, all from 18), which must then be known at
+ * compile time.  No axes: every axis, unless noop_with_empty_axes (then y = x).  keepdims
+ * (default 1) keeps reduced axes as 1.  Empty reductions give init finalized: 0 for sums,
+ * 1 for ReduceProd, +inf / the largest integer for ReduceMin, -inf for ReduceLogSum, ...
+ *
+ * Shapes: x's shape with reduced axes set to 1 (keepdims) or removed.  Folding: ReduceSum,
+ * ReduceProd, ReduceMax and ReduceMin of known integers give known Syms (exporters compute
+ * sizes as ReduceProd(Shape(x))).
+ *
+ * Code: after merging adjacent axes of the same kind (and dropping size-1 axes), a loop nest
+ * over the kept axes, in order (so the output is written sequentially), around a loop nest
+ * over the reduced axes; the op's table row supplies init, accumulate and finalize as C
+ * expressions.  ArgMax/ArgMin use templates/reduce_arg.c over [outer, axis, inner]. */
 #include "onnx2c.h"
+#include <math.h>
+#include <string.h>
+
+#define MAXR 64
+
+/* ---- the table of reductions */
+
+typedef enum {
+    ACC_WIDE, /* integers accumulate in int64_t (uint64_t for uint64); floats in their type */
+    ACC_REAL, /* integers accumulate in double (for sqrt, log, exp); floats in their type */
+    ACC_SAME, /* the element type (max, min) */
+} AccKind;
+
+typedef enum { INIT_ZERO, INIT_ONE, INIT_LOWEST, INIT_HIGHEST } InitKind;
+
+/* In the expressions: a the accumulator, v the element (converted to the accumulator type),
+ * m the maximum (pre-pass of ReduceLogSumExp), $N the element count, $F the math-function
+ * suffix ("f" for float), $abs(...) the absolute value for the accumulator type. */
+typedef struct ReduceOp {
+    const char *name;
+    AccKind acc;
+    InitKind init;
+    const char *accum;       /* statement updating a from v */
+    const char *accum_float; /* float variant (NaN propagation), or NULL */
+    const char *fin;         /* the output element, from a */
+    bool max_pass;           /* first computes m = max(x) over the reduced elements */
+    Sym *(*fold)(SymCtx *, Sym *, Sym *); /* folding of known integers, or NULL */
+} ReduceOp;
+
+static const ReduceOp reduce_ops[] = {
+    /* ReduceSum: y = sum(x) */
+    {"ReduceSum", ACC_WIDE, INIT_ZERO, "a += v", NULL, "a", false, sym_add},
+    /* ReduceSumSquare: y = sum(x^2) */
+    {"ReduceSumSquare", ACC_WIDE, INIT_ZERO, "a += v * v", NULL, "a", false, NULL},
+    /* ReduceMean: y = sum(x) / count */
+    {"ReduceMean", ACC_WIDE, INIT_ZERO, "a += v", NULL, "a / $N", false, NULL},
+    /* ReduceProd: y = prod(x) */
+    {"ReduceProd", ACC_WIDE, INIT_ONE, "a *= v", NULL, "a", false, sym_mul},
+    /* ReduceMax: y = max(x), NaN propagates */
+    {"ReduceMax", ACC_SAME, INIT_LOWEST, "if (v > a) a = v", "if (v > a || v != v) a = v", "a",
+     false, sym_max},
+    /* ReduceMin: y = min(x), NaN propagates */
+    {"ReduceMin", ACC_SAME, INIT_HIGHEST, "if (v < a) a = v", "if (v < a || v != v) a = v", "a",
+     false, sym_min},
+    /* ReduceL1: y = sum(|x|) */
+    {"ReduceL1", ACC_WIDE, INIT_ZERO, "a += $abs(v)", NULL, "a", false, NULL},
+    /* ReduceL2: y = sqrt(sum(x^2)) */
+    {"ReduceL2", ACC_REAL, INIT_ZERO, "a += v * v", NULL, "sqrt$F(a)", false, NULL},
+    /* ReduceLogSum: y = log(sum(x)) */
+    {"ReduceLogSum", ACC_REAL, INIT_ZERO, "a += v", NULL, "log$F(a)", false, NULL},
+    /* ReduceLogSumExp: y = log(sum(exp(x))) = m + log(sum(exp(x - m))), m = max(x) */
+    {"ReduceLogSumExp", ACC_REAL, INIT_ZERO, "a += exp$F(v - m)", NULL, "m + log$F(a)", true,
+     NULL},
+};
+
+static const ReduceOp *find_op(const Node *n) {
+    for (size_t i = 0; i < sizeof reduce_ops / sizeof *reduce_ops; i++)
+        if (!strcmp(reduce_ops[i].name, n->op_type))
+            return &reduce_ops[i];
+    return NULL;
+}
+
+/* What infer decided, for emit. */
+typedef struct ReducePlan {
+    const ReduceOp *op;
+    bool identity;     /* noop_with_empty_axes with no axes: y = x */
+    bool mask[MAXR];   /* reduced axes of x */
+} ReducePlan;
+
+/* ---- axes */
+
+/* The reduced axes: sets mask and returns how many; -1 when the node reduces nothing (noop). */
+static int reduce_axes(Compiler *c, Node *n, int rank, bool *mask) {
+    const ReduceOp *op = find_op(n);
+    bool axes_input = n->opset >= 18 || (!strcmp(op->name, "ReduceSum") && n->opset >= 13);
+    int64_t axes[MAXR];
+    int naxes = 0;
+    bool noop = false;
+    if (axes_input) {
+        infer_require_inputs(c, n, 1, 2);
+        if (node_attr(n, "axes"))
+            o2c_error(c, n, "opset %d takes axes as an input, not an attribute", n->opset);
+        noop = attr_int(c, n, "noop_with_empty_axes", 0) != 0;
+        Value *av = node_in(n, 1);
+        if (av) {
+            if (!dtype_is_int(av->dtype))
+                o2c_error(c, n, "axes input '%s' has type %s, expected int64", av->name,
+                          dtype_name(av->dtype));
+            if (av->rank > 1)
+                o2c_error(c, n, "axes input '%s' must be 1-D", av->name);
+            int64_t len = ir_known_len(av);
+            Sym **k = len == 0 ? NULL : ir_known_ints(c, av);
+            if (len != 0 && !k)
+                o2c_error(c, n, "axes input '%s' must be known at compile time", av->name);
+            if (len > MAXR)
+                o2c_error(c, n, "too many axes (%lld)", (long long)len);
+            for (int64_t i = 0; i < len; i++)
+                if (!sym_get_const(k[i], &axes[i]))
+                    o2c_error(c, n, "axes input '%s' must be known at compile time", av->name);
+            naxes = (int)len;
+        }
+    } else {
+        infer_require_inputs(c, n, 1, 1);
+        const int64_t *a;
+        int na = attr_ints(c, n, "axes", &a);
+        if (na > MAXR)
+            o2c_error(c, n, "too many axes (%d)", na);
+        for (int i = 0; i < na; i++)
+            axes[i] = a[i];
+        naxes = na < 0 ? 0 : na;
+    }
+    for (int d = 0; d < rank; d++)
+        mask[d] = naxes == 0;
+    if (naxes == 0)
+        return noop ? -1 : rank;
+    for (int i = 0; i < naxes; i++) {
+        int d = infer_axis(c, n, axes[i], rank);
+        if (mask[d])
+            o2c_error(c, n, "axis %lld appears more than once", (long long)axes[i]);
+        mask[d] = true;
+    }
+    return naxes;
+}
+
+/* Output shape of a reduction of x over mask. */
+static int reduced_shape(Compiler *c, const Value *x, const bool *mask, bool keepdims, Sym **out) {
+    int r = 0;
+    for (int d = 0; d < x->rank; d++) {
+        if (!mask[d])
+            out[r++] = x->shape[d];
+        else if (keepdims)
+            out[r++] = sym_const(c->sym, 1);
+    }
+    return r;
+}
+
+/* ---- folding */
+
+static int64_t int_limit(DType t, bool highest) {
+    switch (t) {
+    case DT_INT8: return highest ? INT8_MAX : INT8_MIN;
+    case DT_INT16: return highest ? INT16_MAX : INT16_MIN;
+    case DT_INT32: return highest ? INT32_MAX : INT32_MIN;
+    case DT_UINT8: return highest ? UINT8_MAX : 0;
+    case DT_UINT16: return highest ? UINT16_MAX : 0;
+    case DT_UINT32: return highest ? (int64_t)UINT32_MAX : 0;
+    case DT_UINT64: return highest ? -1 : 0; /* not representable as int64: see fold_reduce */
+    default: return highest ? INT64_MAX : INT64_MIN;
+    }
+}
+
+/* Known integer x, constant shapes: y[o] = fold over the x elements that reduce into o. */
+static void fold_reduce(Compiler *c, Node *n, const ReducePlan *p) {
+    Value *x = n->in[0], *y = n->out[0];
+    if (!p->op->fold || !dtype_is_int(x->dtype))
+        return;
+    int64_t len = ir_known_len(y), xlen = ir_known_len(x);
+    Sym **kx = ir_known_ints(c, x);
+    if (!kx || len < 0 || xlen < 0 || len > 4096)
+        return;
+    int64_t dims[MAXR];
+    for (int d = 0; d < x->rank; d++)
+        if (!sym_get_const(x->shape[d], &dims[d]))
+            return;
+    Sym **kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(len ? len : 1));
+    for (int64_t i = 0; i < xlen; i++) {
+        /* the output index of x element i: its coordinates over the kept axes */
+        int64_t rem = i, o = 0, ostride = 1;
+        for (int d = x->rank - 1; d >= 0; d--) {
+            int64_t coord = rem % dims[d];
+            rem /= dims[d];
+            if (!p->mask[d]) {
+                o += coord * ostride;
+                ostride *= dims[d];
+            }
+        }
+        kv[o] = kv[o] ? p->op->fold(c->sym, kv[o], kx[i]) : kx[i];
+    }
+    for (int64_t o = 0; o < len; o++) {
+        if (kv[o])
+            continue;
+        /* empty reduction */
+        if (p->op->init == INIT_ZERO || p->op->init == INIT_ONE)
+            kv[o] = sym_const(c->sym, p->op->init == INIT_ONE);
+        else if (x->dtype == DT_UINT64 && p->op->init == INIT_HIGHEST)
+            return; /* UINT64_MAX is not an int64 Sym: leave it to the kernel */
+        else
+            kv[o] = sym_const(c->sym, int_limit(x->dtype, p->op->init == INIT_HIGHEST));
+    }
+    y->kv = kv;
+}
+
+/* ---- infer */
+
+static void infer_reduce(Compiler *c, Node *n) {
+    Value *x = infer_in(c, n, 0);
+    ReducePlan *p = arena_alloc(c->arena, sizeof *p);
+    p->op = find_op(n);
+    O2C_ASSERT(c, p->op != NULL);
+    if (!dtype_is_float(x->dtype) && !dtype_is_int(x->dtype))
+        o2c_error(c, n, "input type %s is not supported", dtype_name(x->dtype));
+    if (x->rank > MAXR)
+        o2c_error(c, n, "rank %d is not supported", x->rank);
+    bool keepdims = attr_int(c, n, "keepdims", 1) != 0;
+    int nred = reduce_axes(c, n, x->rank, p->mask);
+    Value *y = n->out[0];
+    if (nred < 0) {
+        /* noop_with_empty_axes = 1 and no axes: the identity */
+        p->identity = true;
+        ir_set_shape(c, y, x->dtype, x->rank, x->shape);
+        if (x->data)
+            y->data = x->data;
+        else if (x->kv)
+            y->kv = x->kv;
+        n->priv = p;
+        return;
+    }
+    Sym *shape[MAXR];
+    int r = reduced_shape(c, x, p->mask, keepdims, shape);
+    ir_set_shape(c, y, x->dtype, r, shape);
+    n->priv = p;
+    fold_reduce(c, n, p);
+}
+
+/* ---- emit */
+
+static const char *acc_type(const ReduceOp *op, DType t) {
+    if (dtype_is_float(t) || op->acc == ACC_SAME)
+        return dtype_ctype(t);
+    if (op->acc == ACC_REAL)
+        return "double";
+    return t == DT_UINT64 ? "uint64_t" : "int64_t";
+}
+
+static const char *limit_literal(Emit *e, DType t, bool highest) {
+    switch (t) {
+    case DT_FLOAT: case DT_DOUBLE: return emit_literal(e, t, highest ? INFINITY : -INFINITY);
+    case DT_INT8: return highest ? "INT8_MAX" : "INT8_MIN";
+    case DT_INT16: return highest ? "INT16_MAX" : "INT16_MIN";
+    case DT_INT32: return highest ? "INT32_MAX" : "INT32_MIN";
+    case DT_INT64: return highest ? "INT64_MAX" : "INT64_MIN";
+    case DT_UINT8: return highest ? "UINT8_MAX" : "0";
+    case DT_UINT16: return highest ? "UINT16_MAX" : "0";
+    case DT_UINT32: return highest ? "UINT32_MAX" : "0";
+    case DT_UINT64: return highest ? "UINT64_MAX" : "0";
+    default: return "0";
+    }
+}
+
+/* Replaces the placeholders of a table expression ($N, $F, $abs). */
+static const char *expand(Emit *e, const char *s, const char *acc, const char *count) {
+    bool is_float = !strcmp(acc, "float");
+    bool is_real = is_float || !strcmp(acc, "double");
+    Buf b;
+    buf_init(&b);
+    for (const char *p = s; *p; p++) {
+        if (!strncmp(p, "$N", 2)) {
+            buf_printf(&b, "(%s)%s", acc, count);
+            p += 1;
+        } else if (!strncmp(p, "$F", 2)) {
+            buf_puts(&b, is_float ? "f" : "");
+            p += 1;
+        } else if (!strncmp(p, "$abs(v)", 7)) {
+            if (is_real)
+                buf_printf(&b, "fabs%s(v)", is_float ? "f" : "");
+            else if (!strcmp(acc, "uint64_t"))
+                buf_puts(&b, "v");
+            else
+                buf_puts(&b, "(v < 0 ? -v : v)");
+            p += 6;
+        } else
+            buf_putn(&b, p, 1);
+    }
+    const char *r = arena_strdup(emit_arena(e), b.data ? b.data : "");
+    buf_free(&b);
+    return r;
+}
+
+/* One merged axis of the loop nest. */
+typedef struct Axis {
+    Sym *size, *stride;
+    bool reduced;
+} Axis;
+
+/* Emits `for (...)` headers over the axes of one kind; returns how many were opened. */
+static int open_loops(Emit *e, const Axis *ax, int nax, bool reduced, const char *var) {
+    int k = 0;
+    for (int i = 0; i < nax; i++) {
+        if (ax[i].reduced != reduced)
+            continue;
+        const char *sz = emit_sym(e, ax[i].size);
+        emit_line(e, "for (int64_t %s%d = 0; %s%d < %s; %s%d++) {", var, i, var, i, sz, var, i);
+        emit_indent(e, 1);
+        k++;
+    }
+    return k;
+}
+
+static void close_loops(Emit *e, int k) {
+    for (int i = 0; i < k; i++) {
+        emit_indent(e, -1);
+        emit_line(e, "}");
+    }
+}
+
+/* The offset sum of the axes of one kind, e.g. "i0 * s12 + i2". */
+static const char *offset_expr(Emit *e, Compiler *c, const Axis *ax, int nax, bool reduced,
+                               const char *var) {
+    Buf b;
+    buf_init(&b);
+    Sym *one = sym_const(c->sym, 1);
+    for (int i = 0; i < nax; i++) {
+        if (ax[i].reduced != reduced)
+            continue;
+        if (ax[i].stride == one)
+            buf_printf(&b, "%s%s%d", b.len ? " + " : "", var, i);
+        else
+            buf_printf(&b, "%s%s%d * %s", b.len ? " + " : "", var, i, emit_sym(e, ax[i].stride));
+    }
+    const char *r = arena_strdup(emit_arena(e), b.len ? b.data : "0");
+    buf_free(&b);
+    return r;
+}
+
+static void emit_reduce(Compiler *c, Emit *e, Node *n) {
+    const ReducePlan *p = n->priv;
+    const ReduceOp *op = p->op;
+    Value *x = n->in[0], *y = n->out[0];
+    if (p->identity) {
+        emit_elementwise(e, n, y, 1, n->in, "$0");
+        return;
+    }
+    DType t = x->dtype;
+    SymCtx *s = c->sym;
+    Sym *one = sym_const(s, 1);
+
+    /* merge adjacent axes of the same kind; size-1 axes vanish */
+    Axis ax[MAXR];
+    int nax = 0;
+    Sym *stride = one, *count = one;
+    for (int d = x->rank - 1; d >= 0; d--) {
+        Sym *sz = x->shape[d];
+        if (p->mask[d])
+            count = sym_mul(s, count, sz);
+        if (sz != one) {
+            if (nax > 0 && ax[nax - 1].reduced == p->mask[d])
+                ax[nax - 1].size = sym_mul(s, ax[nax - 1].size, sz);
+            else
+                ax[nax++] = (Axis){sz, stride, p->mask[d]};
+        }
+        stride = sym_mul(s, stride, sz);
+    }
+    /* innermost first -> outermost first */
+    for (int i = 0; i < nax / 2; i++) {
+        Axis tmp = ax[i];
+        ax[i] = ax[nax - 1 - i];
+        ax[nax - 1 - i] = tmp;
+    }
+
+    const char *T = dtype_ctype(t), *A = acc_type(op, t);
+    bool is_float = dtype_is_float(t);
+    const char *cnt = emit_sym(e, count);
+    const char *init;
+    switch (op->init) {
+    case INIT_ZERO: init = "0"; break;
+    case INIT_ONE: init = "1"; break;
+    default: init = limit_literal(e, t, op->init == INIT_HIGHEST); break;
+    }
+    const char *accum = expand(e, is_float && op->accum_float ? op->accum_float : op->accum, A, cnt);
+    const char *fin = expand(e, op->fin, A, cnt);
+    int64_t kc;
+    if (strstr(op->fin, "$N") && !dtype_is_float(t) && !(sym_get_const(count, &kc) && kc > 0))
+        fin = arena_printf(emit_arena(e), "%s > 0 ? %s : 0", cnt, fin); /* no integer 0 / 0 */
+
+    const char *xp = emit_ptr(e, x), *yp = emit_ptr(e, y);
+    const char *xoff = offset_expr(e, c, ax, nax, false, "i");
+    const char *roff = offset_expr(e, c, ax, nax, true, "j");
+    bool same = !strcmp(A, T);
+    const char *load = same ? arena_printf(emit_arena(e), "p[%s]", roff)
+                            : arena_printf(emit_arena(e), "(%s)p[%s]", A, roff);
+    emit_line(e, "int64_t o = 0;");
+    int outer = open_loops(e, ax, nax, false, "i");
+    emit_line(e, "const %s *p = %s + %s;", T, xp, xoff);
+    if (op->max_pass) {
+        /* m = max over the reduced elements; an infinite m (or none) would give inf - inf */
+        emit_line(e, "%s m = %s;", A, limit_literal(e, dtype_is_float(t) ? t : DT_DOUBLE, false));
+        int k = open_loops(e, ax, nax, true, "j");
+        emit_line(e, "const %s v = %s;", A, load);
+        emit_line(e, "if (v > m) m = v;");
+        close_loops(e, k);
+        emit_line(e, "if (m == %s || m == %s) m = 0;", limit_literal(e, is_float ? t : DT_DOUBLE, false),
+                  limit_literal(e, is_float ? t : DT_DOUBLE, true));
+    }
+    emit_line(e, "%s a = %s;", A, init);
+    int k = open_loops(e, ax, nax, true, "j");
+    emit_line(e, "const %s v = %s;", A, load);
+    emit_line(e, "%s;", accum);
+    close_loops(e, k);
+    if (same && !strcmp(fin, "a"))
+        emit_line(e, "%s[o++] = a;", yp);
+    else
+        emit_line(e, "%s[o++] = (%s)(%s);", yp, T, fin);
+    close_loops(e, outer);
+}
+
+/* ---- ArgMax, ArgMin */
+
+/* ONNX ArgMax/ArgMin: y = index of the largest/smallest element along `axis` (default 0);
+ * keepdims (default 1); select_last_index (opset 12+) picks the last of equal extremes. */
+static void infer_arg(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, 1);
+    Value *x = infer_in(c, n, 0);
+    if (!dtype_is_float(x->dtype) && !dtype_is_int(x->dtype))
+        o2c_error(c, n, "input type %s is not supported", dtype_name(x->dtype));
+    if (x->rank > MAXR)
+        o2c_error(c, n, "rank %d is not supported", x->rank);
+    if (x->rank == 0)
+        o2c_error(c, n, "input must have rank >= 1");
+    int axis = infer_axis(c, n, attr_int(c, n, "axis", 0), x->rank);
+    bool keepdims = attr_int(c, n, "keepdims", 1) != 0;
+    int64_t last = attr_int(c, n, "select_last_index", 0);
+    if (last && n->opset < 12)
+        o2c_error(c, n, "select_last_index needs opset 12");
+    bool mask[MAXR] = {false};
+    mask[axis] = true;
+    Sym *shape[MAXR];
+    int r = reduced_shape(c, x, mask, keepdims, shape);
+    ir_set_shape(c, n->out[0], DT_INT64, r, shape);
+    ir_constrain(c, n, 1, sym_const(c->sym, 1), x->shape[axis],
+                 "%s axis %d must not be empty", n->op_type, axis);
+    int *pa = arena_alloc(c->arena, sizeof *pa);
+    *pa = axis;
+    n->priv = pa;
+}
+
+static void emit_arg(Compiler *c, Emit *e, Node *n) {
+    Value *x = n->in[0], *y = n->out[0];
+    int axis = *(const int *)n->priv;
+    Sym *outer = sym_const(c->sym, 1), *inner = outer;
+    for (int d = 0; d < axis; d++)
+        outer = sym_mul(c->sym, outer, x->shape[d]);
+    for (int d = axis + 1; d < x->rank; d++)
+        inner = sym_mul(c->sym, inner, x->shape[d]);
+    const char *sfx = emit_template(e, "reduce_arg", x->dtype);
+    emit_line(e, "reduce_arg_%s(%s, %s, %s, %s, %s, %d, %d);", sfx, emit_ptr(e, x), emit_ptr(e, y),
+              emit_sym(e, outer), emit_sym(e, x->shape[axis]), emit_sym(e, inner),
+              !strcmp(n->op_type, "ArgMax"), attr_int(c, n, "select_last_index", 0) != 0);
+}
 
 const OpDef ops_reduce[] = {
+    {"ReduceSum", NULL, infer_reduce, emit_reduce},
+    {"ReduceSumSquare", NULL, infer_reduce, emit_reduce},
+    {"ReduceMean", NULL, infer_reduce, emit_reduce},
+    {"ReduceProd", NULL, infer_reduce, emit_reduce},
+    {"ReduceMax", NULL, infer_reduce, emit_reduce},
+    {"ReduceMin", NULL, infer_reduce, emit_reduce},
+    {"ReduceL1", NULL, infer_reduce, emit_reduce},
+    {"ReduceL2", NULL, infer_reduce, emit_reduce},
+    {"ReduceLogSum", NULL, infer_reduce, emit_reduce},
+    {"ReduceLogSumExp", NULL, infer_reduce, emit_reduce},
+    {"ArgMax", NULL, infer_arg, emit_arg},
+    {"ArgMin", NULL, infer_arg, emit_arg},
     {NULL, NULL, NULL, NULL},
 };
