@@ -1,6 +1,740 @@
-/* shape.c — op family: (not yet written). */
+/* shape.c — op family: shape arithmetic and pure data movement.
+ *
+ * ONNX: Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Constant, ConstantOfShape, Range,
+ * Identity, Dropout (inference), Expand, Tile.
+ * These are the ops through which exporters compute shapes, so they fold: Shape(x) is known
+ * at compile time as the Syms of x's dims, and every rule here computes its output's known
+ * value (Value.kv for integers, Value.data for constants) whenever its inputs are known.  A
+ * chain Shape -> Gather -> Concat -> Reshape thus gives Reshape a known target and leaves no
+ * code behind.  A target shape, axes or repeats that depend on runtime tensor data would make
+ * the output shape data-dependent: those are rejected, naming the node.
+ * Code, when an input is a runtime tensor: a memcpy for the ops that only relabel the shape
+ * (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout), a fill loop for ConstantOfShape
+ * and Range, and broadcast / modular-index copy loops for Expand and Tile. */
 #include "onnx2c.h"
+#include <math.h>
+#include <string.h>
+
+/* Known outputs up to this many elements are folded into kv/data; bigger ones stay code. */
+#define FOLD_MAX 4096
+
+/* ---- helpers */
+
+static bool known(const Value *v) {
+    return v->data || (v->kv && ir_known_len(v) >= 0);
+}
+
+/* The output relabels the input's elements in the same order: it is known when the input is. */
+static void propagate(Value *x, Value *y) {
+    if (x->data)
+        y->data = x->data;
+    else if (x->kv && ir_known_len(x) >= 0)
+        y->kv = x->kv;
+}
+
+/* A shape-like integer input (target shape, axes, repeats) that must be known at compile time:
+ * its elements as Syms, *len their count. */
+static Sym **need_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len) {
+    if (!dtype_is_int(v->dtype))
+        o2c_error(c, n, "%s '%s' must be an integer tensor, got %s", what, v->name,
+                  dtype_name(v->dtype));
+    if (v->rank > 1)
+        o2c_error(c, n, "%s '%s' must be a 1-D tensor, got rank %d", what, v->name, v->rank);
+    Sym **k = ir_known_ints(c, v);
+    int64_t l = ir_known_len(v);
+    if (!k || l < 0)
+        o2c_error(c, n, "%s '%s' is computed from runtime tensor data: data-dependent shapes are "
+                        "not supported", what, v->name);
+    *len = l;
+    return k;
+}
+
+/* Like need_ints, for values that must be plain constants (axes). */
+static int64_t *need_const_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len) {
+    Sym **k = need_ints(c, n, v, what, len);
+    int64_t *out = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(*len + 1));
+    for (int64_t i = 0; i < *len; i++)
+        if (!sym_get_const(k[i], &out[i]))
+            o2c_error(c, n, "%s '%s' must be constant, element %lld is symbolic", what, v->name,
+                      (long long)i);
+    return out;
+}
+
+/* Axes from the attribute (opset < first_input_opset) or from input 1; NULL when absent. */
+static int64_t *get_axes(Compiler *c, Node *n, int first_input_opset, int64_t *len) {
+    if (n->opset < first_input_opset) {
+        const int64_t *a;
+        int k = attr_ints(c, n, "axes", &a);
+        if (k < 0)
+            return NULL;
+        *len = k;
+        return arena_dup(c->arena, a, sizeof(int64_t) * (size_t)(k + 1));
+    }
+    Value *v = node_in(n, 1);
+    return v ? need_const_ints(c, n, v, "axes", len) : NULL;
+}
+
+/* Element i of a scalar tensor's data as a double (for ratio, Range operands). */
+static double data_double(const Value *v, int64_t i) {
+    switch (v->dtype) {
+    case DT_FLOAT: return ((const float *)v->data)[i];
+    case DT_DOUBLE: return ((const double *)v->data)[i];
+    case DT_INT64: return (double)((const int64_t *)v->data)[i];
+    case DT_INT32: return ((const int32_t *)v->data)[i];
+    case DT_INT16: return ((const int16_t *)v->data)[i];
+    case DT_INT8: return ((const int8_t *)v->data)[i];
+    case DT_UINT8: case DT_BOOL: return ((const uint8_t *)v->data)[i];
+    default: return NAN;
+    }
+}
+
+/* Source element, in `in`, of output element i when `out` repeats `in` along its axes
+ * (Expand: in is right-aligned and its dims are 1 or equal; Tile: out dim = k * in dim).  In
+ * both cases the source coordinate is the output coordinate modulo the input dim.  Shapes
+ * are constant here. */
+static int64_t src_index(const Value *out, const Value *in, int64_t i) {
+    int64_t idx = 0, stride = 1;
+    for (int d = out->rank - 1; d >= 0; d--) {
+        int64_t od = 1, id = 1;
+        sym_get_const(out->shape[d], &od);
+        int k = d - (out->rank - in->rank);
+        if (k >= 0)
+            sym_get_const(in->shape[k], &id);
+        int64_t coord = i % od;
+        i /= od;
+        if (k >= 0) {
+            idx += (coord % id) * stride;
+            stride *= id;
+        }
+    }
+    return idx;
+}
+
+/* Folds a repeating copy (Expand, Tile) when the input is known and the output small. */
+static void fold_repeat(Compiler *c, Value *x, Value *y) {
+    int64_t len = ir_known_len(y);
+    if (!known(x) || len < 0 || len > FOLD_MAX)
+        return;
+    if (x->data) {
+        size_t es = dtype_size(x->dtype);
+        unsigned char *d = arena_alloc(c->arena, es * (size_t)(len ? len : 1));
+        for (int64_t i = 0; i < len; i++)
+            memcpy(d + es * (size_t)i, (const unsigned char *)x->data + es * (size_t)src_index(y, x, i), es);
+        y->data = d;
+    } else {
+        y->kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(len ? len : 1));
+        for (int64_t i = 0; i < len; i++)
+            y->kv[i] = x->kv[src_index(y, x, i)];
+    }
+}
+
+/* Exact C literal of one element stored at p. */
+static const char *elem_literal(Emit *e, DType t, const void *p) {
+    switch (t) {
+    case DT_FLOAT: { float v; memcpy(&v, p, sizeof v); return emit_literal(e, t, v); }
+    case DT_DOUBLE: { double v; memcpy(&v, p, sizeof v); return emit_literal(e, t, v); }
+    case DT_UINT64: {
+        uint64_t v;
+        memcpy(&v, p, sizeof v);
+        return arena_printf(emit_arena(e), "%lluULL", (unsigned long long)v);
+    }
+    default: {
+        Value tmp = {0};
+        tmp.dtype = t == DT_FLOAT16 || t == DT_BFLOAT16 ? DT_UINT16 : t;
+        tmp.data = (void *)p;
+        int64_t v = 0;
+        switch (tmp.dtype) {
+        case DT_INT64: memcpy(&v, p, sizeof v); break;
+        case DT_UINT32: { uint32_t u; memcpy(&u, p, sizeof u); v = u; break; }
+        case DT_UINT16: { uint16_t u; memcpy(&u, p, sizeof u); v = u; break; }
+        default: v = (int64_t)data_double(&tmp, 0); break;
+        }
+        return emit_int(e, v);
+    }
+    }
+}
+
+/* y = x for the ops that only relabel the shape. */
+static void emit_copy(Compiler *c, Emit *e, Node *n) {
+    Value *x = n->in[0], *y = n->out[0];
+    if (known(y))
+        return;
+    emit_line(e, "memcpy(%s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, y), emit_ptr(e, x),
+              emit_sym(e, ir_numel(c, y)), dtype_ctype(y->dtype));
+}
+
+/* y[i] = value for every element (value: one element of y's type). */
+static void emit_fill(Compiler *c, Emit *e, Value *y, const void *value) {
+    emit_line(e, "for (int64_t i = 0; i < %s; i++)", emit_sym(e, ir_numel(c, y)));
+    emit_line(e, "    %s[i] = %s;", emit_ptr(e, y), elem_literal(e, y->dtype, value));
+}
+
+/* ---- Shape, Size */
+
+/* Shape-15: y = x.shape[start:end] (int64), negative bounds count from the end, then both are
+ * clamped to [0, rank]; before 15 the whole shape.  Always known: x's dims as Syms. */
+static void infer_shape(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, 1);
+    Value *x = infer_in(c, n, 0), *y = n->out[0];
+    int64_t r = x->rank;
+    int64_t start = n->opset >= 15 ? attr_int(c, n, "start", 0) : 0;
+    int64_t end = n->opset >= 15 ? attr_int(c, n, "end", r) : r;
+    if (start < 0)
+        start += r;
+    if (end < 0)
+        end += r;
+    start = start < 0 ? 0 : start > r ? r : start;
+    end = end < 0 ? 0 : end > r ? r : end;
+    int64_t len = end > start ? end - start : 0;
+    ir_set_shape_ints(c, y, DT_INT64, 1, &len);
+    y->kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(len + 1));
+    for (int64_t i = 0; i < len; i++)
+        y->kv[i] = x->shape[start + i];
+}
+
+/* Size: y = prod(x.shape), an int64 scalar.  Always known. */
+static void infer_size(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, 1);
+    Value *x = infer_in(c, n, 0), *y = n->out[0];
+    ir_set_shape(c, y, DT_INT64, 0, NULL);
+    y->kv = arena_alloc(c->arena, sizeof(Sym *));
+    y->kv[0] = ir_numel(c, x);
+}
+
+/* ---- Reshape, Flatten, Squeeze, Unsqueeze, Identity */
+
+/* Reshape (5+: shape is input 1; 1-4: attribute): target entry 0 copies the input dim at the
+ * same index (unless allowzero, 14+), -1 is inferred as numel(x) / product(other entries);
+ * numel(y) must equal numel(x). */
+static void infer_reshape(Compiler *c, Node *n) {
+    SymCtx *s = c->sym;
+    Value *x = infer_in(c, n, 0), *y = n->out[0];
+    Sym **t;
+    int64_t len;
+    if (n->opset < 5) {
+        infer_require_inputs(c, n, 1, 1);
+        const int64_t *a;
+        int k = attr_ints(c, n, "shape", &a);
+        if (k < 0)
+            o2c_error(c, n, "attribute 'shape' is required");
+        len = k;
+        t = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(k + 1));
+        for (int i = 0; i < k; i++)
+            t[i] = sym_const(s, a[i]);
+    } else {
+        infer_require_inputs(c, n, 2, 2);
+        t = need_ints(c, n, n->in[1], "target shape", &len);
+    }
+    if (len > 64)
+        o2c_error(c, n, "target shape has %lld dims, at most 64 are supported", (long long)len);
+    bool allowzero = n->opset >= 14 && attr_int(c, n, "allowzero", 0) != 0;
+    Sym *shape[64];
+    int infer_at = -1;
+    bool has_zero = false;
+    Sym *prod = sym_const(s, 1);
+    for (int i = 0; i < len; i++) {
+        int64_t v;
+        shape[i] = t[i];
+        if (sym_get_const(t[i], &v)) {
+            if (v == -1) {
+                if (infer_at >= 0)
+                    o2c_error(c, n, "target shape has more than one -1");
+                infer_at = i;
+                continue;
+            }
+            if (v < -1)
+                o2c_error(c, n, "target shape entry %d is %lld", i, (long long)v);
+            if (v == 0 && !allowzero) {
+                if (i >= x->rank)
+                    o2c_error(c, n, "target shape entry %d is 0 (copy) but the input has rank %d",
+                              i, x->rank);
+                shape[i] = x->shape[i];
+            } else if (v == 0)
+                has_zero = true;
+        }
+        prod = sym_mul(s, prod, shape[i]);
+    }
+    Sym *numel = ir_numel(c, x);
+    if (infer_at >= 0) {
+        int64_t p;
+        if (has_zero || (sym_get_const(prod, &p) && p == 0))
+            o2c_error(c, n, "target shape has -1 together with a zero dim");
+        shape[infer_at] = sym_floordiv(s, numel, prod);
+        ir_constrain(c, n, 2, prod, numel,
+                     "input size must be a multiple of the product of the target's known dims");
+    } else {
+        ir_constrain(c, n, 0, prod, numel, "target shape must have as many elements as the input");
+    }
+    ir_set_shape(c, y, x->dtype, (int)len, shape);
+    propagate(x, y);
+}
+
+/* Flatten: y = x reshaped to [prod(shape[0:axis]), prod(shape[axis:])], axis in [-r, r]. */
+static void infer_flatten(Compiler *c, Node *n) {
+    SymCtx *s = c->sym;
+    infer_require_inputs(c, n, 1, 1);
+    Value *x = infer_in(c, n, 0), *y = n->out[0];
+    int64_t axis = attr_int(c, n, "axis", 1);
+    if (axis < -(int64_t)x->rank || axis > x->rank)
+        o2c_error(c, n, "axis %lld is out of range for rank %d", (long long)axis, x->rank);
+    if (axis < 0)
+        axis += x->rank;
+    Sym *d[2] = {sym_const(s, 1), sym_const(s, 1)};
+    for (int i = 0; i < x->rank; i++)
+        d[i >= axis] = sym_mul(s, d[i >= axis], x->shape[i]);
+    ir_set_shape(c, y, x->dtype, 2, d);
+    propagate(x, y);
+}
+
+/* Marks normalized axes in `mark` (size rank); errors on duplicates. */
+static void mark_axes(Compiler *c, Node *n, const int64_t *axes, int64_t k, int rank, bool *mark) {
+    for (int64_t i = 0; i < k; i++) {
+        int a = infer_axis(c, n, axes[i], rank);
+        if (mark[a])
+            o2c_error(c, n, "axis %lld is repeated", (long long)axes[i]);
+        mark[a] = true;
+    }
+}
+
+/* Squeeze (13+: axes is input 1; before: attribute): removes the listed axes, which must be
+ * 1; without axes, every dim that is 1. */
+static void infer_squeeze(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, n->opset >= 13 ? 2 : 1);
+    Value *x = infer_in(c, n, 0), *y = n->out[0];
+    Sym *one = sym_const(c->sym, 1);
+    int64_t k = 0;
+    int64_t *axes = get_axes(c, n, 13, &k);
+    bool *mark = arena_alloc(c->arena, (size_t)x->rank + 1);
+    if (axes) {
+        mark_axes(c, n, axes, k, x->rank, mark);
+        for (int d = 0; d < x->rank; d++) {
+            int64_t v;
+            if (!mark[d])
+                continue;
+            if (sym_get_const(x->shape[d], &v) && v != 1)
+                o2c_error(c, n, "cannot squeeze axis %d: its size is %lld, not 1", d, (long long)v);
+            ir_constrain(c, n, 0, x->shape[d], one, "squeezed dimension %d must be 1", d);
+        }
+    } else {
+        for (int d = 0; d < x->rank; d++) {
+            int64_t v;
+            if (!sym_get_const(x->shape[d], &v))
+                o2c_error(c, n, "Squeeze without axes on symbolic dim %d: whether it is 1 is only "
+                                "known at run time", d);
+            mark[d] = v == 1;
+        }
+    }
+    Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(x->rank + 1));
+    int r = 0;
+    for (int d = 0; d < x->rank; d++)
+        if (!mark[d])
+            shape[r++] = x->shape[d];
+    ir_set_shape(c, y, x->dtype, r, shape);
+    propagate(x, y);
+}
+
+/* Unsqueeze (13+: axes is input 1; before: attribute): inserts dims of 1 at the listed axes,
+ * which index the output (rank r + len(axes)). */
+static void infer_unsqueeze(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, n->opset >= 13 ? 2 : 1, n->opset >= 13 ? 2 : 1);
+    Value *x = infer_in(c, n, 0), *y = n->out[0];
+    int64_t k = 0;
+    int64_t *axes = get_axes(c, n, 13, &k);
+    if (!axes)
+        o2c_error(c, n, "attribute 'axes' is required");
+    if (k > 64)
+        o2c_error(c, n, "too many axes (%lld)", (long long)k);
+    int r = x->rank + (int)k;
+    bool *mark = arena_alloc(c->arena, (size_t)r + 1);
+    mark_axes(c, n, axes, k, r, mark);
+    Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(r + 1));
+    for (int d = 0, j = 0; d < r; d++)
+        shape[d] = mark[d] ? sym_const(c->sym, 1) : x->shape[j++];
+    ir_set_shape(c, y, x->dtype, r, shape);
+    propagate(x, y);
+}
+
+/* Identity: y = x. */
+static void infer_identity(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, 1);
+    Value *x = infer_in(c, n, 0), *y = n->out[0];
+    ir_set_shape(c, y, x->dtype, x->rank, x->shape);
+    propagate(x, y);
+}
+
+/* ---- Dropout */
+
+typedef struct DropoutPriv {
+    unsigned char one[8]; /* the mask's "true" in the mask's type */
+} DropoutPriv;
+
+/* Dropout, compiled for inference: output = data; mask (optional) = all true.  Training mode
+ * (12+: input training_mode; before 7: is_test = 0) drops at random: supported only when ratio
+ * is known to be 0, where it is the identity too.  Mask type: bool from 10, data's type before. */
+static void infer_dropout(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, n->opset >= 12 ? 3 : 1);
+    Value *x = infer_in(c, n, 0), *y = n->out[0];
+    bool training = false;
+    double ratio = 0.5;
+    bool ratio_known = true;
+    if (n->opset >= 12) {
+        Value *r = node_in(n, 1), *t = node_in(n, 2);
+        if (r) {
+            if (r->data && ir_known_len(r) == 1)
+                ratio = data_double(r, 0);
+            else
+                ratio_known = false;
+        }
+        if (t) {
+            Sym **kt = ir_known_ints(c, t);
+            int64_t tv;
+            if (!kt || ir_known_len(t) != 1 || !sym_get_const(kt[0], &tv))
+                o2c_error(c, n, "training_mode '%s' is a runtime input: only inference "
+                                "(training_mode known to be false) is supported", t->name);
+            training = tv != 0;
+        }
+    } else {
+        ratio = attr_float(c, n, "ratio", 0.5f);
+        if (n->opset < 7)
+            training = attr_int(c, n, "is_test", 0) == 0;
+    }
+    if (training && !(ratio_known && ratio == 0))
+        o2c_error(c, n, "training mode with a nonzero ratio (random dropout) is not supported");
+    ir_set_shape(c, y, x->dtype, x->rank, x->shape);
+    propagate(x, y);
+    Value *m = n->nout > 1 ? n->out[1] : NULL;
+    if (!m)
+        return;
+    DType mt = n->opset >= 10 ? DT_BOOL : x->dtype;
+    ir_set_shape(c, m, mt, x->rank, x->shape);
+    DropoutPriv *p = arena_alloc(c->arena, sizeof *p);
+    switch (mt) {
+    case DT_FLOAT: { float v = 1; memcpy(p->one, &v, sizeof v); break; }
+    case DT_DOUBLE: { double v = 1; memcpy(p->one, &v, sizeof v); break; }
+    case DT_FLOAT16: { uint16_t v = 0x3c00; memcpy(p->one, &v, sizeof v); break; }
+    case DT_BFLOAT16: { uint16_t v = 0x3f80; memcpy(p->one, &v, sizeof v); break; }
+    default: p->one[0] = 1; break; /* little-endian integer 1 */
+    }
+    n->priv = p;
+    int64_t len = ir_known_len(m);
+    if (len >= 0 && len <= FOLD_MAX) {
+        size_t es = dtype_size(mt);
+        unsigned char *d = arena_alloc(c->arena, es * (size_t)(len ? len : 1));
+        for (int64_t i = 0; i < len; i++)
+            memcpy(d + es * (size_t)i, p->one, es);
+        m->data = d;
+    }
+}
+
+static void emit_dropout(Compiler *c, Emit *e, Node *n) {
+    emit_copy(c, e, n);
+    Value *m = n->nout > 1 ? n->out[1] : NULL;
+    if (m && m->rank >= 0 && !known(m)) {
+        const DropoutPriv *p = n->priv;
+        emit_fill(c, e, m, p->one);
+    }
+}
+
+/* ---- Constant, ConstantOfShape */
+
+/* Constant: y = the one value attribute: value (tensor), value_float(s), value_int(s).
+ * String and sparse values are not supported. */
+static void infer_constant(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 0, 0);
+    Value *y = n->out[0];
+    const Attr *a = NULL;
+    for (int i = 0; i < n->nattr; i++) {
+        if (a)
+            o2c_error(c, n, "has more than one value attribute ('%s' and '%s')", a->name,
+                      n->attrs[i].name);
+        a = &n->attrs[i];
+    }
+    if (!a)
+        o2c_error(c, n, "has no value attribute");
+    const char *nm = a->name;
+    if (!strcmp(nm, "value") && a->type == ATTR_TENSOR) {
+        const Tensor *t = a->t;
+        size_t es = dtype_size(t->dtype);
+        if (t->dtype == DT_STRING || es == 0)
+            o2c_error(c, n, "value of type %s is not supported", dtype_name(t->dtype));
+        ir_set_shape_ints(c, y, t->dtype, t->rank, t->dims);
+        size_t bytes = es * (size_t)t->nelem;
+        y->data = arena_alloc(c->arena, bytes ? bytes : 1);
+        if (bytes)
+            memcpy(y->data, t->data, bytes);
+    } else if (!strcmp(nm, "value_float") && a->type == ATTR_FLOAT) {
+        ir_set_shape(c, y, DT_FLOAT, 0, NULL);
+        y->data = arena_dup(c->arena, &a->f, sizeof(float));
+    } else if (!strcmp(nm, "value_floats") && a->type == ATTR_FLOATS) {
+        int64_t k = a->n;
+        ir_set_shape_ints(c, y, DT_FLOAT, 1, &k);
+        y->data = arena_dup(c->arena, a->floats, sizeof(float) * (size_t)(k + 1));
+    } else if (!strcmp(nm, "value_int") && a->type == ATTR_INT) {
+        ir_set_shape(c, y, DT_INT64, 0, NULL);
+        y->data = arena_dup(c->arena, &a->i, sizeof(int64_t));
+    } else if (!strcmp(nm, "value_ints") && a->type == ATTR_INTS) {
+        int64_t k = a->n;
+        ir_set_shape_ints(c, y, DT_INT64, 1, &k);
+        y->data = arena_dup(c->arena, a->ints, sizeof(int64_t) * (size_t)(k + 1));
+    } else if (!strcmp(nm, "sparse_value")) {
+        o2c_error(c, n, "sparse constant values are not supported");
+    } else if (!strcmp(nm, "value_string") || !strcmp(nm, "value_strings")) {
+        o2c_error(c, n, "string constants are not supported");
+    } else {
+        o2c_error(c, n, "unexpected attribute '%s'", nm);
+    }
+}
+
+/* ConstantOfShape: y of shape `input` (known, may be symbolic), every element = value (a
+ * one-element tensor attribute, default float 0). */
+static void infer_constantofshape(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, 1);
+    Value *x = infer_in(c, n, 0), *y = n->out[0];
+    int64_t len;
+    Sym **shape = need_ints(c, n, x, "shape", &len);
+    if (len > 64)
+        o2c_error(c, n, "shape has %lld dims, at most 64 are supported", (long long)len);
+    for (int64_t i = 0; i < len; i++) {
+        int64_t v;
+        if (sym_get_const(shape[i], &v) && v < 0)
+            o2c_error(c, n, "shape entry %lld is negative (%lld)", (long long)i, (long long)v);
+    }
+    static const float zero = 0;
+    DType t = DT_FLOAT;
+    const void *value = &zero;
+    const Attr *a = node_attr(n, "value");
+    if (a) {
+        if (a->type != ATTR_TENSOR)
+            o2c_error(c, n, "attribute 'value' must be a tensor");
+        if (a->t->nelem != 1)
+            o2c_error(c, n, "attribute 'value' must have one element, got %lld",
+                      (long long)a->t->nelem);
+        t = a->t->dtype;
+        if (t == DT_STRING || dtype_size(t) == 0)
+            o2c_error(c, n, "value of type %s is not supported", dtype_name(t));
+        value = a->t->data;
+    }
+    ir_set_shape(c, y, t, (int)len, shape);
+    size_t es = dtype_size(t);
+    n->priv = arena_dup(c->arena, value, es);
+    int64_t cnt = ir_known_len(y);
+    if (cnt >= 0 && cnt <= FOLD_MAX) {
+        unsigned char *d = arena_alloc(c->arena, es * (size_t)(cnt ? cnt : 1));
+        for (int64_t i = 0; i < cnt; i++)
+            memcpy(d + es * (size_t)i, value, es);
+        y->data = d;
+    }
+}
+
+static void emit_constantofshape(Compiler *c, Emit *e, Node *n) {
+    emit_fill(c, e, n->out[0], n->priv);
+}
+
+/* ---- Range */
+
+/* Range-11: y[i] = start + i * delta for i < max(ceil((limit - start) / delta), 0).  Integer
+ * operands may be symbolic (Syms) when delta is a constant; float operands must be constants.
+ * Operands known at compile time are required: the length is the output's shape. */
+static void infer_range(Compiler *c, Node *n) {
+    SymCtx *s = c->sym;
+    infer_require_inputs(c, n, 3, 3);
+    Value *v[3], *y = n->out[0];
+    static const char *const names[3] = {"start", "limit", "delta"};
+    for (int i = 0; i < 3; i++) {
+        v[i] = infer_in(c, n, i);
+        if (v[i]->dtype != v[0]->dtype)
+            o2c_error(c, n, "%s has type %s but start has type %s", names[i],
+                      dtype_name(v[i]->dtype), dtype_name(v[0]->dtype));
+        if (ir_known_len(v[i]) != 1)
+            o2c_error(c, n, "%s must be a scalar", names[i]);
+    }
+    DType t = v[0]->dtype;
+    if (dtype_is_int(t)) {
+        Sym *k[3];
+        for (int i = 0; i < 3; i++) {
+            Sym **kk = ir_known_ints(c, v[i]);
+            if (!kk)
+                o2c_error(c, n, "%s '%s' is computed from runtime tensor data: the output length "
+                                "would be data-dependent, which is not supported", names[i],
+                          v[i]->name);
+            k[i] = kk[0];
+        }
+        int64_t delta;
+        if (!sym_get_const(k[2], &delta))
+            o2c_error(c, n, "delta must be a constant, it is symbolic");
+        if (delta == 0)
+            o2c_error(c, n, "delta is 0");
+        Sym *len = delta > 0 ? sym_ceildiv(s, sym_sub(s, k[1], k[0]), k[2])
+                             : sym_ceildiv(s, sym_sub(s, k[0], k[1]), sym_const(s, -delta));
+        len = sym_max(s, len, sym_const(s, 0));
+        ir_set_shape(c, y, t, 1, &len);
+        Sym **prm = arena_alloc(c->arena, sizeof(Sym *) * 2);
+        prm[0] = k[0];
+        prm[1] = k[2];
+        n->priv = prm;
+        int64_t cnt;
+        if (sym_get_const(len, &cnt) && cnt <= FOLD_MAX) {
+            y->kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(cnt + 1));
+            for (int64_t i = 0; i < cnt; i++)
+                y->kv[i] = sym_add(s, k[0], sym_mul(s, sym_const(s, i), k[2]));
+        }
+        return;
+    }
+    if (t != DT_FLOAT && t != DT_DOUBLE)
+        o2c_error(c, n, "type %s is not supported", dtype_name(t));
+    for (int i = 0; i < 3; i++)
+        if (!v[i]->data)
+            o2c_error(c, n, "%s '%s' is computed from runtime tensor data: the output length "
+                            "would be data-dependent, which is not supported", names[i], v[i]->name);
+    double start = data_double(v[0], 0), limit = data_double(v[1], 0), delta = data_double(v[2], 0);
+    if (delta == 0 || !isfinite(start) || !isfinite(limit) || !isfinite(delta))
+        o2c_error(c, n, "start, limit and delta must be finite and delta nonzero");
+    double lenf = ceil((limit - start) / delta);
+    if (lenf < 0)
+        lenf = 0;
+    if (lenf > (1 << 24))
+        o2c_error(c, n, "output length %.0f is too large to fold", lenf);
+    int64_t cnt = (int64_t)lenf;
+    ir_set_shape_ints(c, y, t, 1, &cnt);
+    size_t es = dtype_size(t);
+    unsigned char *d = arena_alloc(c->arena, es * (size_t)(cnt ? cnt : 1));
+    for (int64_t i = 0; i < cnt; i++) {
+        if (t == DT_FLOAT) {
+            float f = (float)start + (float)i * (float)delta;
+            memcpy(d + es * (size_t)i, &f, es);
+        } else {
+            double f = start + (double)i * delta;
+            memcpy(d + es * (size_t)i, &f, es);
+        }
+    }
+    y->data = d;
+}
+
+static void emit_range(Compiler *c, Emit *e, Node *n) {
+    (void)c;
+    Value *y = n->out[0];
+    Sym **prm = n->priv;
+    const char *ct = dtype_ctype(y->dtype);
+    emit_line(e, "for (int64_t i = 0; i < %s; i++)", emit_sym(e, y->shape[0]));
+    emit_line(e, "    %s[i] = (%s)(%s + i * %s);", emit_ptr(e, y), ct, emit_sym(e, prm[0]),
+              emit_sym(e, prm[1]));
+}
+
+/* ---- Expand, Tile */
+
+/* Expand-8: y = x broadcast (numpy rules, both ways) against the known shape input. */
+static void infer_expand(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 2, 2);
+    Value *x = infer_in(c, n, 0), *y = n->out[0];
+    int64_t len;
+    Sym **t = need_ints(c, n, n->in[1], "shape", &len);
+    if (len > 64)
+        o2c_error(c, n, "shape has %lld dims, at most 64 are supported", (long long)len);
+    for (int64_t i = 0; i < len; i++) {
+        int64_t v;
+        if (sym_get_const(t[i], &v) && v < 0)
+            o2c_error(c, n, "shape entry %lld is negative (%lld)", (long long)i, (long long)v);
+    }
+    int r = (int)len > x->rank ? (int)len : x->rank;
+    Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(r + 1));
+    r = infer_broadcast(c, n, x->rank, x->shape, (int)len, t, shape);
+    ir_set_shape(c, y, x->dtype, r, shape);
+    fold_repeat(c, x, y);
+}
+
+static void emit_expand(Compiler *c, Emit *e, Node *n) {
+    (void)c;
+    emit_elementwise(e, n, n->out[0], 1, n->in, "$0");
+}
+
+/* Tile-6/13: y.shape[d] = x.shape[d] * repeats[d], y[i...] = x[i % x.shape...].  Tile-1 had a
+ * scalar `tiles` count and an `axis` input instead. */
+static void infer_tile(Compiler *c, Node *n) {
+    SymCtx *s = c->sym;
+    Value *x = infer_in(c, n, 0), *y = n->out[0];
+    Sym **rep;
+    if (n->opset < 6) {
+        infer_require_inputs(c, n, 3, 3);
+        int64_t l1, l2;
+        Sym **tiles = need_ints(c, n, n->in[1], "tiles", &l1);
+        int64_t *axis = need_const_ints(c, n, n->in[2], "axis", &l2);
+        if (l1 != 1 || l2 != 1)
+            o2c_error(c, n, "tiles and axis must be scalars");
+        int a = infer_axis(c, n, axis[0], x->rank);
+        rep = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(x->rank + 1));
+        for (int d = 0; d < x->rank; d++)
+            rep[d] = d == a ? tiles[0] : sym_const(s, 1);
+    } else {
+        infer_require_inputs(c, n, 2, 2);
+        int64_t len;
+        rep = need_ints(c, n, n->in[1], "repeats", &len);
+        if (len != x->rank)
+            o2c_error(c, n, "repeats has %lld entries but the input has rank %d", (long long)len,
+                      x->rank);
+    }
+    Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(x->rank + 1));
+    for (int d = 0; d < x->rank; d++) {
+        int64_t v;
+        if (sym_get_const(rep[d], &v) && v < 0)
+            o2c_error(c, n, "repeats[%d] is negative (%lld)", d, (long long)v);
+        shape[d] = sym_mul(s, x->shape[d], rep[d]);
+    }
+    ir_set_shape(c, y, x->dtype, x->rank, shape);
+    fold_repeat(c, x, y);
+}
+
+static void emit_tile(Compiler *c, Emit *e, Node *n) {
+    SymCtx *s = c->sym;
+    Value *x = n->in[0], *y = n->out[0];
+    Sym *one = sym_const(s, 1);
+    int r = y->rank;
+    const char *yp = emit_ptr(e, y), *xp = emit_ptr(e, x);
+    if (r == 0) {
+        emit_line(e, "%s[0] = %s[0];", yp, xp);
+        return;
+    }
+    /* y is written in order: k counts its elements; x's index is rebuilt per element */
+    emit_line(e, "int64_t k = 0;");
+    for (int d = 0; d < r; d++) {
+        emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, y->shape[d]), d);
+        emit_indent(e, 1);
+    }
+    Buf ix;
+    buf_init(&ix);
+    Sym *stride = one;
+    for (int d = r - 1; d >= 0; d--) {
+        if (x->shape[d] != one) {
+            const char *coord = x->shape[d] == y->shape[d]
+                                    ? arena_printf(c->arena, "i%d", d)
+                                    : arena_printf(c->arena, "i%d %% %s", d, emit_sym(e, x->shape[d]));
+            if (stride == one)
+                buf_printf(&ix, "%s(%s)", ix.len ? " + " : "", coord);
+            else
+                buf_printf(&ix, "%s(%s) * %s", ix.len ? " + " : "", coord, emit_sym(e, stride));
+        }
+        stride = sym_mul(s, stride, x->shape[d]);
+    }
+    emit_line(e, "%s[k++] = %s[%s];", yp, xp, ix.len ? ix.data : "0");
+    buf_free(&ix);
+    for (int d = 0; d < r; d++) {
+        emit_indent(e, -1);
+        emit_line(e, "}");
+    }
+}
 
 const OpDef ops_shape[] = {
+    {"Shape", NULL, infer_shape, NULL},
+    {"Size", NULL, infer_size, NULL},
+    {"Reshape", NULL, infer_reshape, emit_copy},
+    {"Flatten", NULL, infer_flatten, emit_copy},
+    {"Squeeze", NULL, infer_squeeze, emit_copy},
+    {"Unsqueeze", NULL, infer_unsqueeze, emit_copy},
+    {"Identity", NULL, infer_identity, emit_copy},
+    {"Dropout", NULL, infer_dropout, emit_dropout},
+    {"Constant", NULL, infer_constant, NULL},
+    {"ConstantOfShape", NULL, infer_constantofshape, emit_constantofshape},
+    {"Range", NULL, infer_range, emit_range},
+    {"Expand", NULL, infer_expand, emit_expand},
+    {"Tile", NULL, infer_tile, emit_tile},
     {NULL, NULL, NULL, NULL},
 };
