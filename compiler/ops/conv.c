@@ -1,6 +1,393 @@
-/* conv.c — op family: (not yet written). */
+/* conv.c — op family: convolutions, Conv and ConvTranspose (1-D, 2-D, 3-D), on GEMM.
+ *
+ * ONNX Conv: X[N, C, D1..Ds] * W[M, C/group, k1..ks] (+ B[M]) -> Y[N, M, O1..Os] with
+ *   Oi = floor((Di + pad_begin_i + pad_end_i - dilation_i * (ki - 1) - 1) / stride_i) + 1
+ * (auto_pad SAME_UPPER/SAME_LOWER: Oi = ceil(Di / stride_i), the total padding
+ * max(0, (Oi - 1) * stride_i + dilation_i * (ki - 1) + 1 - Di) split with the odd one at the
+ * end (UPPER) or the beginning (LOWER); VALID: no padding).
+ * ONNX ConvTranspose: X[N, C, D1..Ds] and W[C, M/group, k1..ks] -> Y[N, M, O1..Os] with
+ *   Oi = stride_i * (Di - 1) + output_padding_i + dilation_i * (ki - 1) + 1 - pad_begin_i - pad_end_i
+ * or Oi = output_shape_i (or stride_i * Di for SAME_*), the total padding then being what
+ * makes the formula hold, split as the spec says (SAME_UPPER: begin = total / 2, otherwise
+ * begin = total - total / 2).
+ *
+ * Lowering: everything is handled as 3-D (missing leading spatial axes have size 1).  Conv,
+ * per image and group: im2col of a tile of output positions into the node's scratch, then
+ * Y[g][:, tile] = W[g] x cols (templates/conv_im2col.c, templates/gemm.c); a 1x1, stride 1,
+ * unpadded conv multiplies the input directly.  ConvTranspose: cols = W[g]^T x X[g][:, tile],
+ * then col2im scatter-adds cols into Y (templates/conv_col2im.c).  Nothing assumes that W is a
+ * constant: a runtime weight with symbolic channel and kernel dims (correlation) is the same
+ * code with more Syms.  The tile keeps the scratch bounded: about 2^17 elements, at least 32
+ * positions. */
 #include "onnx2c.h"
+#include <string.h>
+
+enum { PAD_NOTSET, PAD_VALID, PAD_SAME_UPPER, PAD_SAME_LOWER };
+
+#define TILE_ELEMS 131072 /* target size of the unfolded tile, in elements */
+#define TILE_MIN 32       /* positions per tile, at least */
+
+typedef struct ConvPlan {
+    bool transpose;
+    /* spatial sizes normalised to 3-D: input, output, kernel, stride, dilation, pad_begin */
+    Sym *in[3], *out[3], *k[3], *stride[3], *dil[3], *pad[3];
+    Sym *group;
+    Sym *cg, *mg;   /* input / output channels per group */
+    Sym *rows;      /* rows of the unfolded matrix: cg * kvol (Conv), mg * kvol (ConvTranspose) */
+    Sym *isp, *osp; /* input / output positions per channel */
+    Sym *tile;      /* positions per tile (output ones for Conv, input ones for ConvTranspose) */
+    bool direct;    /* Conv 1x1, stride 1, no padding: the input is its own unfolded matrix */
+} ConvPlan;
+
+static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
+
+static int parse_auto_pad(Compiler *c, Node *n) {
+    const char *s = attr_str(c, n, "auto_pad", "NOTSET");
+    if (!strcmp(s, "NOTSET"))
+        return PAD_NOTSET;
+    if (!strcmp(s, "VALID"))
+        return PAD_VALID;
+    if (!strcmp(s, "SAME_UPPER"))
+        return PAD_SAME_UPPER;
+    if (!strcmp(s, "SAME_LOWER"))
+        return PAD_SAME_LOWER;
+    o2c_error(c, n, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID", s);
+}
+
+/* An INTS attribute of `want` entries, each >= min; def when absent. */
+static void ints_attr(Compiler *c, Node *n, const char *name, int want, int64_t min, int64_t def,
+                      int64_t *out) {
+    const int64_t *v;
+    int cnt = attr_ints(c, n, name, &v);
+    for (int i = 0; i < want; i++)
+        out[i] = def;
+    if (cnt < 0)
+        return;
+    if (cnt != want)
+        o2c_error(c, n, "attribute '%s' has %d values, expected %d", name, cnt, want);
+    for (int i = 0; i < want; i++) {
+        if (v[i] < min)
+            o2c_error(c, n, "attribute '%s' value %lld is below %lld", name, (long long)v[i],
+                      (long long)min);
+        out[i] = v[i];
+    }
+}
+
+/* Common checks and attributes of Conv and ConvTranspose.  Fills the 3-D-normalised kernel,
+ * stride and dilation (leading axes 1) and returns the spatial rank. */
+static int conv_common(Compiler *c, Node *n, ConvPlan *p, int64_t *pads, int *mode) {
+    infer_require_inputs(c, n, 2, 3);
+    Value *x = infer_in(c, n, 0), *w = infer_in(c, n, 1), *b = node_in(n, 2);
+    if (w->rank != x->rank)
+        o2c_error(c, n, "weight rank %d does not match input rank %d", w->rank, x->rank);
+    if (x->rank < 3 || x->rank > 5)
+        o2c_error(c, n, "input rank %d is not supported (1 to 3 spatial axes)", x->rank);
+    if (x->dtype != DT_FLOAT && x->dtype != DT_DOUBLE)
+        o2c_error(c, n, "element type %s is not supported", dtype_name(x->dtype));
+    if (w->dtype != x->dtype)
+        o2c_error(c, n, "weight has type %s but input has type %s", dtype_name(w->dtype),
+                  dtype_name(x->dtype));
+    if (b && b->dtype != x->dtype)
+        o2c_error(c, n, "bias has type %s but input has type %s", dtype_name(b->dtype),
+                  dtype_name(x->dtype));
+    if (b && b->rank != 1)
+        o2c_error(c, n, "bias has rank %d, expected 1", b->rank);
+    int sp = x->rank - 2, off = 3 - sp;
+    *mode = parse_auto_pad(c, n);
+    int64_t stride[3], dil[3], ks[3];
+    ints_attr(c, n, "strides", sp, 1, 1, stride);
+    ints_attr(c, n, "dilations", sp, 1, 1, dil);
+    ints_attr(c, n, "pads", 2 * sp, 0, 0, pads);
+    if (*mode != PAD_NOTSET)
+        for (int i = 0; i < 2 * sp; i++)
+            pads[i] = 0;
+    int64_t group = attr_int(c, n, "group", 1);
+    if (group < 1)
+        o2c_error(c, n, "group %lld must be positive", (long long)group);
+    p->group = K(c, group);
+    const int64_t *kv;
+    int nk = attr_ints(c, n, "kernel_shape", &kv);
+    if (nk >= 0 && nk != sp)
+        o2c_error(c, n, "attribute 'kernel_shape' has %d values, expected %d", nk, sp);
+    for (int i = 0; i < 3; i++) {
+        p->in[i] = p->k[i] = p->stride[i] = p->dil[i] = K(c, 1);
+        p->pad[i] = K(c, 0);
+    }
+    for (int i = 0; i < sp; i++) {
+        p->in[off + i] = x->shape[2 + i];
+        p->k[off + i] = w->shape[2 + i];
+        p->stride[off + i] = K(c, stride[i]);
+        p->dil[off + i] = K(c, dil[i]);
+        if (nk >= 0) {
+            ks[i] = kv[i];
+            ir_constrain(c, n, 0, K(c, ks[i]), w->shape[2 + i],
+                         "kernel_shape[%d] must equal the weight's spatial dim %d", i, i);
+            p->k[off + i] = K(c, ks[i]);
+        }
+    }
+    return sp;
+}
+
+/* Sym of (a - b) / 2 rounded down; floor(total / 2). */
+static Sym *half(Compiler *c, Sym *total) { return sym_floordiv(c->sym, total, K(c, 2)); }
+
+/* Positions per tile for `rows` unfolded rows and `npos` positions. */
+static Sym *tile_size(Compiler *c, Sym *rows, Sym *npos) {
+    SymCtx *s = c->sym;
+    Sym *t = sym_floordiv(s, K(c, TILE_ELEMS), sym_max(s, rows, K(c, 1)));
+    return sym_min(s, npos, sym_max(s, t, K(c, TILE_MIN)));
+}
+
+static Sym *prod3(Compiler *c, Sym *const *v) {
+    return sym_mul(c->sym, sym_mul(c->sym, v[0], v[1]), v[2]);
+}
+
+/* ---- Conv */
+
+static void infer_conv(Compiler *c, Node *n) {
+    SymCtx *s = c->sym;
+    ConvPlan *p = arena_alloc(c->arena, sizeof *p);
+    int64_t pads[6];
+    int mode;
+    int sp = conv_common(c, n, p, pads, &mode), off = 3 - sp;
+    Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2);
+    Sym *m = w->shape[0];
+    p->cg = w->shape[1];
+    ir_constrain(c, n, 0, x->shape[1], sym_mul(s, p->cg, p->group),
+                 "Conv input channels must equal weight channels (dim 1) times group");
+    ir_constrain(c, n, 2, p->group, m, "Conv group must divide the output channels");
+    p->mg = sym_floordiv(s, m, p->group);
+    if (b)
+        ir_constrain(c, n, 0, b->shape[0], m, "Conv bias length must equal the output channels");
+    for (int i = 0; i < 3; i++)
+        p->out[i] = K(c, 1);
+    bool nopad = true;
+    for (int i = 0; i < sp; i++) {
+        int a = off + i;
+        Sym *span = sym_add(s, sym_mul(s, p->dil[a], sym_sub(s, p->k[a], K(c, 1))), K(c, 1));
+        if (mode == PAD_SAME_UPPER || mode == PAD_SAME_LOWER) {
+            p->out[a] = sym_ceildiv(s, p->in[a], p->stride[a]);
+            Sym *total = sym_max(s, K(c, 0),
+                                 sym_sub(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[a], K(c, 1)),
+                                                               p->stride[a]),
+                                                    span),
+                                         p->in[a]));
+            p->pad[a] = mode == PAD_SAME_UPPER ? half(c, total) : sym_sub(s, total, half(c, total));
+            ir_constrain(c, n, 1, K(c, 1), p->k[a], "Conv kernel dim %d must be positive", i);
+            int64_t t;
+            if (!sym_get_const(total, &t) || t != 0)
+                nopad = false;
+        } else {
+            Sym *padded = sym_add(s, p->in[a], K(c, pads[i] + pads[sp + i]));
+            ir_constrain(c, n, 1, span, padded,
+                         "Conv kernel (dilated) must fit in the padded input along spatial axis %d",
+                         i);
+            p->out[a] =
+                sym_add(s, sym_floordiv(s, sym_sub(s, padded, span), p->stride[a]), K(c, 1));
+            p->pad[a] = K(c, pads[i]);
+            if (pads[i] || pads[sp + i])
+                nopad = false;
+        }
+        int64_t kk, st;
+        if (!sym_get_const(p->k[a], &kk) || kk != 1 || !sym_get_const(p->stride[a], &st) || st != 1)
+            nopad = false;
+    }
+    p->direct = nopad;
+    Sym *kvol = prod3(c, p->k);
+    p->rows = sym_mul(s, p->cg, kvol);
+    p->isp = prod3(c, p->in);
+    p->osp = prod3(c, p->out);
+    if (!p->direct) {
+        p->tile = tile_size(c, p->rows, p->osp);
+        n->scratch = sym_mul(s, sym_mul(s, p->rows, p->tile), K(c, (int64_t)dtype_size(x->dtype)));
+    }
+    Sym *shape[5] = {x->shape[0], m};
+    for (int i = 0; i < sp; i++)
+        shape[2 + i] = p->out[off + i];
+    ir_set_shape(c, n->out[0], x->dtype, x->rank, shape);
+    n->priv = p;
+}
+
+/* Declares the 3-D size arrays the unfold kernels take; names in arr[0..5]. */
+static void emit_geometry(Emit *e, const ConvPlan *p, const char **arr) {
+    arr[0] = emit_sym_array(e, "cv_in", 3, p->in);
+    arr[1] = emit_sym_array(e, "cv_out", 3, p->out);
+    arr[2] = emit_sym_array(e, "cv_k", 3, p->k);
+    arr[3] = emit_sym_array(e, "cv_stride", 3, p->stride);
+    arr[4] = emit_sym_array(e, "cv_dil", 3, p->dil);
+    arr[5] = emit_sym_array(e, "cv_pad", 3, p->pad);
+}
+
+static const char *scratch_ptr(Emit *e, Node *n, const char *ct) {
+    /* `workspace` (the run function's argument) rather than the `ws` local, which is only
+     * declared when some temporary lives in the workspace */
+    return arena_printf(emit_arena(e), "(%s *)(void *)((unsigned char *)workspace + %s)", ct,
+                        emit_sym(e, n->scratch_offset));
+}
+
+static void emit_conv(Compiler *c, Emit *e, Node *n) {
+    (void)c;
+    ConvPlan *p = n->priv;
+    Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2), *y = n->out[0];
+    const char *ct = dtype_ctype(y->dtype);
+    const char *gemm = emit_template(e, "gemm", y->dtype);
+    const char *sfx = p->direct ? NULL : emit_template(e, "conv_im2col", y->dtype);
+    const char *G = emit_sym(e, p->group), *N = emit_sym(e, x->shape[0]);
+    const char *C = emit_sym(e, x->shape[1]), *M = emit_sym(e, y->shape[1]);
+    const char *cg = emit_sym(e, p->cg), *mg = emit_sym(e, p->mg), *rows = emit_sym(e, p->rows);
+    const char *isp = emit_sym(e, p->isp), *osp = emit_sym(e, p->osp);
+    const char *arr[6] = {0};
+    if (!p->direct) {
+        emit_geometry(e, p, arr);
+        emit_line(e, "%s *const cols = %s;", ct, scratch_ptr(e, n, ct));
+    }
+    emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", N);
+    emit_line(e, "    for (int64_t gi = 0; gi < %s; gi++) {", G);
+    emit_indent(e, 2);
+    emit_line(e, "const %s *xg = %s + (nb * %s + gi * %s) * %s;", ct, emit_ptr(e, x), C, cg, isp);
+    emit_line(e, "const %s *wg = %s + gi * %s * %s;", ct, emit_ptr(e, w), mg, rows);
+    emit_line(e, "%s *yg = %s + (nb * %s + gi * %s) * %s;", ct, emit_ptr(e, y), M, mg, osp);
+    if (p->direct) {
+        emit_line(e, "/* 1x1, stride 1, no padding: Y[g] = W[g] x X[g] */");
+        emit_line(e, "gemm_%s(%s, %s, %s, wg, %s, 0, xg, %s, 0, yg, %s, (%s)1, (%s)0);", gemm, mg,
+                  osp, rows, rows, osp, osp, ct, ct);
+        if (b) {
+            emit_line(e, "for (int64_t m = 0; m < %s; m++)", mg);
+            emit_line(e, "    for (int64_t q = 0; q < %s; q++)", osp);
+            emit_line(e, "        yg[m * %s + q] += %s[gi * %s + m];", osp, emit_ptr(e, b), mg);
+        }
+    } else {
+        const char *tile = emit_sym(e, p->tile);
+        emit_line(e, "for (int64_t p0 = 0; p0 < %s; p0 += %s) {", osp, tile);
+        emit_indent(e, 1);
+        emit_line(e, "const int64_t np = %s - p0 < %s ? %s - p0 : %s;", osp, tile, osp, tile);
+        emit_line(e, "im2col_%s(xg, %s, %s, %s, %s, %s, %s, %s, p0, np, cols);", sfx, cg, arr[0],
+                  arr[1], arr[2], arr[3], arr[4], arr[5]);
+        emit_line(e, "gemm_%s(%s, np, %s, wg, %s, 0, cols, np, 0, yg + p0, %s, (%s)1, (%s)0);",
+                  gemm, mg, rows, rows, osp, ct, ct);
+        if (b) {
+            emit_line(e, "for (int64_t m = 0; m < %s; m++)", mg);
+            emit_line(e, "    for (int64_t q = 0; q < np; q++)");
+            emit_line(e, "        yg[m * %s + p0 + q] += %s[gi * %s + m];", osp, emit_ptr(e, b),
+                      mg);
+        }
+        emit_indent(e, -1);
+        emit_line(e, "}");
+    }
+    emit_indent(e, -2);
+    emit_line(e, "    }");
+    emit_line(e, "}");
+}
+
+/* ---- ConvTranspose */
+
+static void infer_conv_transpose(Compiler *c, Node *n) {
+    SymCtx *s = c->sym;
+    ConvPlan *p = arena_alloc(c->arena, sizeof *p);
+    p->transpose = true;
+    int64_t pads[6], opad[3], oshape[5];
+    int mode;
+    int sp = conv_common(c, n, p, pads, &mode), off = 3 - sp;
+    Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2);
+    ir_constrain(c, n, 0, w->shape[0], x->shape[1],
+                 "ConvTranspose weight dim 0 must equal the input channels");
+    ir_constrain(c, n, 2, p->group, x->shape[1],
+                 "ConvTranspose group must divide the input channels");
+    p->cg = sym_floordiv(s, x->shape[1], p->group);
+    p->mg = w->shape[1];
+    Sym *m = sym_mul(s, p->mg, p->group);
+    if (b)
+        ir_constrain(c, n, 0, b->shape[0], m,
+                     "ConvTranspose bias length must equal the output channels");
+    ints_attr(c, n, "output_padding", sp, 0, 0, opad);
+    const int64_t *os;
+    int nos = attr_ints(c, n, "output_shape", &os);
+    if (nos >= 0 && nos != sp && nos != sp + 2)
+        o2c_error(c, n, "attribute 'output_shape' has %d values, expected %d", nos, sp);
+    for (int i = 0; nos >= 0 && i < sp; i++) {
+        oshape[i] = os[nos - sp + i];
+        if (oshape[i] < 0)
+            o2c_error(c, n, "output_shape[%d] = %lld is negative", i, (long long)oshape[i]);
+    }
+    for (int i = 0; i < 3; i++)
+        p->out[i] = K(c, 1);
+    for (int i = 0; i < sp; i++) {
+        int a = off + i;
+        Sym *span = sym_add(s, sym_mul(s, p->dil[a], sym_sub(s, p->k[a], K(c, 1))), K(c, 1));
+        /* stride * (in - 1) + output_padding + dilation * (k - 1) + 1: the unpadded extent */
+        Sym *full = sym_add(s, sym_add(s, sym_mul(s, p->stride[a], sym_sub(s, p->in[a], K(c, 1))),
+                                       K(c, opad[i])),
+                            span);
+        if (nos >= 0 || mode == PAD_SAME_UPPER || mode == PAD_SAME_LOWER) {
+            p->out[a] = nos >= 0 ? K(c, oshape[i]) : sym_mul(s, p->in[a], p->stride[a]);
+            Sym *total = sym_sub(s, full, p->out[a]);
+            p->pad[a] = mode == PAD_SAME_UPPER ? half(c, total) : sym_sub(s, total, half(c, total));
+        } else {
+            p->out[a] = sym_sub(s, full, K(c, pads[i] + pads[sp + i]));
+            p->pad[a] = K(c, pads[i]);
+            ir_constrain(c, n, 1, K(c, 0), p->out[a],
+                         "ConvTranspose output size along spatial axis %d must not be negative", i);
+        }
+    }
+    Sym *kvol = prod3(c, p->k);
+    p->rows = sym_mul(s, p->mg, kvol);
+    p->isp = prod3(c, p->in);
+    p->osp = prod3(c, p->out);
+    p->tile = tile_size(c, p->rows, p->isp);
+    n->scratch = sym_mul(s, sym_mul(s, p->rows, p->tile), K(c, (int64_t)dtype_size(x->dtype)));
+    Sym *shape[5] = {x->shape[0], m};
+    for (int i = 0; i < sp; i++)
+        shape[2 + i] = p->out[off + i];
+    ir_set_shape(c, n->out[0], x->dtype, x->rank, shape);
+    n->priv = p;
+}
+
+static void emit_conv_transpose(Compiler *c, Emit *e, Node *n) {
+    (void)c;
+    ConvPlan *p = n->priv;
+    Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2), *y = n->out[0];
+    const char *ct = dtype_ctype(y->dtype);
+    const char *gemm = emit_template(e, "gemm", y->dtype);
+    const char *sfx = emit_template(e, "conv_col2im", y->dtype);
+    const char *G = emit_sym(e, p->group), *N = emit_sym(e, x->shape[0]);
+    const char *C = emit_sym(e, x->shape[1]), *M = emit_sym(e, y->shape[1]);
+    const char *cg = emit_sym(e, p->cg), *mg = emit_sym(e, p->mg), *rows = emit_sym(e, p->rows);
+    const char *isp = emit_sym(e, p->isp), *osp = emit_sym(e, p->osp);
+    const char *tile = emit_sym(e, p->tile);
+    const char *arr[6];
+    emit_geometry(e, p, arr);
+    emit_line(e, "%s *const cols = %s;", ct, scratch_ptr(e, n, ct));
+    emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", N);
+    emit_indent(e, 1);
+    emit_line(e, "%s *yb = %s + nb * %s * %s;", ct, emit_ptr(e, y), M, osp);
+    emit_line(e, "for (int64_t m = 0; m < %s; m++)", M);
+    emit_line(e, "    for (int64_t q = 0; q < %s; q++)", osp);
+    if (b)
+        emit_line(e, "        yb[m * %s + q] = %s[m];", osp, emit_ptr(e, b));
+    else
+        emit_line(e, "        yb[m * %s + q] = (%s)0;", osp, ct);
+    emit_line(e, "for (int64_t gi = 0; gi < %s; gi++) {", G);
+    emit_indent(e, 1);
+    emit_line(e, "const %s *xg = %s + (nb * %s + gi * %s) * %s;", ct, emit_ptr(e, x), C, cg, isp);
+    emit_line(e, "const %s *wg = %s + gi * %s * %s;", ct, emit_ptr(e, w), cg, rows);
+    emit_line(e, "for (int64_t p0 = 0; p0 < %s; p0 += %s) {", isp, tile);
+    emit_indent(e, 1);
+    emit_line(e, "const int64_t np = %s - p0 < %s ? %s - p0 : %s;", isp, tile, isp, tile);
+    emit_line(e, "/* cols = W[g]^T x X[g][:, tile], then scatter-add into Y[g] */");
+    emit_line(e, "gemm_%s(%s, np, %s, wg, %s, 1, xg + p0, %s, 0, cols, np, (%s)1, (%s)0);", gemm,
+              rows, cg, rows, isp, ct, ct);
+    emit_line(e, "col2im_%s(cols, %s, %s, %s, %s, %s, %s, %s, p0, np, yb + gi * %s * %s);", sfx, mg,
+              arr[0], arr[1], arr[2], arr[3], arr[4], arr[5], mg, osp);
+    emit_indent(e, -1);
+    emit_line(e, "}");
+    emit_indent(e, -1);
+    emit_line(e, "}");
+    emit_indent(e, -1);
+    emit_line(e, "}");
+}
 
 const OpDef ops_conv[] = {
+    {"Conv", NULL, infer_conv, emit_conv},
+    {"ConvTranspose", NULL, infer_conv_transpose, emit_conv_transpose},
     {NULL, NULL, NULL, NULL},
 };
