@@ -48,7 +48,8 @@ static void per_channel(Compiler *c, Node *n, int i, const Value *x, Sym *C) {
                   dtype_name(x->dtype));
     if (v->rank != 1)
         o2c_error(c, n, "input %d must be 1-D (one value per channel), got rank %d", i, v->rank);
-    ir_constrain(c, n, 0, v->shape[0], C, "input %d has one value per channel (dim 1 of input 0)", i);
+    ir_constrain(c, n, 0, v->shape[0], C, "input %d has one value per channel (dim 1 of input 0)",
+                 i);
 }
 
 static Value *out_opt(const Node *n, int i) { return i < n->nout ? n->out[i] : NULL; }

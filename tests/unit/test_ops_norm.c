@@ -70,7 +70,9 @@ Test(norm, batchnorm_training_outputs_before_opset14) {
     expect_error(NORM "batchnorm_opset9_training.onnx", "only inference");
 }
 
-Test(norm, lrn_requires_size) { expect_error(NORM "lrn_no_size.onnx", "attribute 'size' is required"); }
+Test(norm, lrn_requires_size) {
+    expect_error(NORM "lrn_no_size.onnx", "attribute 'size' is required");
+}
 
 /* LayerNormalization from axis 1 of [N, 2, 50], Scale [2, 50] (a big weight), B [50]
  * broadcast over the last axis, epsilon 1e-3; N = 3. */
@@ -96,8 +98,8 @@ Test(norm, layernorm_run) {
         v /= D;
         for (int k = 0; k < D; k++) {
             double want = (x[r * D + k] - m) / sqrt(v + 1e-3) * (0.5 + 0.01 * k) + 0.1 * (k % 50);
-            cr_assert(fabs(y[r * D + k] - want) < 1e-4 * (1 + fabs(want)), "y[%d][%d] = %g, want %g",
-                      r, k, y[r * D + k], want);
+            cr_assert(fabs(y[r * D + k] - want) < 1e-4 * (1 + fabs(want)),
+                      "y[%d][%d] = %g, want %g", r, k, y[r * D + k], want);
         }
     }
     jit_free(j);
