@@ -378,7 +378,8 @@ static void emit_reduce(Compiler *c, Emit *e, Node *n) {
 
     const char *T = dtype_ctype(t), *A = acc_type(op, t);
     bool is_float = dtype_is_float(t);
-    const char *cnt = emit_sym(e, count);
+    /* emit_sym declares what it names: only ask for the count where it is used */
+    const char *cnt = strstr(op->fin, "$N") ? emit_sym(e, count) : "";
     const char *init;
     switch (op->init) {
     case INIT_ZERO: init = "0"; break;

@@ -1,0 +1,1 @@
+BxJ<Ï•&DÑÈ.D-]DˆVDDÜnoDgfDüDîxHDJæ8DêUGDÍhODU#D:+uDâ:7D
