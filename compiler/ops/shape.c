@@ -43,8 +43,8 @@ static Sym **need_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t
     Sym **k = ir_known_ints(c, v);
     int64_t l = ir_known_len(v);
     if (!k || l < 0)
-        o2c_error(c, n, "%s '%s' is computed from runtime tensor data: data-dependent shapes are "
-                        "not supported", what, v->name);
+        o2c_error(c, n, "%s '%s' is not known at compile time (it depends on runtime tensor "
+                        "data): data-dependent shapes are not supported", what, v->name);
     *len = l;
     return k;
 }
@@ -554,7 +554,7 @@ static void infer_range(Compiler *c, Node *n) {
         for (int i = 0; i < 3; i++) {
             Sym **kk = ir_known_ints(c, v[i]);
             if (!kk)
-                o2c_error(c, n, "%s '%s' is computed from runtime tensor data: the output length "
+                o2c_error(c, n, "%s '%s' is not known at compile time: the output length "
                                 "would be data-dependent, which is not supported", names[i],
                           v[i]->name);
             k[i] = kk[0];
@@ -584,7 +584,7 @@ static void infer_range(Compiler *c, Node *n) {
         o2c_error(c, n, "type %s is not supported", dtype_name(t));
     for (int i = 0; i < 3; i++)
         if (!v[i]->data)
-            o2c_error(c, n, "%s '%s' is computed from runtime tensor data: the output length "
+            o2c_error(c, n, "%s '%s' is not known at compile time: the output length "
                             "would be data-dependent, which is not supported", names[i], v[i]->name);
     double start = data_double(v[0], 0), limit = data_double(v[1], 0), delta = data_double(v[2], 0);
     if (delta == 0 || !isfinite(start) || !isfinite(limit) || !isfinite(delta))
@@ -611,13 +611,18 @@ static void infer_range(Compiler *c, Node *n) {
 }
 
 static void emit_range(Compiler *c, Emit *e, Node *n) {
-    (void)c;
     Value *y = n->out[0];
     Sym **prm = n->priv;
     const char *ct = dtype_ctype(y->dtype);
+    int64_t v;
+    const char *term = sym_get_const(prm[1], &v) && v == 1
+                           ? "i"
+                           : arena_printf(c->arena, "i * %s", emit_sym(e, prm[1]));
+    const char *val = sym_get_const(prm[0], &v) && v == 0
+                          ? term
+                          : arena_printf(c->arena, "%s + %s", emit_sym(e, prm[0]), term);
     emit_line(e, "for (int64_t i = 0; i < %s; i++)", emit_sym(e, y->shape[0]));
-    emit_line(e, "    %s[i] = (%s)(%s + i * %s);", emit_ptr(e, y), ct, emit_sym(e, prm[0]),
-              emit_sym(e, prm[1]));
+    emit_line(e, "    %s[i] = (%s)(%s);", emit_ptr(e, y), ct, val);
 }
 
 /* ---- Expand, Tile */

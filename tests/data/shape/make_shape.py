@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""Writes the small models of tests/unit/test_ops_shape.c (run from this folder).
+
+Every model has symbolic dims, so the shape arithmetic must fold into symbolic expressions:
+  reshape_mul.onnx      x[N,3,H,W] -> Shape(end=2) * [1,0] + [0,-1] -> Reshape -> y[N,3*H*W]
+  reshape_gather.onnx   x[N,3,H,W] -> Shape -> Gather(0) -> Unsqueeze -> Concat([-1]) -> Reshape
+  reshape_div.onnx      x[N,W] -> Reshape([-1,4]) -> y[N*W/4,4]: N*W must be a multiple of 4
+  moves.onnx            Flatten, Squeeze(Unsqueeze), Identity, Dropout(+mask) of x[N,C,W]
+  expand_tile.onnx      Expand(x[N,1], Shape(z[N,W])), Tile(x, [2,3])
+  fill_range.onnx       ConstantOfShape(Shape(x)) = 7 (int64), Range(0, Size(x), 1)
+  constants.onnx        Constant value_float, value_floats, value_int, value_ints, value tensor
+  bad_reshape_runtime.onnx  Reshape whose target shape is a runtime input (data-dependent)
+  bad_reshape_two_neg.onnx  Reshape target with two -1
+  bad_constant_sparse.onnx  Constant with sparse_value
+  bad_squeeze_not_one.onnx  Squeeze of an axis of size 3
+"""
+import numpy as np
+import onnx
+from onnx import TensorProto as TP, helper as h, numpy_helper as nh
+
+OPSET = 15
+
+
+def save(name, nodes, inputs, outputs, inits=(), check=False):
+    g = h.make_graph(nodes, name, inputs, outputs, list(inits))
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", OPSET)], producer_name="make_shape.py")
+    m.ir_version = 8
+    if check:  # outputs carry no declared shape, which the checker of some onnx versions rejects
+        onnx.checker.check_model(m)
+    onnx.save(m, name + ".onnx")
+
+
+def vi(name, t, shape):
+    return h.make_tensor_value_info(name, t, shape)
+
+
+def c64(name, vals):
+    return nh.from_array(np.array(vals, dtype=np.int64), name)
+
+
+save("reshape_mul",
+     [h.make_node("Shape", ["x"], ["s"], end=2),
+      h.make_node("Mul", ["s", "keep"], ["m"]),
+      h.make_node("Add", ["m", "neg"], ["t"]),
+      h.make_node("Reshape", ["x", "t"], ["y"])],
+     [vi("x", TP.FLOAT, ["N", 3, "H", "W"])], [vi("y", TP.FLOAT, None)],
+     [c64("keep", [1, 0]), c64("neg", [0, -1])])
+
+save("reshape_gather",
+     [h.make_node("Shape", ["x"], ["s"]),
+      h.make_node("Gather", ["s", "zero"], ["n"], axis=0),
+      h.make_node("Unsqueeze", ["n", "axes0"], ["n1"]),
+      h.make_node("Concat", ["n1", "minus1"], ["t"], axis=0),
+      h.make_node("Reshape", ["x", "t"], ["y"])],
+     [vi("x", TP.FLOAT, ["N", 3, "H", "W"])], [vi("y", TP.FLOAT, None)],
+     [nh.from_array(np.array(0, dtype=np.int64), "zero"), c64("axes0", [0]), c64("minus1", [-1])])
+
+save("reshape_div",
+     [h.make_node("Reshape", ["x", "t"], ["y"])],
+     [vi("x", TP.FLOAT, ["N", "W"])], [vi("y", TP.FLOAT, None)], [c64("t", [-1, 4])])
+
+save("moves",
+     [h.make_node("Flatten", ["x"], ["f"], axis=2),
+      h.make_node("Unsqueeze", ["x", "ax"], ["u"]),
+      h.make_node("Squeeze", ["u", "ax"], ["sq"]),
+      h.make_node("Identity", ["sq"], ["id"]),
+      h.make_node("Dropout", ["id"], ["d", "mask"])],
+     [vi("x", TP.FLOAT, ["N", "C", "W"])],
+     [vi("f", TP.FLOAT, None), vi("u", TP.FLOAT, None), vi("d", TP.FLOAT, None),
+      vi("mask", TP.BOOL, None)],
+     [c64("ax", [1])])
+
+save("expand_tile",
+     [h.make_node("Shape", ["z"], ["zs"]),
+      h.make_node("Expand", ["x", "zs"], ["e"]),
+      h.make_node("Tile", ["x", "reps"], ["t"])],
+     [vi("x", TP.FLOAT, ["N", 1]), vi("z", TP.FLOAT, ["N", "W"])],
+     [vi("e", TP.FLOAT, None), vi("t", TP.FLOAT, None)],
+     [c64("reps", [2, 3])])
+
+save("fill_range",
+     [h.make_node("Shape", ["x"], ["s"]),
+      h.make_node("ConstantOfShape", ["s"], ["c"],
+                  value=nh.from_array(np.array([7], dtype=np.int64), "v")),
+      h.make_node("Size", ["x"], ["n"]),
+      h.make_node("Range", ["zero", "n", "one"], ["r"])],
+     [vi("x", TP.FLOAT, ["N", "W"])],
+     [vi("c", TP.INT64, None), vi("r", TP.INT64, None)],
+     [nh.from_array(np.array(0, dtype=np.int64), "zero"),
+      nh.from_array(np.array(1, dtype=np.int64), "one")])
+
+save("constants",
+     [h.make_node("Constant", [], ["a"], value_float=1.5),
+      h.make_node("Constant", [], ["b"], value_floats=[1.0, -2.0, 3.25]),
+      h.make_node("Constant", [], ["c"], value_int=-7),
+      h.make_node("Constant", [], ["d"], value_ints=[4, 5]),
+      h.make_node("Constant", [], ["e"],
+                  value=nh.from_array(np.array([[1, 2], [3, 4]], dtype=np.int32), "e")),
+      h.make_node("Shape", ["x"], ["xs"]),
+      h.make_node("Add", ["xs", "d"], ["f"])],
+     [vi("x", TP.FLOAT, ["N", "W"])],
+     [vi("a", TP.FLOAT, None), vi("b", TP.FLOAT, None), vi("c", TP.INT64, None),
+      vi("d", TP.INT64, None), vi("e", TP.INT32, None), vi("f", TP.INT64, None)])
+
+save("bad_reshape_runtime",
+     [h.make_node("Reshape", ["x", "t"], ["y"], name="rs")],
+     [vi("x", TP.FLOAT, ["N", 4]), vi("t", TP.INT64, [2])], [vi("y", TP.FLOAT, None)])
+
+save("bad_reshape_two_neg",
+     [h.make_node("Reshape", ["x", "t"], ["y"], name="rs")],
+     [vi("x", TP.FLOAT, ["N", 4])], [vi("y", TP.FLOAT, None)], [c64("t", [-1, -1])])
+
+sp = h.make_sparse_tensor(nh.from_array(np.array([1.0], dtype=np.float32), "vals"),
+                          nh.from_array(np.array([0], dtype=np.int64), "idx"), [2])
+save("bad_constant_sparse",
+     [h.make_node("Constant", [], ["y"], name="k", sparse_value=sp)],
+     [], [vi("y", TP.FLOAT, None)], check=False)
+
+save("bad_squeeze_not_one",
+     [h.make_node("Squeeze", ["x", "ax"], ["y"], name="sq")],
+     [vi("x", TP.FLOAT, ["N", 3])], [vi("y", TP.FLOAT, None)], [c64("ax", [1])])
