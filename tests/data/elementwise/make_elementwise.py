@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""Writes the small ONNX models that tests/unit/test_ops_elementwise.c feeds the compiler.
+
+Run from anywhere with Debian's python3-onnx; the outputs are committed next to this script so
+the tests never need Python:
+
+    /usr/bin/python3 tests/data/elementwise/make_elementwise.py
+
+Values are deterministic so that the C test can compute the expected results itself.
+"""
+import os
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+
+
+def model(name, nodes, inputs, outputs, inits=(), opset=15):
+    g = helper.make_graph(nodes, name.replace(".onnx", ""), inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
+                          producer_name="onnx2c-make_elementwise")
+    m.ir_version = 8
+    with open(os.path.join(HERE, name), "wb") as f:
+        f.write(m.SerializeToString())
+
+
+def vi(name, shape, t=F):
+    return helper.make_tensor_value_info(name, t, shape)
+
+
+def const(name, values, dtype=np.int64):
+    return numpy_helper.from_array(np.array(values, dtype=dtype), name)
+
+
+N = helper.make_node
+
+# Broadcasting with a symbolic dim: a[N, 1, 4] + b[3, 1] -> [N, 3, 4]; then Max/Mean (variadic,
+# three inputs) and a Where on a comparison.
+model("bcast_sym.onnx",
+      [N("Add", ["a", "b"], ["s"], name="add"),
+       N("Max", ["a", "b", "c"], ["mx"], name="max"),
+       N("Mean", ["a", "b", "c"], ["mean"], name="mean"),
+       N("Greater", ["a", "b"], ["gt"], name="gt"),
+       N("Where", ["gt", "a", "b"], ["w"], name="where")],
+      [vi("a", ["N", 1, 4]), vi("b", [3, 1]), vi("c", [4])],
+      [vi("s", None), vi("mx", None), vi("mean", None), vi("w", None)])
+
+# Shapes that cannot be broadcast: [2, 3] + [4, 3].
+model("bcast_bad.onnx", [N("Add", ["a", "b"], ["y"], name="add")],
+      [vi("a", [2, 3]), vi("b", [4, 3])], [vi("y", None)])
+
+# PRelu: the slope must broadcast to X (unidirectionally): [2, 3] slope for X [3].
+model("prelu_bad.onnx", [N("PRelu", ["x", "slope"], ["y"], name="prelu")],
+      [vi("x", [3]), vi("slope", [2, 3])], [vi("y", None)])
+
+# Cast to string is rejected with a clear error.
+model("cast_string.onnx", [N("Cast", ["x"], ["y"], name="cast", to=TensorProto.STRING)],
+      [vi("x", [3])], [vi("y", None, TensorProto.STRING)])
+
+# Shape arithmetic that folds: x[N, C, 8] -> Shape -> * [1, 2, 1] -> / [1, 1, 2] -> Cast int32
+# -> Cast int64 -> Max [0, 0, 0] -> Reshape x to [N, 2C, 4].  Also constant-only integer math
+# as outputs: Div truncates toward zero, Mod fmod=0 takes the divisor's sign, fmod=1 the
+# dividend's; Equal/Not/Where select.
+model("shape_fold.onnx",
+      [N("Shape", ["x"], ["shp"], name="shape"),
+       N("Mul", ["shp", "k121"], ["m"], name="mul"),
+       N("Div", ["m", "k112"], ["d"], name="div"),
+       N("Cast", ["d"], ["d32"], name="to32", to=TensorProto.INT32),
+       N("Cast", ["d32"], ["d64"], name="to64", to=TensorProto.INT64),
+       N("Max", ["d64", "k000"], ["target"], name="max"),
+       N("Reshape", ["x", "target"], ["y"], name="reshape"),
+       N("Div", ["num", "den"], ["q"], name="idiv"),
+       N("Mod", ["num", "den"], ["r0"], name="mod0"),
+       N("Mod", ["num", "den"], ["r1"], name="mod1", fmod=1),
+       N("Equal", ["num", "den"], ["eq"], name="eq"),
+       N("Not", ["eq"], ["ne"], name="not"),
+       N("Where", ["ne", "num", "den"], ["sel"], name="where")],
+      [vi("x", ["N", "C", 8])],
+      [vi("y", None), vi("target", None, I64), vi("q", None, I64), vi("r0", None, I64),
+       vi("r1", None, I64), vi("sel", None, I64)],
+      [const("k121", [1, 2, 1]), const("k112", [1, 1, 2]), const("k000", [0, 0, 0]),
+       const("num", [-7, 7, -7, 7, 3]), const("den", [2, 2, -2, -2, 3])])
+
+# Element types: Mod (fmod=0) on int32 with mixed signs, Round half to even, Cast float ->
+# float16 and float16 -> float, Pow with an int64 exponent.
+model("types.onnx",
+      [N("Mod", ["i", "j"], ["mod"], name="mod"),
+       N("Round", ["f"], ["round"], name="round"),
+       N("Cast", ["f"], ["h"], name="tohalf", to=TensorProto.FLOAT16),
+       N("Cast", ["h"], ["back"], name="fromhalf", to=TensorProto.FLOAT),
+       N("Pow", ["f", "e"], ["pow"], name="pow")],
+      [vi("i", [4], TensorProto.INT32), vi("j", [4], TensorProto.INT32), vi("f", [4]),
+       vi("e", [4], I64)],
+      [vi("mod", None, TensorProto.INT32), vi("round", None), vi("h", None, TensorProto.FLOAT16),
+       vi("back", None), vi("pow", None)])

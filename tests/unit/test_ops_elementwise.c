@@ -1,0 +1,169 @@
+/* test_ops_elementwise.c — the elementwise family (compiler/ops/elementwise.c): broadcast shape
+ * inference with symbolic dims and its errors seen through onnx2c_compile, folding of integer
+ * shape arithmetic (Shape -> Mul -> Div -> Cast -> Max -> Reshape, constant Div/Mod/Where), and
+ * kernels JIT-compiled with libtcc and compared with values computed here.  The models come
+ * from tests/data/elementwise/make_elementwise.py. */
+#include "onnx2c.h"
+#include "runtime.h"
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#define EW ONNX2C_SOURCE_DIR "/tests/data/elementwise/"
+
+static int compile(const char *path, Output *out, char *err, size_t errlen) {
+    Options opt = {0};
+    memset(out, 0, sizeof *out);
+    err[0] = 0;
+    return onnx2c_compile(path, &opt, out, err, errlen);
+}
+
+static void expect_error(const char *path, const char *fragment) {
+    char err[1024];
+    Output out;
+    int st = compile(path, &out, err, sizeof err);
+    if (st == O2C_OK)
+        onnx2c_output_free(&out);
+    cr_assert_eq(st, O2C_EMODEL, "%s: status %d, want %d: %s", path, st, O2C_EMODEL, err);
+    cr_assert(strstr(err, fragment), "%s: message lacks \"%s\": %s", path, fragment, err);
+    cr_assert(!strchr(err, '\n'), "message is not one line: %s", err);
+}
+
+typedef int (*RunFn)(const int64_t *, const void *const *, void *const *, void *);
+
+static Jit *build(const char *path, Output *out, RunFn *run) {
+    char err[1024];
+    int st = compile(path, out, err, sizeof err);
+    cr_assert_eq(st, O2C_OK, "%s: %s", path, err);
+    char hname[300];
+    snprintf(hname, sizeof hname, "%s.h", out->name);
+    Jit *j = jit_compile(out->c_src, hname, out->h_src, NULL, err, sizeof err);
+    cr_assert_not_null(j, "%s: %s", path, err);
+    char sym[300];
+    snprintf(sym, sizeof sym, "%s_run", out->name);
+    *run = (RunFn)jit_symbol(j, sym);
+    cr_assert_not_null(*run);
+    return j;
+}
+
+Test(elementwise, broadcast_symbolic_shapes) {
+    char err[1024];
+    Output out;
+    int st = compile(EW "bcast_sym.onnx", &out, err, sizeof err);
+    cr_assert_eq(st, O2C_OK, "%s", err);
+    cr_assert(strstr(out.h_src, "output 0 's': float[N, 3, 4]"), "%s", out.h_src);
+    cr_assert(strstr(out.h_src, "output 1 'mx': float[N, 3, 4]"), "%s", out.h_src);
+    cr_assert(strstr(out.h_src, "output 3 'w': float[N, 3, 4]"), "%s", out.h_src);
+    onnx2c_output_free(&out);
+}
+
+Test(elementwise, broadcast_incompatible) {
+    expect_error(EW "bcast_bad.onnx",
+                 "node 'add' (Add): shapes cannot be broadcast: dimension 0 is 2 vs 4");
+}
+
+Test(elementwise, prelu_slope_must_broadcast_to_x) {
+    expect_error(EW "prelu_bad.onnx", "node 'prelu' (PRelu): slope of rank 2 does not broadcast");
+}
+
+Test(elementwise, cast_to_string_unsupported) {
+    expect_error(EW "cast_string.onnx", "node 'cast' (Cast): cast to string is not supported");
+}
+
+/* a[N,1,4] + b[3,1]; Max and Mean of a, b, c[4]; Where(a > b, a, b); N = 2. */
+Test(elementwise, broadcast_run) {
+    enum { N = 2 };
+    float a[N * 4], b[3], c[4], s[N * 12], mx[N * 12], mean[N * 12], w[N * 12];
+    for (int i = 0; i < N * 4; i++)
+        a[i] = (float)i - 3.5f;
+    for (int i = 0; i < 3; i++)
+        b[i] = (float)i - 1.0f;
+    for (int i = 0; i < 4; i++)
+        c[i] = 0.5f * (float)i;
+    Output out;
+    RunFn run;
+    Jit *j = build(EW "bcast_sym.onnx", &out, &run);
+    int64_t dims[1] = {N};
+    const void *in[3] = {a, b, c};
+    void *outs[4] = {s, mx, mean, w};
+    static _Alignas(64) unsigned char ws[4096]; /* the comparison's bool temporary */
+    cr_assert_eq(run(dims, in, outs, ws), 0);
+    for (int n = 0; n < N; n++)
+        for (int r = 0; r < 3; r++)
+            for (int k = 0; k < 4; k++) {
+                int i = (n * 3 + r) * 4 + k;
+                float x = a[n * 4 + k], y = b[r], z = c[k];
+                cr_assert_float_eq(s[i], x + y, 1e-6, "s[%d]", i);
+                cr_assert_float_eq(mx[i], fmaxf(fmaxf(x, y), z), 1e-6, "mx[%d]", i);
+                cr_assert_float_eq(mean[i], (x + y + z) / 3, 1e-5, "mean[%d]", i);
+                cr_assert_float_eq(w[i], x > y ? x : y, 1e-6, "w[%d]", i);
+            }
+    jit_free(j);
+    onnx2c_output_free(&out);
+}
+
+/* Shape arithmetic folds: Reshape's target is known as [N, 2C, 4], so the output shape is
+ * symbolic and no kernel computes it; constant Div/Mod/Where fold to their ONNX values. */
+Test(elementwise, shape_arithmetic_folds) {
+    Output out;
+    RunFn run;
+    Jit *j = build(EW "shape_fold.onnx", &out, &run);
+    cr_assert(strstr(out.h_src, "output 0 'y': float[N, C*2, 4]"), "%s", out.h_src);
+    cr_assert(strstr(out.c_src, "const int64_t k_q[5] = {"), "Div was not folded:\n%s", out.c_src);
+    enum { N = 2, C = 3 };
+    float x[N * C * 8], y[N * C * 8];
+    int64_t target[3], q[5], r0[5], r1[5], sel[5];
+    for (int i = 0; i < N * C * 8; i++)
+        x[i] = (float)i;
+    int64_t dims[2] = {N, C};
+    const void *in[1] = {x};
+    void *outs[6] = {y, target, q, r0, r1, sel};
+    cr_assert_eq(run(dims, in, outs, NULL), 0);
+    static const int64_t want_target[3] = {N, 2 * C, 4};
+    /* num = {-7, 7, -7, 7, 3}, den = {2, 2, -2, -2, 3} */
+    static const int64_t want_q[5] = {-3, 3, 3, -3, 1};   /* truncation toward zero */
+    static const int64_t want_r0[5] = {1, 1, -1, -1, 0};  /* fmod=0: sign of the divisor */
+    static const int64_t want_r1[5] = {-1, 1, -1, 1, 0};  /* fmod=1: sign of the dividend */
+    static const int64_t want_sel[5] = {-7, 7, -7, 7, 3}; /* Where(Not(Equal)) */
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(target[i], want_target[i], "target[%d] = %lld", i, (long long)target[i]);
+    for (int i = 0; i < 5; i++) {
+        cr_assert_eq(q[i], want_q[i], "q[%d] = %lld", i, (long long)q[i]);
+        cr_assert_eq(r0[i], want_r0[i], "r0[%d] = %lld", i, (long long)r0[i]);
+        cr_assert_eq(r1[i], want_r1[i], "r1[%d] = %lld", i, (long long)r1[i]);
+        cr_assert_eq(sel[i], want_sel[i], "sel[%d] = %lld", i, (long long)sel[i]);
+    }
+    for (int i = 0; i < N * C * 8; i++)
+        cr_assert_eq(y[i], x[i]);
+    jit_free(j);
+    onnx2c_output_free(&out);
+}
+
+/* Run-time kernels on other element types: int32 Mod (fmod=0) with mixed signs, Round half to
+ * even, Cast float -> float16 (round to nearest even) -> float, Pow with an int64 exponent. */
+Test(elementwise, types_run) {
+    int32_t i[4] = {-7, 7, -7, 8}, jv[4] = {3, -3, -3, 3}, mod[4];
+    float f[4] = {2.5f, -0.5f, 1.5f, 65519.0f}, rnd[4], back[4], pw[4];
+    int64_t e[4] = {2, 3, 0, 1};
+    uint16_t h[4];
+    Output out;
+    RunFn run;
+    Jit *j = build(EW "types.onnx", &out, &run);
+    const void *in[4] = {i, jv, f, e};
+    void *outs[5] = {mod, rnd, h, back, pw};
+    cr_assert_eq(run(NULL, in, outs, NULL), 0);
+    static const int32_t want_mod[4] = {2, -2, -1, 2};
+    static const float want_round[4] = {2.0f, -0.0f, 2.0f, 65519.0f};
+    /* 2.5, -0.5, 1.5 are exact in float16; 65519 rounds to 65504 (the largest float16) */
+    static const uint16_t want_h[4] = {0x4100, 0xb800, 0x3e00, 0x7bff};
+    for (int k = 0; k < 4; k++) {
+        cr_assert_eq(mod[k], want_mod[k], "mod[%d] = %d", k, mod[k]);
+        cr_assert_eq(rnd[k], want_round[k], "round[%d] = %g", k, rnd[k]);
+        cr_assert_eq(h[k], want_h[k], "h[%d] = 0x%04x", k, h[k]);
+        cr_assert_float_eq(pw[k], powf(f[k], (float)e[k]), 1e-3, "pow[%d] = %g", k, pw[k]);
+    }
+    cr_assert_float_eq(back[0], 2.5f, 0);
+    cr_assert_float_eq(back[3], 65504.0f, 0);
+    jit_free(j);
+    onnx2c_output_free(&out);
+}
