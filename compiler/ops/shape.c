@@ -128,29 +128,33 @@ static void fold_repeat(Compiler *c, Value *x, Value *y) {
     }
 }
 
-/* Exact C literal of one element stored at p. */
+/* Exact C literal of one element stored at p (16-bit floats as their bit patterns). */
 static const char *elem_literal(Emit *e, DType t, const void *p) {
+    union {
+        float f;
+        double d;
+        int8_t i8;
+        int16_t i16;
+        int32_t i32;
+        int64_t i64;
+        uint8_t u8;
+        uint16_t u16;
+        uint32_t u32;
+        uint64_t u64;
+    } v;
+    memcpy(&v, p, dtype_size(t));
     switch (t) {
-    case DT_FLOAT: { float v; memcpy(&v, p, sizeof v); return emit_literal(e, t, v); }
-    case DT_DOUBLE: { double v; memcpy(&v, p, sizeof v); return emit_literal(e, t, v); }
-    case DT_UINT64: {
-        uint64_t v;
-        memcpy(&v, p, sizeof v);
-        return arena_printf(emit_arena(e), "%lluULL", (unsigned long long)v);
-    }
-    default: {
-        Value tmp = {0};
-        tmp.dtype = t == DT_FLOAT16 || t == DT_BFLOAT16 ? DT_UINT16 : t;
-        tmp.data = (void *)p;
-        int64_t v = 0;
-        switch (tmp.dtype) {
-        case DT_INT64: memcpy(&v, p, sizeof v); break;
-        case DT_UINT32: { uint32_t u; memcpy(&u, p, sizeof u); v = u; break; }
-        case DT_UINT16: { uint16_t u; memcpy(&u, p, sizeof u); v = u; break; }
-        default: v = (int64_t)data_double(&tmp, 0); break;
-        }
-        return emit_int(e, v);
-    }
+    case DT_FLOAT: return emit_literal(e, t, v.f);
+    case DT_DOUBLE: return emit_literal(e, t, v.d);
+    case DT_INT8: return emit_int(e, v.i8);
+    case DT_INT16: return emit_int(e, v.i16);
+    case DT_INT32: return emit_int(e, v.i32);
+    case DT_INT64: return emit_int(e, v.i64);
+    case DT_UINT8: case DT_BOOL: return emit_int(e, v.u8);
+    case DT_UINT16: case DT_FLOAT16: case DT_BFLOAT16: return emit_int(e, v.u16);
+    case DT_UINT32: return emit_int(e, v.u32);
+    case DT_UINT64: return arena_printf(emit_arena(e), "%lluULL", (unsigned long long)v.u64);
+    default: return "0";
     }
 }
 
@@ -260,8 +264,10 @@ static void infer_reshape(Compiler *c, Node *n) {
         if (has_zero || (sym_get_const(prod, &p) && p == 0))
             o2c_error(c, n, "target shape has -1 together with a zero dim");
         shape[infer_at] = sym_floordiv(s, numel, prod);
-        ir_constrain(c, n, 2, prod, numel,
-                     "input size must be a multiple of the product of the target's known dims");
+        /* no constraint when the quotient is exact as polynomials (N*C*H*W / N) */
+        if (sym_mul(s, shape[infer_at], prod) != numel)
+            ir_constrain(c, n, 2, prod, numel,
+                         "input size must be a multiple of the product of the target's other dims");
     } else {
         ir_constrain(c, n, 0, prod, numel, "target shape must have as many elements as the input");
     }
