@@ -1,6 +1,998 @@
-/* layout.c — op family: (not yet written). */
+/* layout.c — op family: data movement.
+ *
+ * ONNX: Transpose, Concat, Split, Slice, DepthToSpace, SpaceToDepth, Gather, GatherElements, Pad.
+ * No arithmetic: every output element is a copy of some input element (or Pad's value).
+ *
+ * Most of these ops are described by "pieces": a piece copies a strided box of one input into
+ * a strided box of one output,
+ *     out[dbase + sum_d i_d * dstride[d]] = src[sbase + sum_d i_d * sstride[d]],  0 <= i_d < size[d]
+ * with every size, base and stride a Sym.  Transpose, Slice, Depth/SpaceToDepth are one piece,
+ * Concat one piece per input, Split one per output.  The same description serves twice:
+ *   - folding: when the inputs' contents are known (Shape(x) gives its dims as Syms, initializers
+ *     give bytes) and the pieces are constant, the outputs get known contents (kv or data).  This
+ *     is how Shape -> Gather -> Unsqueeze -> Concat -> Reshape becomes a known Reshape target;
+ *   - emitting: one loop nest per piece, after dropping size-1 dims and merging dims that are
+ *     contiguous on both sides (a Concat along axis 1 of [N,C,H,W] becomes two loops).
+ * Gather, GatherElements and Pad read data-dependent or clamped coordinates and get loops of
+ * their own; Gather also folds through pieces when its indices are constants. */
 #include "onnx2c.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RANK 16
+#define FOLD_MAX_KV 4096           /* elements: limit of ir_known_ints too */
+#define FOLD_MAX_BYTES (64 << 20)  /* dense constant outputs */
+
+typedef struct Piece {
+    Value *src;
+    int out; /* output index */
+    int rank;
+    Sym **size;
+    Sym *dbase, *sbase;
+    Sym **dstride, **sstride;
+} Piece;
+
+typedef struct Pieces {
+    int n, cap;
+    Piece *p;
+} Pieces;
+
+/* ---- helpers */
+
+static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
+
+static Sym **sym_arr(Compiler *c, int n) {
+    return arena_alloc(c->arena, sizeof(Sym *) * (size_t)(n > 0 ? n : 1));
+}
+
+/* Row-major strides of a shape. */
+static Sym **contig_strides(Compiler *c, int rank, Sym *const *shape) {
+    Sym **st = sym_arr(c, rank);
+    Sym *s = K(c, 1);
+    for (int d = rank - 1; d >= 0; d--) {
+        st[d] = s;
+        s = sym_mul(c->sym, s, shape[d]);
+    }
+    return st;
+}
+
+static Sym *prod(Compiler *c, Sym *const *shape, int from, int to) {
+    Sym *p = K(c, 1);
+    for (int i = from; i < to; i++)
+        p = sym_mul(c->sym, p, shape[i]);
+    return p;
+}
+
+static Piece *add_piece(Compiler *c, Pieces *ps, Value *src, int out, int rank) {
+    if (ps->n == ps->cap) {
+        int cap = ps->cap ? ps->cap * 2 : 4;
+        Piece *np = arena_alloc(c->arena, sizeof(Piece) * (size_t)cap);
+        if (ps->n)
+            memcpy(np, ps->p, sizeof(Piece) * (size_t)ps->n);
+        ps->p = np;
+        ps->cap = cap;
+    }
+    Piece *p = &ps->p[ps->n++];
+    p->src = src;
+    p->out = out;
+    p->rank = rank;
+    p->size = sym_arr(c, rank);
+    p->dstride = sym_arr(c, rank);
+    p->sstride = sym_arr(c, rank);
+    p->dbase = p->sbase = K(c, 0);
+    return p;
+}
+
+static Pieces *new_pieces(Compiler *c, Node *n) {
+    Pieces *ps = arena_alloc(c->arena, sizeof *ps);
+    n->priv = ps;
+    return ps;
+}
+
+static void require_rank(Compiler *c, Node *n, Value *v, int rank) {
+    if (v->rank > MAX_RANK)
+        o2c_error(c, n, "input '%s' has rank %d; at most %d is supported", v->name, v->rank,
+                  MAX_RANK);
+    if (rank >= 0 && v->rank != rank)
+        o2c_error(c, n, "input '%s' has rank %d, expected %d", v->name, v->rank, rank);
+}
+
+/* Attribute-like integer input (Slice starts, Pad pads, Split sizes): its values must be
+ * known at compile time.  Returns the element count and sets *out to the Syms. */
+static int64_t known_input(Compiler *c, Node *n, Value *v, const char *what, Sym ***out) {
+    if (!dtype_is_int(v->dtype))
+        o2c_error(c, n, "%s must be an integer tensor, got %s", what, dtype_name(v->dtype));
+    Sym **k = ir_known_ints(c, v);
+    int64_t len = ir_known_len(v);
+    if (!k || len < 0)
+        o2c_error(c, n, "%s ('%s') must be known at compile time (a constant or shape arithmetic)",
+                  what, v->name);
+    *out = k;
+    return len;
+}
+
+/* Same, but every value must also be a constant. */
+static int64_t const_input(Compiler *c, Node *n, Value *v, const char *what, int64_t **out) {
+    Sym **k;
+    int64_t len = known_input(c, n, v, what, &k);
+    int64_t *vals = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(len ? len : 1));
+    for (int64_t i = 0; i < len; i++)
+        if (!sym_get_const(k[i], &vals[i]))
+            o2c_error(c, n, "%s ('%s') must be constant: element %lld is symbolic", what, v->name,
+                      (long long)i);
+    *out = vals;
+    return len;
+}
+
+static bool all_const(Sym *const *s, int n, int64_t *out) {
+    for (int i = 0; i < n; i++)
+        if (!sym_get_const(s[i], &out[i]))
+            return false;
+    return true;
+}
+
+/* ---- folding through pieces */
+
+/* Gives output k known contents when all its pieces read known inputs with constant geometry:
+ * dense bytes when every source is dense, else (integer/bool) Syms. */
+static void fold_output(Compiler *c, Node *n, const Pieces *ps, int k) {
+    Value *y = n->out[k];
+    if (!y || y->data || y->kv)
+        return;
+    int64_t len = ir_known_len(y);
+    if (len < 0)
+        return;
+    bool dense = true, ints = dtype_is_int(y->dtype) || y->dtype == DT_BOOL;
+    for (int i = 0; i < ps->n; i++) {
+        const Piece *p = &ps->p[i];
+        if (p->out != k)
+            continue;
+        int64_t tmp[MAX_RANK + 1];
+        if (!all_const(p->size, p->rank, tmp) || !all_const(p->dstride, p->rank, tmp) ||
+            !all_const(p->sstride, p->rank, tmp) || !all_const(&p->dbase, 1, tmp) ||
+            !all_const(&p->sbase, 1, tmp))
+            return;
+        if (!p->src->data)
+            dense = false;
+        if (!p->src->data && !p->src->kv)
+            return;
+    }
+    size_t esz = dtype_size(y->dtype);
+    if (dense ? (uint64_t)len * esz > FOLD_MAX_BYTES : (!ints || len > FOLD_MAX_KV))
+        return;
+    for (int i = 0; !dense && i < ps->n; i++)
+        if (ps->p[i].out == k && !ir_known_ints(c, ps->p[i].src))
+            return;
+    unsigned char *bytes = dense ? arena_alloc(c->arena, (size_t)len * esz + 1) : NULL;
+    Sym **kv = dense ? NULL : sym_arr(c, (int)len);
+    for (int i = 0; i < ps->n; i++) {
+        const Piece *p = &ps->p[i];
+        if (p->out != k)
+            continue;
+        int64_t size[MAX_RANK + 1], ds[MAX_RANK + 1], ss[MAX_RANK + 1], db, sb, idx[MAX_RANK + 1];
+        all_const(p->size, p->rank, size);
+        all_const(p->dstride, p->rank, ds);
+        all_const(p->sstride, p->rank, ss);
+        sym_get_const(p->dbase, &db);
+        sym_get_const(p->sbase, &sb);
+        int64_t total = 1, slen = ir_known_len(p->src);
+        for (int d = 0; d < p->rank; d++) {
+            total *= size[d];
+            idx[d] = 0;
+        }
+        for (int64_t t = 0; t < total; t++) {
+            int64_t di = db, si = sb;
+            for (int d = 0; d < p->rank; d++)
+                di += idx[d] * ds[d], si += idx[d] * ss[d];
+            O2C_ASSERT(c, di >= 0 && di < len && si >= 0 && si < slen);
+            if (dense)
+                memcpy(bytes + (size_t)di * esz, (const unsigned char *)p->src->data + (size_t)si * esz,
+                       esz);
+            else
+                kv[di] = p->src->kv[si];
+            for (int d = p->rank - 1; d >= 0; d--) {
+                if (++idx[d] < size[d])
+                    break;
+                idx[d] = 0;
+            }
+        }
+    }
+    if (dense)
+        y->data = bytes;
+    else
+        y->kv = kv;
+}
+
+static void fold_pieces(Compiler *c, Node *n, const Pieces *ps) {
+    for (int k = 0; k < n->nout; k++)
+        fold_output(c, n, ps, k);
+}
+
+/* ---- emitting pieces */
+
+/* "a * b" without the trivial factors. */
+static const char *term(Emit *e, const char *idx, Sym *stride) {
+    int64_t v;
+    if (sym_get_const(stride, &v) && v == 1)
+        return idx;
+    return arena_printf(emit_arena(e), "%s * %s", idx, emit_sym(e, stride));
+}
+
+static void emit_piece(Compiler *c, Emit *e, const Piece *p, Value *dst) {
+    Arena *a = emit_arena(e);
+    Sym *one = K(c, 1);
+    int64_t v;
+    /* drop size-1 dims, then merge dims contiguous on both sides (inner first) */
+    Sym *size[MAX_RANK + 1], *ds[MAX_RANK + 1], *ss[MAX_RANK + 1];
+    int r = 0;
+    for (int d = 0; d < p->rank; d++) {
+        if (sym_get_const(p->size[d], &v) && v == 0)
+            return;
+        if (p->size[d] == one)
+            continue;
+        if (r > 0 && ds[r - 1] == sym_mul(c->sym, p->dstride[d], p->size[d]) &&
+            ss[r - 1] == sym_mul(c->sym, p->sstride[d], p->size[d])) {
+            size[r - 1] = sym_mul(c->sym, size[r - 1], p->size[d]);
+            ds[r - 1] = p->dstride[d];
+            ss[r - 1] = p->sstride[d];
+            continue;
+        }
+        size[r] = p->size[d];
+        ds[r] = p->dstride[d];
+        ss[r] = p->sstride[d];
+        r++;
+    }
+    const char *y = emit_ptr(e, dst), *x = emit_ptr(e, p->src);
+    /* the innermost dim contiguous on both sides becomes a memcpy */
+    bool mc = r > 0 && ds[r - 1] == one && ss[r - 1] == one;
+    int loops = mc ? r - 1 : r;
+    Buf di, si;
+    buf_init(&di);
+    buf_init(&si);
+    if (p->dbase != K(c, 0))
+        buf_puts(&di, emit_sym(e, p->dbase));
+    if (p->sbase != K(c, 0))
+        buf_puts(&si, emit_sym(e, p->sbase));
+    for (int d = 0; d < loops; d++) {
+        const char *i = arena_printf(a, "i%d", d);
+        emit_line(e, "for (int64_t %s = 0; %s < %s; %s++) {", i, i, emit_sym(e, size[d]), i);
+        emit_indent(e, 1);
+        buf_printf(&di, "%s%s", di.len ? " + " : "", term(e, i, ds[d]));
+        buf_printf(&si, "%s%s", si.len ? " + " : "", term(e, i, ss[d]));
+    }
+    if (mc)
+        emit_line(e, "memcpy(%s + %s, %s + %s, (size_t)%s * sizeof(%s));", y, di.len ? di.data : "0",
+                  x, si.len ? si.data : "0", emit_sym(e, size[r - 1]), dtype_ctype(dst->dtype));
+    else
+        emit_line(e, "%s[%s] = %s[%s];", y, di.len ? di.data : "0", x, si.len ? si.data : "0");
+    for (int d = 0; d < loops; d++) {
+        emit_indent(e, -1);
+        emit_line(e, "}");
+    }
+    buf_free(&di);
+    buf_free(&si);
+}
+
+static void emit_pieces(Compiler *c, Emit *e, Node *n) {
+    const Pieces *ps = n->priv;
+    for (int i = 0; i < ps->n; i++) {
+        Value *y = n->out[ps->p[i].out];
+        if (y->data || y->kv) /* folded: written from its known contents */
+            continue;
+        emit_piece(c, e, &ps->p[i], y);
+    }
+}
+
+/* ---- Transpose: y = x permuted, y.shape[i] = x.shape[perm[i]] (default perm reverses) */
+
+static void infer_transpose(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, 1);
+    Value *x = infer_in(c, n, 0);
+    require_rank(c, n, x, -1);
+    int r = x->rank;
+    const int64_t *perm_a;
+    int np = attr_ints(c, n, "perm", &perm_a);
+    int perm[MAX_RANK];
+    bool seen[MAX_RANK] = {false};
+    if (np >= 0 && np != r)
+        o2c_error(c, n, "perm has %d entries but the input has rank %d", np, r);
+    for (int i = 0; i < r; i++) {
+        int64_t p = np >= 0 ? perm_a[i] : r - 1 - i;
+        if (p < 0)
+            p += r;
+        if (p < 0 || p >= r || seen[p])
+            o2c_error(c, n, "perm is not a permutation of 0..%d", r - 1);
+        seen[p] = true;
+        perm[i] = (int)p;
+    }
+    Sym **shape = sym_arr(c, r), **xs = contig_strides(c, r, x->shape);
+    for (int i = 0; i < r; i++)
+        shape[i] = x->shape[perm[i]];
+    ir_set_shape(c, n->out[0], x->dtype, r, shape);
+    Pieces *ps = new_pieces(c, n);
+    Piece *p = add_piece(c, ps, x, 0, r);
+    Sym **ys = contig_strides(c, r, shape);
+    for (int i = 0; i < r; i++) {
+        p->size[i] = shape[i];
+        p->dstride[i] = ys[i];
+        p->sstride[i] = xs[perm[i]];
+    }
+    fold_pieces(c, n, ps);
+}
+
+/* ---- Concat: y = inputs joined along axis; y.shape[axis] = sum of the inputs' */
+
+static void infer_concat(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, -1);
+    Value *x0 = infer_in(c, n, 0);
+    require_rank(c, n, x0, -1);
+    int r = x0->rank;
+    if (r == 0)
+        o2c_error(c, n, "inputs are scalars: Concat needs rank >= 1");
+    if (n->opset >= 4 && !node_attr(n, "axis"))
+        o2c_error(c, n, "attribute 'axis' is required");
+    int axis = infer_axis(c, n, attr_int(c, n, "axis", 1), r);
+    Sym **shape = sym_arr(c, r);
+    for (int d = 0; d < r; d++)
+        shape[d] = x0->shape[d];
+    Sym *total = K(c, 0);
+    for (int k = 0; k < n->nin; k++) {
+        Value *x = infer_in(c, n, k);
+        if (x->dtype != x0->dtype)
+            o2c_error(c, n, "input %d has type %s but input 0 has type %s", k, dtype_name(x->dtype),
+                      dtype_name(x0->dtype));
+        if (x->rank != r)
+            o2c_error(c, n, "input %d has rank %d but input 0 has rank %d", k, x->rank, r);
+        for (int d = 0; d < r; d++) {
+            if (d == axis || x->shape[d] == shape[d])
+                continue;
+            int64_t a, b;
+            if (sym_get_const(x->shape[d], &a) && sym_get_const(shape[d], &b))
+                o2c_error(c, n, "input %d has dimension %d = %lld but input 0 has %lld (axis is %d)",
+                          k, d, (long long)a, (long long)b, axis);
+            ir_constrain(c, n, 0, x->shape[d], shape[d], "Concat input %d dimension %d must match",
+                         k, d);
+            if (sym_is_const(x->shape[d]))
+                shape[d] = x->shape[d];
+        }
+        total = sym_add(c->sym, total, x->shape[axis]);
+    }
+    shape[axis] = total;
+    ir_set_shape(c, n->out[0], x0->dtype, r, shape);
+    Pieces *ps = new_pieces(c, n);
+    Sym **ys = contig_strides(c, r, shape), *off = K(c, 0);
+    for (int k = 0; k < n->nin; k++) {
+        Value *x = n->in[k];
+        Piece *p = add_piece(c, ps, x, 0, r);
+        for (int d = 0; d < r; d++)
+            p->size[d] = d == axis ? x->shape[axis] : shape[d];
+        Sym **xs = contig_strides(c, r, p->size);
+        for (int d = 0; d < r; d++) {
+            p->dstride[d] = ys[d];
+            p->sstride[d] = xs[d];
+        }
+        p->dbase = sym_mul(c->sym, off, ys[axis]);
+        off = sym_add(c->sym, off, x->shape[axis]);
+    }
+    fold_pieces(c, n, ps);
+}
+
+/* ---- Split: outputs are consecutive slices along axis.  Sizes: attribute `split` (< 13),
+ * input 1 (13+), else equal parts (opset 18 `num_outputs`: ceil(dim / n), the last smaller). */
+
+static void infer_split(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, 2);
+    Value *x = infer_in(c, n, 0);
+    require_rank(c, n, x, -1);
+    int r = x->rank;
+    if (r == 0)
+        o2c_error(c, n, "input is a scalar: Split needs rank >= 1");
+    int axis = infer_axis(c, n, attr_int(c, n, "axis", 0), r);
+    int nout = n->nout;
+    Sym *dim = x->shape[axis];
+    Sym **sizes = sym_arr(c, nout);
+    Value *sv = n->opset >= 13 ? node_in(n, 1) : NULL;
+    const int64_t *sa;
+    int nsa = n->opset < 13 ? attr_ints(c, n, "split", &sa) : -1;
+    if (sv || nsa >= 0) {
+        if (sv) {
+            Sym **k;
+            int64_t len = known_input(c, n, sv, "split", &k);
+            if (len != nout)
+                o2c_error(c, n, "split has %lld entries but the node has %d outputs", (long long)len,
+                          nout);
+            for (int i = 0; i < nout; i++)
+                sizes[i] = k[i];
+        } else {
+            if (nsa != nout)
+                o2c_error(c, n, "split has %d entries but the node has %d outputs", nsa, nout);
+            for (int i = 0; i < nout; i++)
+                sizes[i] = K(c, sa[i]);
+        }
+        Sym *sum = K(c, 0);
+        for (int i = 0; i < nout; i++) {
+            int64_t v;
+            if (sym_get_const(sizes[i], &v) && v < 0)
+                o2c_error(c, n, "split entry %d is negative (%lld)", i, (long long)v);
+            sum = sym_add(c->sym, sum, sizes[i]);
+        }
+        int64_t a, b;
+        if (sym_get_const(sum, &a) && sym_get_const(dim, &b) && a != b)
+            o2c_error(c, n, "split sizes add up to %lld but dimension %d is %lld", (long long)a, axis,
+                      (long long)b);
+        if (sum != dim)
+            ir_constrain(c, n, 0, sum, dim, "Split sizes must add up to dimension %d", axis);
+    } else if (node_attr(n, "num_outputs")) {
+        int64_t no = attr_int(c, n, "num_outputs", 0);
+        if (no != nout)
+            o2c_error(c, n, "num_outputs is %lld but the node has %d outputs", (long long)no, nout);
+        Sym *chunk = sym_ceildiv(c->sym, dim, K(c, nout));
+        for (int i = 0; i < nout; i++)
+            sizes[i] = i < nout - 1 ? chunk
+                                    : sym_sub(c->sym, dim, sym_mul(c->sym, chunk, K(c, nout - 1)));
+    } else {
+        int64_t b;
+        if (sym_get_const(dim, &b) && b % nout)
+            o2c_error(c, n, "dimension %d (%lld) cannot be split into %d equal parts", axis,
+                      (long long)b, nout);
+        ir_constrain(c, n, 2, K(c, nout), dim, "Split dimension %d must divide into %d parts", axis,
+                     nout);
+        for (int i = 0; i < nout; i++)
+            sizes[i] = sym_floordiv(c->sym, dim, K(c, nout));
+    }
+    Pieces *ps = new_pieces(c, n);
+    Sym **xs = contig_strides(c, r, x->shape), *off = K(c, 0);
+    for (int k = 0; k < nout; k++) {
+        Value *y = n->out[k];
+        Sym **shape = sym_arr(c, r);
+        for (int d = 0; d < r; d++)
+            shape[d] = d == axis ? sizes[k] : x->shape[d];
+        if (y) {
+            ir_set_shape(c, y, x->dtype, r, shape);
+            Piece *p = add_piece(c, ps, x, k, r);
+            Sym **ys = contig_strides(c, r, shape);
+            for (int d = 0; d < r; d++) {
+                p->size[d] = shape[d];
+                p->dstride[d] = ys[d];
+                p->sstride[d] = xs[d];
+            }
+            p->sbase = sym_mul(c->sym, off, xs[axis]);
+        }
+        off = sym_add(c->sym, off, sizes[k]);
+    }
+    fold_pieces(c, n, ps);
+}
+
+/* ---- Slice: y = x[starts:ends:steps] on the given axes (numpy semantics).
+ * Opset 1: attributes starts, ends, axes; opset 10+: inputs starts, ends, axes, steps.
+ * Clamping (ONNX): a negative start/end adds the dim; then for step > 0 start and end are
+ * clamped to [0, dim], for step < 0 start to [0, dim-1] and end to [-1, dim-1].
+ * Length: max(0, ceil((end - start) / step)).  With a symbolic dim the clamped bounds are
+ * Syms (an end of INT64_MAX is the dim).  Symbolic starts/ends (from shape arithmetic) are
+ * taken as non-negative. */
+
+#define HUGE_INDEX ((int64_t)1 << 40)
+
+/* Clamps a start or end (Sym) to [lo_off, dim + hi_off]. */
+static Sym *slice_bound(Compiler *c, Sym *v, Sym *dim, int64_t lo, int64_t hi_off) {
+    SymCtx *s = c->sym;
+    Sym *hi = sym_add(s, dim, K(c, hi_off));
+    int64_t cv;
+    if (sym_get_const(v, &cv)) {
+        if (cv >= HUGE_INDEX)
+            return hi;
+        if (cv <= -HUGE_INDEX)
+            return K(c, lo);
+        if (cv < 0)
+            return sym_min(s, sym_max(s, K(c, lo), sym_add(s, dim, v)), hi);
+    }
+    return sym_max(s, K(c, lo), sym_min(s, v, hi));
+}
+
+static void infer_slice(Compiler *c, Node *n) {
+    SymCtx *s = c->sym;
+    Value *x;
+    Sym **starts, **ends;
+    int64_t nst, nen, nax = -1, nstep = -1, *axes_v = NULL, *steps_v = NULL;
+    if (n->opset < 10) {
+        infer_require_inputs(c, n, 1, 1);
+        x = infer_in(c, n, 0);
+        const int64_t *a = NULL;
+        nst = attr_ints(c, n, "starts", &a);
+        if (nst < 0)
+            o2c_error(c, n, "attribute 'starts' is required");
+        starts = sym_arr(c, (int)nst);
+        for (int i = 0; i < nst; i++)
+            starts[i] = K(c, a[i]);
+        nen = attr_ints(c, n, "ends", &a);
+        if (nen < 0)
+            o2c_error(c, n, "attribute 'ends' is required");
+        ends = sym_arr(c, (int)nen);
+        for (int i = 0; i < nen; i++)
+            ends[i] = K(c, a[i]);
+        nax = attr_ints(c, n, "axes", &a);
+        axes_v = (int64_t *)a;
+    } else {
+        infer_require_inputs(c, n, 3, 5);
+        x = infer_in(c, n, 0);
+        nst = known_input(c, n, n->in[1], "starts", &starts);
+        nen = known_input(c, n, n->in[2], "ends", &ends);
+        if (node_in(n, 3))
+            nax = const_input(c, n, n->in[3], "axes", &axes_v);
+        if (node_in(n, 4))
+            nstep = const_input(c, n, n->in[4], "steps", &steps_v);
+    }
+    require_rank(c, n, x, -1);
+    int r = x->rank;
+    if (nst != nen)
+        o2c_error(c, n, "starts has %lld entries but ends has %lld", (long long)nst, (long long)nen);
+    if (nax >= 0 && nax != nst)
+        o2c_error(c, n, "axes has %lld entries but starts has %lld", (long long)nax, (long long)nst);
+    if (nstep >= 0 && nstep != nst)
+        o2c_error(c, n, "steps has %lld entries but starts has %lld", (long long)nstep,
+                  (long long)nst);
+    if (nst > r)
+        o2c_error(c, n, "starts has %lld entries but the input has rank %d", (long long)nst, r);
+    Sym *start[MAX_RANK], *step[MAX_RANK];
+    Sym **shape = sym_arr(c, r);
+    bool done[MAX_RANK] = {false};
+    for (int d = 0; d < r; d++) {
+        start[d] = K(c, 0);
+        step[d] = K(c, 1);
+        shape[d] = x->shape[d];
+    }
+    for (int i = 0; i < nst; i++) {
+        int axis = infer_axis(c, n, nax >= 0 ? axes_v[i] : i, r);
+        if (done[axis])
+            o2c_error(c, n, "axis %d appears twice in axes", axis);
+        done[axis] = true;
+        int64_t st = steps_v ? steps_v[i] : 1;
+        if (st == 0)
+            o2c_error(c, n, "step %d is zero", i);
+        Sym *dim = x->shape[axis], *b, *e, *len;
+        if (st > 0) {
+            b = slice_bound(c, starts[i], dim, 0, 0);
+            e = slice_bound(c, ends[i], dim, 0, 0);
+            len = sym_ceildiv(s, sym_max(s, K(c, 0), sym_sub(s, e, b)), K(c, st));
+        } else {
+            b = slice_bound(c, starts[i], dim, 0, -1);
+            e = slice_bound(c, ends[i], dim, -1, -1);
+            len = sym_ceildiv(s, sym_max(s, K(c, 0), sym_sub(s, b, e)), K(c, -st));
+        }
+        start[axis] = b;
+        step[axis] = K(c, st);
+        shape[axis] = len;
+    }
+    ir_set_shape(c, n->out[0], x->dtype, r, shape);
+    Pieces *ps = new_pieces(c, n);
+    Piece *p = add_piece(c, ps, x, 0, r);
+    Sym **xs = contig_strides(c, r, x->shape), **ys = contig_strides(c, r, shape);
+    for (int d = 0; d < r; d++) {
+        p->size[d] = shape[d];
+        p->dstride[d] = ys[d];
+        p->sstride[d] = sym_mul(s, step[d], xs[d]);
+        p->sbase = sym_add(s, p->sbase, sym_mul(s, start[d], xs[d]));
+    }
+    fold_pieces(c, n, ps);
+}
+
+/* ---- DepthToSpace / SpaceToDepth (blocksize b), x is [N, C, H, W].
+ * DepthToSpace DCR: reshape x to [N, b, b, C/b², H, W], transpose (0,3,4,1,5,2);
+ *              CRD: reshape x to [N, C/b², b, b, H, W], transpose (0,1,4,2,5,3);
+ *   y is [N, C/b², H*b, W*b].
+ * SpaceToDepth: reshape x to [N, C, H/b, b, W/b, b], transpose (0,3,5,1,2,4);
+ *   y is [N, C*b², H/b, W/b].
+ * One piece each: y seen as the 6-D transposed tensor, x read with the reshaped strides. */
+
+static void infer_depth_space(Compiler *c, Node *n) {
+    SymCtx *s = c->sym;
+    infer_require_inputs(c, n, 1, 1);
+    Value *x = infer_in(c, n, 0);
+    require_rank(c, n, x, 4);
+    int64_t b = attr_int(c, n, "blocksize", 0);
+    if (b <= 0)
+        o2c_error(c, n, "attribute 'blocksize' must be a positive integer");
+    bool d2s = !strcmp(n->op_type, "DepthToSpace");
+    const char *mode = d2s ? attr_str(c, n, "mode", "DCR") : "";
+    bool crd = d2s && !strcmp(mode, "CRD");
+    if (d2s && !crd && strcmp(mode, "DCR"))
+        o2c_error(c, n, "mode '%s' is not supported (DCR or CRD)", mode);
+    Sym *N = x->shape[0], *C = x->shape[1], *H = x->shape[2], *W = x->shape[3], *B = K(c, b);
+    Sym *BB = K(c, b * b), *HW = sym_mul(s, H, W);
+    Sym *shape[4], *sz[6], *ss[6];
+    Pieces *ps = new_pieces(c, n);
+    Piece *p = add_piece(c, ps, x, 0, 6);
+    if (d2s) {
+        int64_t cv;
+        if (sym_get_const(C, &cv) && cv % (b * b))
+            o2c_error(c, n, "channels (%lld) are not divisible by blocksize² (%lld)", (long long)cv,
+                      (long long)(b * b));
+        ir_constrain(c, n, 2, BB, C, "DepthToSpace channels must be divisible by blocksize^2");
+        Sym *C2 = sym_floordiv(s, C, BB);
+        shape[0] = N, shape[1] = C2, shape[2] = sym_mul(s, H, B), shape[3] = sym_mul(s, W, B);
+        /* y as [N, C2, H, b1, W, b2] */
+        Sym *t[6] = {N, C2, H, B, W, B};
+        memcpy(sz, t, sizeof t);
+        ss[0] = sym_mul(s, C, HW);
+        ss[2] = W;
+        ss[4] = K(c, 1);
+        if (crd) { /* x as [N, C2, b1, b2, H, W] */
+            ss[1] = sym_mul(s, BB, HW);
+            ss[3] = sym_mul(s, B, HW);
+            ss[5] = HW;
+        } else { /* x as [N, b1, b2, C2, H, W] */
+            ss[1] = HW;
+            ss[3] = sym_mul(s, sym_mul(s, B, C2), HW);
+            ss[5] = sym_mul(s, C2, HW);
+        }
+    } else {
+        int64_t hv, wv;
+        if ((sym_get_const(H, &hv) && hv % b) || (sym_get_const(W, &wv) && wv % b))
+            o2c_error(c, n, "height and width must be divisible by blocksize (%lld)", (long long)b);
+        ir_constrain(c, n, 2, B, H, "SpaceToDepth height must be divisible by blocksize");
+        ir_constrain(c, n, 2, B, W, "SpaceToDepth width must be divisible by blocksize");
+        Sym *H2 = sym_floordiv(s, H, B), *W2 = sym_floordiv(s, W, B);
+        shape[0] = N, shape[1] = sym_mul(s, C, BB), shape[2] = H2, shape[3] = W2;
+        /* y as [N, b1, b2, C, H2, W2]; x as [N, C, H2, b1, W2, b2] */
+        Sym *t[6] = {N, B, B, C, H2, W2};
+        memcpy(sz, t, sizeof t);
+        ss[0] = sym_mul(s, C, HW);
+        ss[1] = W;
+        ss[2] = K(c, 1);
+        ss[3] = HW;
+        ss[4] = sym_mul(s, B, W);
+        ss[5] = B;
+    }
+    ir_set_shape(c, n->out[0], x->dtype, 4, shape);
+    Sym **ys = contig_strides(c, 6, sz);
+    for (int d = 0; d < 6; d++) {
+        p->size[d] = sz[d];
+        p->dstride[d] = ys[d];
+        p->sstride[d] = ss[d];
+    }
+    fold_pieces(c, n, ps);
+}
+
+/* ---- Gather: y[o, j..., i] = x[o, idx[j...], i] along axis (negative indices add the dim).
+ * y.shape = x.shape[:axis] + idx.shape + x.shape[axis+1:].  Folds (Gather(Shape(x), 0) gives
+ * {dim}) when the indices are constants; otherwise one loop over [outer, nidx, inner]; an index
+ * out of range gives zeros rather than a wild read. */
+
+typedef struct GatherPriv {
+    int axis;
+    Sym *outer, *nidx, *inner, *dim;
+} GatherPriv;
+
+static void check_indices_type(Compiler *c, Node *n, Value *idx) {
+    if (idx->dtype != DT_INT64 && idx->dtype != DT_INT32)
+        o2c_error(c, n, "indices must be int32 or int64, got %s", dtype_name(idx->dtype));
+}
+
+static void infer_gather(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 2, 2);
+    Value *x = infer_in(c, n, 0), *idx = infer_in(c, n, 1);
+    require_rank(c, n, x, -1);
+    require_rank(c, n, idx, -1);
+    check_indices_type(c, n, idx);
+    if (x->rank == 0)
+        o2c_error(c, n, "data is a scalar: Gather needs rank >= 1");
+    int axis = infer_axis(c, n, attr_int(c, n, "axis", 0), x->rank);
+    int r = x->rank - 1 + idx->rank;
+    if (r > MAX_RANK)
+        o2c_error(c, n, "output rank %d is above %d", r, MAX_RANK);
+    Sym **shape = sym_arr(c, r);
+    int k = 0;
+    for (int d = 0; d < axis; d++)
+        shape[k++] = x->shape[d];
+    for (int d = 0; d < idx->rank; d++)
+        shape[k++] = idx->shape[d];
+    for (int d = axis + 1; d < x->rank; d++)
+        shape[k++] = x->shape[d];
+    ir_set_shape(c, n->out[0], x->dtype, r, shape);
+    GatherPriv *g = arena_alloc(c->arena, sizeof *g);
+    g->axis = axis;
+    g->outer = prod(c, x->shape, 0, axis);
+    g->inner = prod(c, x->shape, axis + 1, x->rank);
+    g->nidx = ir_numel(c, idx);
+    g->dim = x->shape[axis];
+    n->priv = g;
+    /* folding: one piece [outer, inner] per constant index */
+    int64_t ni, dimv;
+    Sym **ik = (x->data || x->kv) ? ir_known_ints(c, idx) : NULL;
+    if (!ik || !ir_numel_const(idx, &ni) || ni > FOLD_MAX_KV || !sym_get_const(g->dim, &dimv))
+        return;
+    Pieces ps = {0, 0, NULL};
+    for (int64_t j = 0; j < ni; j++) {
+        int64_t iv;
+        if (!sym_get_const(ik[j], &iv))
+            return;
+        if (iv < -dimv || iv >= dimv)
+            o2c_error(c, n, "index %lld is out of range for dimension %d of size %lld",
+                      (long long)iv, axis, (long long)dimv);
+        if (iv < 0)
+            iv += dimv;
+        Piece *p = add_piece(c, &ps, x, 0, 2);
+        p->size[0] = g->outer;
+        p->size[1] = g->inner;
+        p->dstride[0] = sym_mul(c->sym, K(c, ni), g->inner);
+        p->dstride[1] = K(c, 1);
+        p->sstride[0] = sym_mul(c->sym, K(c, dimv), g->inner);
+        p->sstride[1] = K(c, 1);
+        p->dbase = sym_mul(c->sym, K(c, j), g->inner);
+        p->sbase = sym_mul(c->sym, K(c, iv), g->inner);
+    }
+    fold_pieces(c, n, &ps);
+}
+
+static void emit_gather(Compiler *c, Emit *e, Node *n) {
+    const GatherPriv *g = n->priv;
+    Value *x = n->in[0], *idx = n->in[1], *y = n->out[0];
+    const char *X = emit_ptr(e, x), *I = emit_ptr(e, idx), *Y = emit_ptr(e, y);
+    const char *ni = emit_sym(e, g->nidx), *dim = emit_sym(e, g->dim), *T = dtype_ctype(y->dtype);
+    bool outer = g->outer != K(c, 1), inner = g->inner != K(c, 1);
+    const char *yrow = outer ? arena_printf(emit_arena(e), "o * %s + j", ni) : "j";
+    const char *xrow = outer ? arena_printf(emit_arena(e), "o * %s + k", dim) : "k";
+    if (outer) {
+        emit_line(e, "for (int64_t o = 0; o < %s; o++) {", emit_sym(e, g->outer));
+        emit_indent(e, 1);
+    }
+    emit_line(e, "for (int64_t j = 0; j < %s; j++) {", ni);
+    emit_indent(e, 1);
+    emit_line(e, "int64_t k = (int64_t)%s[j];", I);
+    emit_line(e, "if (k < 0)");
+    emit_line(e, "    k += %s;", dim);
+    if (!inner) {
+        emit_line(e, "%s[%s] = k >= 0 && k < %s ? %s[%s] : %s;", Y, yrow, dim, X, xrow,
+                  emit_literal(e, y->dtype, 0));
+    } else {
+        const char *in = emit_sym(e, g->inner);
+        emit_line(e, "%s *dst = %s + (%s) * %s;", T, Y, yrow, in);
+        emit_line(e, "if (k >= 0 && k < %s)", dim);
+        emit_line(e, "    memcpy(dst, %s + (%s) * %s, (size_t)%s * sizeof(%s));", X, xrow, in, in, T);
+        emit_line(e, "else");
+        emit_line(e, "    memset(dst, 0, (size_t)%s * sizeof(%s));", in, T);
+    }
+    emit_indent(e, -1);
+    emit_line(e, "}");
+    if (outer) {
+        emit_indent(e, -1);
+        emit_line(e, "}");
+    }
+}
+
+/* ---- GatherElements: y[i...] = x[i... with i_axis replaced by idx[i...]]; y.shape = idx.shape
+ * (same rank as x; negative indices add the dim; out of range gives 0). */
+
+static void infer_gather_elements(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 2, 2);
+    Value *x = infer_in(c, n, 0), *idx = infer_in(c, n, 1);
+    require_rank(c, n, x, -1);
+    check_indices_type(c, n, idx);
+    if (idx->rank != x->rank || x->rank == 0)
+        o2c_error(c, n, "indices have rank %d but data has rank %d (must be equal and >= 1)",
+                  idx->rank, x->rank);
+    int axis = infer_axis(c, n, attr_int(c, n, "axis", 0), x->rank);
+    for (int d = 0; d < x->rank; d++) {
+        int64_t a, b;
+        if (d != axis && sym_get_const(idx->shape[d], &a) && sym_get_const(x->shape[d], &b) && a > b)
+            o2c_error(c, n, "indices dimension %d (%lld) is larger than data's (%lld)", d,
+                      (long long)a, (long long)b);
+        if (d != axis && idx->shape[d] != x->shape[d])
+            ir_constrain(c, n, 1, idx->shape[d], x->shape[d],
+                         "GatherElements indices dimension %d must not exceed data's", d);
+    }
+    int *pa = arena_alloc(c->arena, sizeof(int));
+    *pa = axis;
+    n->priv = pa;
+    ir_set_shape(c, n->out[0], x->dtype, idx->rank, idx->shape);
+}
+
+static void emit_gather_elements(Compiler *c, Emit *e, Node *n) {
+    int axis = *(const int *)n->priv;
+    Value *x = n->in[0], *idx = n->in[1], *y = n->out[0];
+    int r = x->rank;
+    Sym **xs = contig_strides(c, r, x->shape);
+    const char *X = emit_ptr(e, x), *I = emit_ptr(e, idx), *Y = emit_ptr(e, y);
+    const char *dim = emit_sym(e, x->shape[axis]);
+    Buf src;
+    buf_init(&src);
+    emit_line(e, "int64_t o = 0;");
+    for (int d = 0; d < r; d++) {
+        emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, y->shape[d]), d);
+        emit_indent(e, 1);
+        const char *iv = d == axis ? "k" : arena_printf(emit_arena(e), "i%d", d);
+        buf_printf(&src, "%s%s", src.len ? " + " : "", term(e, iv, xs[d]));
+    }
+    emit_line(e, "int64_t k = (int64_t)%s[o];", I);
+    emit_line(e, "if (k < 0)");
+    emit_line(e, "    k += %s;", dim);
+    emit_line(e, "%s[o] = k >= 0 && k < %s ? %s[%s] : %s;", Y, dim, X, src.data,
+              emit_literal(e, y->dtype, 0));
+    emit_line(e, "o++;");
+    for (int d = 0; d < r; d++) {
+        emit_indent(e, -1);
+        emit_line(e, "}");
+    }
+    buf_free(&src);
+}
+
+/* ---- Pad: y.shape[d] = x.shape[d] + begin[d] + end[d] (negative pads crop).
+ * Opset 1: attribute `paddings`; 2..10: attribute `pads`; 11+: input pads (known at compile
+ * time) and optional constant_value input; 18+: optional axes input.  pads is
+ * [b_1..b_r, e_1..e_r].  Input coordinate j = i - begin; modes: constant (outside -> value),
+ * reflect (j < 0 -> -j, j >= D -> 2(D-1) - j), edge (clamp to [0, D-1]), wrap (j mod D). */
+
+enum { PAD_CONSTANT, PAD_REFLECT, PAD_EDGE, PAD_WRAP };
+
+typedef struct PadPriv {
+    int mode;
+    int64_t begin[MAX_RANK], end[MAX_RANK];
+    double value; /* attribute value (opset < 11) */
+} PadPriv;
+
+static void infer_pad(Compiler *c, Node *n) {
+    SymCtx *s = c->sym;
+    infer_require_inputs(c, n, n->opset >= 11 ? 2 : 1, n->opset >= 11 ? 4 : 1);
+    Value *x = infer_in(c, n, 0);
+    require_rank(c, n, x, -1);
+    int r = x->rank;
+    PadPriv *pp = arena_alloc(c->arena, sizeof *pp);
+    const char *mode = attr_str(c, n, "mode", "constant");
+    if (!strcmp(mode, "constant"))
+        pp->mode = PAD_CONSTANT;
+    else if (!strcmp(mode, "reflect"))
+        pp->mode = PAD_REFLECT;
+    else if (!strcmp(mode, "edge"))
+        pp->mode = PAD_EDGE;
+    else if (!strcmp(mode, "wrap") && n->opset >= 19)
+        pp->mode = PAD_WRAP;
+    else
+        o2c_error(c, n, "mode '%s' is not supported (constant, reflect, edge%s)", mode,
+                  n->opset >= 19 ? ", wrap" : "");
+    int64_t np, *pads;
+    int64_t axes[MAX_RANK];
+    int nax = r;
+    for (int d = 0; d < r; d++)
+        axes[d] = d;
+    if (n->opset >= 11) {
+        np = const_input(c, n, n->in[1], "pads", &pads);
+        Value *cv = node_in(n, 2);
+        if (cv && ir_known_len(cv) != 1)
+            o2c_error(c, n, "constant_value must hold one element");
+        if (cv && cv->dtype != x->dtype)
+            o2c_error(c, n, "constant_value has type %s but data has %s", dtype_name(cv->dtype),
+                      dtype_name(x->dtype));
+        Value *av = node_in(n, 3);
+        if (av) {
+            int64_t *a;
+            nax = (int)const_input(c, n, av, "axes", &a);
+            if (nax > r)
+                o2c_error(c, n, "axes has %d entries but the input has rank %d", nax, r);
+            for (int i = 0; i < nax; i++)
+                axes[i] = infer_axis(c, n, a[i], r);
+        }
+    } else {
+        const int64_t *a;
+        const char *name = n->opset < 2 ? "paddings" : "pads";
+        np = attr_ints(c, n, name, &a);
+        if (np < 0)
+            o2c_error(c, n, "attribute '%s' is required", name);
+        pads = (int64_t *)a;
+        pp->value = attr_float(c, n, "value", 0.0f);
+        if (pp->value != 0 && (x->dtype == DT_FLOAT16 || x->dtype == DT_BFLOAT16))
+            o2c_error(c, n, "a non-zero pad value is not supported for %s", dtype_name(x->dtype));
+    }
+    if (np != 2 * nax)
+        o2c_error(c, n, "pads has %lld entries, expected %d (2 per axis)", (long long)np, 2 * nax);
+    Sym **shape = sym_arr(c, r);
+    for (int d = 0; d < r; d++)
+        shape[d] = x->shape[d];
+    for (int i = 0; i < nax; i++) {
+        int d = (int)axes[i];
+        pp->begin[d] = pads[i];
+        pp->end[d] = pads[i + nax];
+        shape[d] = sym_add(s, x->shape[d], K(c, pads[i] + pads[i + nax]));
+        int64_t dv;
+        bool dk = sym_get_const(x->shape[d], &dv);
+        if (dk && dv + pads[i] + pads[i + nax] < 0)
+            o2c_error(c, n, "pads crop more than dimension %d holds", d);
+        if (pp->mode != PAD_CONSTANT && (pads[i] > 0 || pads[i + nax] > 0)) {
+            if (dk && dv == 0)
+                o2c_error(c, n, "cannot pad an empty dimension %d in mode '%s'", d, mode);
+            int64_t most = pads[i] > pads[i + nax] ? pads[i] : pads[i + nax];
+            if (pp->mode == PAD_REFLECT) {
+                if (dk && most > dv - 1)
+                    o2c_error(c, n, "reflect pad %lld is larger than dimension %d - 1 (%lld)",
+                              (long long)most, d, (long long)(dv - 1));
+                ir_constrain(c, n, 1, K(c, most + 1), x->shape[d],
+                             "Pad reflect: dimension %d must exceed the pad", d);
+            } else
+                ir_constrain(c, n, 1, K(c, 1), x->shape[d], "Pad: dimension %d must not be empty",
+                             d);
+        }
+    }
+    ir_set_shape(c, n->out[0], x->dtype, r, shape);
+    n->priv = pp;
+}
+
+static void emit_pad(Compiler *c, Emit *e, Node *n) {
+    const PadPriv *pp = n->priv;
+    Value *x = n->in[0], *y = n->out[0];
+    int r = x->rank;
+    Arena *a = emit_arena(e);
+    Sym **xs = contig_strides(c, r, x->shape);
+    const char *X = emit_ptr(e, x), *Y = emit_ptr(e, y);
+    const char *val;
+    Value *cv = n->opset >= 11 ? node_in(n, 2) : NULL;
+    if (cv)
+        val = arena_printf(a, "%s[0]", emit_ptr(e, cv));
+    else
+        val = emit_literal(e, x->dtype, pp->value);
+    Buf src;
+    buf_init(&src);
+    const char *ok = NULL;
+    emit_line(e, "int64_t o = 0;");
+    for (int d = 0; d < r; d++) {
+        const char *D = emit_sym(e, x->shape[d]);
+        int64_t b = pp->begin[d], en = pp->end[d];
+        emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, y->shape[d]), d);
+        emit_indent(e, 1);
+        if (b == 0 && en == 0) {
+            buf_printf(&src, "%s%s", src.len ? " + " : "", term(e, arena_printf(a, "i%d", d), xs[d]));
+            continue;
+        }
+        if (b > 0)
+            emit_line(e, "int64_t j%d = i%d - %lld;", d, d, (long long)b);
+        else if (b == 0)
+            emit_line(e, "int64_t j%d = i%d;", d, d);
+        else
+            emit_line(e, "int64_t j%d = i%d + %lld;", d, d, (long long)-b);
+        switch (pp->mode) {
+        case PAD_CONSTANT: {
+            const char *nok = arena_printf(a, "ok%d", d);
+            emit_line(e, "const int %s = %s%sj%d >= 0 && j%d < %s;", nok, ok ? ok : "",
+                      ok ? " && " : "", d, d, D);
+            ok = nok;
+            break;
+        }
+        case PAD_REFLECT:
+            if (b > 0)
+                emit_line(e, "if (j%d < 0) j%d = -j%d;", d, d, d);
+            if (en > 0)
+                emit_line(e, "if (j%d >= %s) j%d = 2 * %s - 2 - j%d;", d, D, d, D, d);
+            break;
+        case PAD_EDGE:
+            if (b > 0)
+                emit_line(e, "if (j%d < 0) j%d = 0;", d, d);
+            if (en > 0)
+                emit_line(e, "if (j%d >= %s) j%d = %s - 1;", d, D, d, D);
+            break;
+        case PAD_WRAP:
+            emit_line(e, "j%d = ((j%d %% %s) + %s) %% %s;", d, d, D, D, D);
+            break;
+        }
+        buf_printf(&src, "%s%s", src.len ? " + " : "", term(e, arena_printf(a, "j%d", d), xs[d]));
+    }
+    if (ok)
+        emit_line(e, "%s[o++] = %s ? %s[%s] : %s;", Y, ok, X, src.len ? src.data : "0", val);
+    else
+        emit_line(e, "%s[o++] = %s[%s];", Y, X, src.len ? src.data : "0");
+    for (int d = 0; d < r; d++) {
+        emit_indent(e, -1);
+        emit_line(e, "}");
+    }
+    buf_free(&src);
+}
 
 const OpDef ops_layout[] = {
+    {"Transpose", NULL, infer_transpose, emit_pieces},
+    {"Concat", NULL, infer_concat, emit_pieces},
+    {"Split", NULL, infer_split, emit_pieces},
+    {"Slice", NULL, infer_slice, emit_pieces},
+    {"DepthToSpace", NULL, infer_depth_space, emit_pieces},
+    {"SpaceToDepth", NULL, infer_depth_space, emit_pieces},
+    {"Gather", NULL, infer_gather, emit_gather},
+    {"GatherElements", NULL, infer_gather_elements, emit_gather_elements},
+    {"Pad", NULL, infer_pad, emit_pad},
     {NULL, NULL, NULL, NULL},
 };
