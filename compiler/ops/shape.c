@@ -118,8 +118,9 @@ static void fold_repeat(Compiler *c, Value *x, Value *y) {
     if (x->data) {
         size_t es = dtype_size(x->dtype);
         unsigned char *d = arena_alloc(c->arena, es * (size_t)(len ? len : 1));
+        const unsigned char *src = x->data;
         for (int64_t i = 0; i < len; i++)
-            memcpy(d + es * (size_t)i, (const unsigned char *)x->data + es * (size_t)src_index(y, x, i), es);
+            memcpy(d + es * (size_t)i, src + es * (size_t)src_index(y, x, i), es);
         y->data = d;
     } else {
         y->kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(len ? len : 1));
@@ -591,7 +592,8 @@ static void infer_range(Compiler *c, Node *n) {
     for (int i = 0; i < 3; i++)
         if (!v[i]->data)
             o2c_error(c, n, "%s '%s' is not known at compile time: the output length "
-                            "would be data-dependent, which is not supported", names[i], v[i]->name);
+                            "would be data-dependent, which is not supported",
+                      names[i], v[i]->name);
     double start = data_double(v[0], 0), limit = data_double(v[1], 0), delta = data_double(v[2], 0);
     if (delta == 0 || !isfinite(start) || !isfinite(limit) || !isfinite(delta))
         o2c_error(c, n, "start, limit and delta must be finite and delta nonzero");
@@ -715,9 +717,10 @@ static void emit_tile(Compiler *c, Emit *e, Node *n) {
     Sym *stride = one;
     for (int d = r - 1; d >= 0; d--) {
         if (x->shape[d] != one) {
-            const char *coord = x->shape[d] == y->shape[d]
-                                    ? arena_printf(c->arena, "i%d", d)
-                                    : arena_printf(c->arena, "i%d %% %s", d, emit_sym(e, x->shape[d]));
+            const char *coord =
+                x->shape[d] == y->shape[d]
+                    ? arena_printf(c->arena, "i%d", d)
+                    : arena_printf(c->arena, "i%d %% %s", d, emit_sym(e, x->shape[d]));
             if (stride == one)
                 buf_printf(&ix, "%s(%s)", ix.len ? " + " : "", coord);
             else

@@ -201,7 +201,8 @@ Test(shape, expand_and_tile) {
                 cr_assert_eq(e[i * W + j], x[i], "expand [%lld,%lld]", (long long)i, (long long)j);
         for (int64_t i = 0; i < 2 * N; i++)
             for (int64_t j = 0; j < 3; j++)
-                cr_assert_eq(t[i * 3 + j], x[i % N], "tile [%lld,%lld]", (long long)i, (long long)j);
+                cr_assert_eq(t[i * 3 + j], x[i % N], "tile [%lld,%lld]", (long long)i,
+                             (long long)j);
         free(x);
         free(z);
         free(e);
