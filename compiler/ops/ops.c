@@ -14,7 +14,9 @@
     X(softmax)      \
     X(reduce)       \
     X(shape)        \
-    X(layout)
+    X(layout)       \
+    X(misc)         \
+    X(loss)
 
 #define DECLARE(f) extern const OpDef ops_##f[];
 FAMILIES(DECLARE)
