@@ -16,7 +16,8 @@
     X(shape)        \
     X(layout)       \
     X(misc)         \
-    X(loss)
+    X(loss)         \
+    X(resize)
 
 #define DECLARE(f) extern const OpDef ops_##f[];
 FAMILIES(DECLARE)

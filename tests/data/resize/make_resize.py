@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""Writes the small ONNX models of tests/unit/test_ops_resize.c and tests/data/resize/node/.
+
+Run with Debian's python3-onnx (onnx 1.12) and libonnx-testdata; the outputs are committed next
+to this script so the tests never need Python:
+
+    /usr/bin/python3 tests/data/resize/make_resize.py
+
+- *_sym.onnx: Resize / Upsample on [N, C, H, W] with symbolic dims, for the JIT tests.
+- bad_*.onnx: one broken rule each (runtime scales, both scales and sizes, ...).
+- node/CASE/: the ONNX backend node cases of Resize and Upsample with their scales / sizes / roi
+  inputs turned into initializers (in the backend suite they are runtime inputs, which makes
+  the output shape data-dependent, so onnx2c rejects them); X and the expected output are the
+  suite's own, so `onnx2c-test --root tests/data/resize/node` checks the kernels against ONNX's
+  reference results.
+"""
+import glob
+import os
+import shutil
+
+from onnx import TensorProto, helper, load, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NODE = "/usr/share/libonnx-testdata/data/node"
+F = TensorProto.FLOAT
+
+
+def model(name, nodes, inputs, outputs, opset, inits=()):
+    g = helper.make_graph(nodes, name.replace(".onnx", ""), inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
+                          producer_name="onnx2c-make_resize")
+    m.ir_version = 8
+    with open(os.path.join(HERE, name), "wb") as f:
+        f.write(m.SerializeToString())
+
+
+def vi(name, shape, t=F):
+    return helper.make_tensor_value_info(name, t, shape)
+
+
+def floats(name, v):
+    return helper.make_tensor(name, F, [len(v)], v)
+
+
+def ints(name, v):
+    return helper.make_tensor(name, TensorProto.INT64, [len(v)], v)
+
+
+X = vi("x", ["N", "C", "H", "W"])
+Y = vi("y", None)
+
+# scales 2.0 on H and W: [N, C, 2H, 2W]
+model("nearest_x2_sym.onnx",
+      [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs", mode="nearest")],
+      [X], [Y], 13, [floats("scales", [1, 1, 2, 2])])
+model("linear_x2_sym.onnx",
+      [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs", mode="linear")],
+      [X], [Y], 13, [floats("scales", [1, 1, 2, 2])])
+model("cubic_x2_sym.onnx",
+      [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs", mode="cubic",
+                        coordinate_transformation_mode="align_corners")],
+      [X], [Y], 13, [floats("scales", [1, 1, 2, 2])])
+# scales 0.5 and 1.5: [N, C, H/2, 3W/2]
+model("linear_half_sym.onnx",
+      [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs", mode="linear",
+                        coordinate_transformation_mode="pytorch_half_pixel")],
+      [X], [Y], 13, [floats("scales", [1, 1, 0.5, 1.5])])
+# the segmentation-net pattern: resize back to the size of another input (sizes from Shape)
+model("linear_to_shape_sym.onnx",
+      [helper.make_node("Shape", ["ref"], ["s"], name="shape"),
+       helper.make_node("Resize", ["x", "", "", "s"], ["y"], name="rs", mode="linear")],
+      [vi("x", ["N", "C", "h", "w"]), vi("ref", ["N", "C", "H", "W"])], [Y], 13)
+# Upsample-9, nearest x2 on H and W
+model("upsample_x2_sym.onnx",
+      [helper.make_node("Upsample", ["x", "scales"], ["y"], name="up", mode="nearest")],
+      [X], [Y], 9, [floats("scales", [1, 1, 2, 2])])
+
+# --- one broken rule each
+model("bad_runtime_scales.onnx",
+      [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs")],
+      [X, vi("scales", [4])], [Y], 13)
+model("bad_both.onnx",
+      [helper.make_node("Resize", ["x", "", "scales", "sizes"], ["y"], name="rs")],
+      [X], [Y], 13, [floats("scales", [1, 1, 2, 2]), ints("sizes", [1, 1, 2, 2])])
+model("bad_scale_irrational.onnx",
+      [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs")],
+      [X], [Y], 13, [floats("scales", [1, 1, 1.2345678, 1])])
+model("bad_mode.onnx",
+      [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs", mode="area")],
+      [X], [Y], 13, [floats("scales", [1, 1, 2, 2])])
+model("bad_scales_len.onnx",
+      [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs")],
+      [X], [Y], 13, [floats("scales", [2, 2])])
+
+# --- the backend node cases with constant scales / sizes / roi
+out = os.path.join(HERE, "node")
+shutil.rmtree(out, ignore_errors=True)
+for d in sorted(glob.glob(NODE + "/test_resize_*") + glob.glob(NODE + "/test_upsample_*")):
+    m = load(d + "/model.onnx")
+    g = m.graph
+    case = os.path.join(out, os.path.basename(d))
+    for s in sorted(glob.glob(d + "/test_data_set_*")):
+        dst = os.path.join(case, os.path.basename(s))
+        os.makedirs(dst)
+        shutil.copy(s + "/input_0.pb", dst)
+        shutil.copy(s + "/output_0.pb", dst)
+    tensors = []
+    for i, v in enumerate(g.input[1:], 1):
+        t = TensorProto()
+        with open(os.path.join(d, "test_data_set_0", "input_%d.pb" % i), "rb") as f:
+            t.ParseFromString(f.read())
+        t.name = v.name
+        tensors.append(t)
+    del g.input[1:]
+    g.initializer.extend(tensors)
+    with open(os.path.join(case, "model.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
