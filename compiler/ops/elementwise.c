@@ -434,21 +434,29 @@ typedef struct {
 /* Max/Min propagate NaN from either side (as numpy's maximum does). */
 #define MAXMIN(op) "$0 " op " $1 || $0 != $0 ? $0 : $1", "$0 " op " $1 ? $0 : $1", "$0 " op " $1 ? $0 : $1"
 #define ARITH(op) "$0 " op " $1", "$0 " op " $1", "$0 " op " $1"
+/* Integer +, -, * wrap modulo 2^n as numpy's do: computed in uint64_t (no signed overflow,
+ * no promotion of uint16 to int) and converted back */
+#define WRAP(op) "$0 " op " $1", "($y)((uint64_t)$0 " op " (uint64_t)$1)", "($y)((uint64_t)$0 " op " (uint64_t)$1)"
+/* Integer division and remainder by zero give 0 rather than trap */
+#define NZ(x) "$1 != 0 ? " x " : 0"
 /* Mod, fmod=0: r = a % b, plus b when r and b differ in sign (the sign of the divisor) */
 #define PYMOD(m) "(" m " != 0 && ((" m " < 0) != ($1 < 0))) ? " m " + $1 : " m
 
 static const BinaryOp binary_ops[] = {
-    {"Add", NULL, {ARITH("+"), NULL}, false, false, sym_add},
-    {"Sub", NULL, {ARITH("-"), NULL}, false, false, sym_sub},
-    {"Mul", NULL, {ARITH("*"), NULL}, false, false, sym_mul},
+    {"Add", NULL, {WRAP("+"), NULL}, false, false, sym_add},
+    {"Sub", NULL, {WRAP("-"), NULL}, false, false, sym_sub},
+    {"Mul", NULL, {WRAP("*"), NULL}, false, false, sym_mul},
     /* Div: integer division truncates toward zero, as C's / does */
-    {"Div", NULL, {ARITH("/"), NULL}, false, false, fold_div},
+    {"Div", NULL, {"$0 / $1", NZ("$0 / $1"), NZ("$0 / $1"), NULL}, false, false, fold_div},
     /* Mod fmod=1: C fmod / %, the sign of the dividend */
-    {"Mod", "1", {"fmod#F($0, $1)", "$0 % $1", "$0 % $1", NULL}, false, false, fold_fmod},
+    {"Mod", "1", {"fmod#F($0, $1)", NZ("$0 % $1"), NZ("$0 % $1"), NULL}, false, false, fold_fmod},
     /* Mod fmod=0: the sign of the divisor (Python's %) */
-    {"Mod", "0", {PYMOD("fmod#F($0, $1)"), PYMOD("$0 % $1"), "$0 % $1", NULL}, false, false, fold_mod},
-    {"BitShift", "LEFT", {NULL, NULL, "$0 << $1", NULL}, false, false, NULL},
-    {"BitShift", "RIGHT", {NULL, NULL, "$0 >> $1", NULL}, false, false, NULL},
+    {"Mod", "0", {PYMOD("fmod#F($0, $1)"), NZ("(" PYMOD("$0 % $1") ")"), NZ("$0 % $1"), NULL}, false, false, fold_mod},
+    /* BitShift: shifts of the width or more give 0 (C leaves them undefined) */
+    {"BitShift", "LEFT", {NULL, NULL, "$1 < 64 ? ($y)((uint64_t)$0 << $1) : 0", NULL}, false, false,
+     NULL},
+    {"BitShift", "RIGHT", {NULL, NULL, "$1 < 64 ? ($y)((uint64_t)$0 >> $1) : 0", NULL}, false, false,
+     NULL},
     {"Equal", NULL, {"$0 == $1", "$0 == $1", "$0 == $1", "$0 == $1"}, true, false, fold_equal},
     {"Less", NULL, {ARITH("<"), NULL}, true, false, fold_less},
     {"LessOrEqual", NULL, {ARITH("<="), NULL}, true, false, fold_less_equal},
@@ -461,7 +469,7 @@ static const BinaryOp binary_ops[] = {
     {"PRelu", NULL, {"$0 < 0 ? $0 * $1 : $0", "$0 < 0 ? $0 * $1 : $0", "$0", NULL}, false, false, NULL},
     {"Max", NULL, {MAXMIN(">"), NULL}, false, true, sym_max},
     {"Min", NULL, {MAXMIN("<"), NULL}, false, true, sym_min},
-    {"Sum", NULL, {ARITH("+"), NULL}, false, true, sym_add},
+    {"Sum", NULL, {WRAP("+"), NULL}, false, true, sym_add},
     /* Mean: the sum, then divided by the count */
     {"Mean", NULL, {"$0 + $1", NULL, NULL, NULL}, false, true, NULL},
 };
