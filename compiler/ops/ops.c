@@ -17,7 +17,8 @@
     X(layout)       \
     X(misc)         \
     X(loss)         \
-    X(resize)
+    X(resize)       \
+    X(rnn)
 
 #define DECLARE(f) extern const OpDef ops_##f[];
 FAMILIES(DECLARE)
