@@ -69,7 +69,7 @@ model("linear_half_sym.onnx",
 model("linear_to_shape_sym.onnx",
       [helper.make_node("Shape", ["ref"], ["s"], name="shape"),
        helper.make_node("Resize", ["x", "", "", "s"], ["y"], name="rs", mode="linear")],
-      [vi("x", ["N", "C", "h", "w"]), vi("ref", ["N", "C", "H", "W"])], [Y], 13)
+      [vi("x", ["N", "C", "Hin", "Win"]), vi("ref", ["N", "C", "H", "W"])], [Y], 13)
 # Upsample-9, nearest x2 on H and W
 model("upsample_x2_sym.onnx",
       [helper.make_node("Upsample", ["x", "scales"], ["y"], name="up", mode="nearest")],
