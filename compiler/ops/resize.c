@@ -294,11 +294,9 @@ static void emit_resize(Compiler *c, Emit *e, Node *n) {
     SymCtx *s = c->sym;
     Resize *r = n->priv;
     Value *x = n->in[0], *y = n->out[0];
-    Arena *a = emit_arena(e);
     int k = r->k, ntap = r->mode == RS_NEAREST ? 1 : r->mode == RS_LINEAR ? 2 : 4;
     int rank = x->rank, first = rank - k;
-    const char *tab = emit_template(e, "resize_coords", DT_UNDEFINED);
-    (void)tab;
+    emit_template(e, "resize_coords", DT_UNDEFINED);
     const char *sfx = emit_template(e, r->mode == RS_NEAREST ? "resize_nearest" : "resize_interp",
                                     x->dtype);
     const char *in = emit_sym_array(e, "in", k, r->in);
@@ -364,7 +362,6 @@ static void emit_resize(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "resize_interp_%s(%s, %s, %s, %d, %s, %s, %s, %s, %d, %s + %s, %s);", sfx,
                   emit_ptr(e, x), emit_ptr(e, y), emit_sym(e, r->outer), k, in, out, idx, wt,
                   ntap, wt, emit_sym(e, sym_mul(s, tot, sym_const(s, ntap))), ext);
-    (void)a;
 }
 
 const OpDef ops_resize[] = {

@@ -225,7 +225,8 @@ Test(resize, errors) {
     expect_error(RESIZE "bad_runtime_scales.onnx",
                  "node 'rs' (Resize): scales 'scales' is not known at compile time (it depends on "
                  "runtime tensor data): data-dependent shapes are not supported");
-    expect_error(RESIZE "bad_both.onnx", "node 'rs' (Resize): scales and sizes cannot both be given");
+    expect_error(RESIZE "bad_both.onnx",
+                 "node 'rs' (Resize): scales and sizes cannot both be given");
     expect_error(RESIZE "bad_scale_irrational.onnx",
                  "axis 2: scale 1.23457 of a symbolic dim is not a simple fraction");
     expect_error(RESIZE "bad_mode.onnx", "mode 'area' is not supported");
