@@ -473,7 +473,9 @@ static void infer_split(Compiler *c, Node *n) {
 
 #define HUGE_INDEX ((int64_t)1 << 40)
 
-/* Clamps a start or end (Sym) to [lo_off, dim + hi_off]. */
+/* Clamps a start or end (Sym) to [lo, dim + hi_off] (lo is 0 or -1, hi_off 0 or -1), in the
+ * spec's order: a negative constant adds the dim and can only need the lower clamp; a
+ * non-negative one can only need the upper. */
 static Sym *slice_bound(Compiler *c, Sym *v, Sym *dim, int64_t lo, int64_t hi_off) {
     SymCtx *s = c->sym;
     Sym *hi = sym_add(s, dim, K(c, hi_off));
@@ -484,9 +486,9 @@ static Sym *slice_bound(Compiler *c, Sym *v, Sym *dim, int64_t lo, int64_t hi_of
         if (cv <= -HUGE_INDEX)
             return K(c, lo);
         if (cv < 0)
-            return sym_min(s, sym_max(s, K(c, lo), sym_add(s, dim, v)), hi);
+            return sym_max(s, K(c, lo), sym_add(s, dim, v));
     }
-    return sym_max(s, K(c, lo), sym_min(s, v, hi));
+    return sym_min(s, v, hi);
 }
 
 static void infer_slice(Compiler *c, Node *n) {
