@@ -246,7 +246,7 @@ static void emit_scatter_elements(Compiler *c, Emit *e, Node *n) {
               ds, d->rank, p->axis, p->reduction);
 }
 
-/* ---- ScatterND (opset 11+): indices [..., k] (k known), updates = indices.shape[:-1] +
+/* ---- ScatterND (opset 11+): indices [..., k], updates = indices.shape[:-1] +
  * data.shape[k:]; y = data, then y[indices[i]] = updates[i] (or the reduction) per tuple. */
 
 static void infer_scatternd(Compiler *c, Node *n) {
@@ -258,14 +258,20 @@ static void infer_scatternd(Compiler *c, Node *n) {
     if (u->dtype != d->dtype)
         o2c_error(c, n, "updates type %s differs from data type %s", dtype_name(u->dtype),
                   dtype_name(d->dtype));
-    int64_t k;
-    if (ind->rank < 1 || !sym_get_const(ind->shape[ind->rank - 1], &k))
-        o2c_error(c, n, "the last dim of indices must be known at compile time");
-    if (k < 1 || k > d->rank)
-        o2c_error(c, n, "index tuples of %lld entries for data of rank %d", (long long)k, d->rank);
+    /* k follows from the ranks (updates rank = q - 1 + r - k), so a symbolic last dim of
+     * indices is fine: it must equal k at run time */
     int q = ind->rank;
-    if (u->rank != q - 1 + d->rank - (int)k)
-        o2c_error(c, n, "updates rank %d: expected %d", u->rank, q - 1 + d->rank - (int)k);
+    if (q < 1)
+        o2c_error(c, n, "indices must have rank >= 1");
+    int64_t k = (int64_t)q - 1 + d->rank - u->rank, kd;
+    if (k < 1 || k > d->rank)
+        o2c_error(c, n, "ranks of data (%d), indices (%d) and updates (%d) do not fit", d->rank, q,
+                  u->rank);
+    if (sym_get_const(ind->shape[q - 1], &kd) && kd != k)
+        o2c_error(c, n, "index tuples of %lld entries: updates rank %d expects %lld",
+                  (long long)kd, u->rank, (long long)k);
+    ir_constrain(c, n, 0, ind->shape[q - 1], sym_const(c->sym, k),
+                 "the last dim of indices must be %lld", (long long)k);
     for (int i = 0; i < u->rank; i++) {
         Sym *want = i < q - 1 ? ind->shape[i] : d->shape[(int)k + i - (q - 1)];
         ir_constrain(c, n, 0, u->shape[i], want, "updates dim %d does not match", i);
@@ -292,7 +298,8 @@ static void emit_scatternd(Compiler *c, Emit *e, Node *n) {
               emit_sym(e, p->k), emit_sym(e, p->slice), p->reduction);
 }
 
-/* ---- GatherND (opset 11+, batch_dims 12+): indices [b..., ..., k] (k known);
+/* ---- GatherND (opset 11+, batch_dims 12+): indices [b..., ..., k], k known at compile time
+ * (the output's rank depends on it);
  * y = indices.shape[:-1] + data.shape[b+k:], y[.., t, ..] = data[batch, indices[batch, t], ..]. */
 
 typedef struct GatherND {
