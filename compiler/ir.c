@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- string map (arena-backed, open addressing) */
 
@@ -221,6 +222,13 @@ int ir_add_dim(Compiler *c, const char *name) {
     d->name = arena_strdup(c->arena, name);
     char id[256];
     onnx2c_cident(name, id, sizeof id);
+    /* enum names are upper-cased: dims differing only in case need distinct identifiers */
+    for (int k = 0; k < g->ndims; k++)
+        if (strcasecmp(g->dims[k].cname, id) == 0) {
+            size_t len = strlen(id);
+            snprintf(id + len, sizeof id - len, "_%d", g->ndims + 1);
+            break;
+        }
     d->cname = ir_cident(c, "", id);
     d->fixed = d->max = -1;
     return g->ndims++;

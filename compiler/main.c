@@ -20,6 +20,7 @@ static const char usage[] =
     "                        NAME_WORKSPACE_MAX (repeatable)\n"
     "  --report              print, per node, the op, its output shape and its workspace\n"
     "                        offset and size, then the peak\n"
+    "  --list-ops            list the supported operators\n"
     "  -h, --help            show this text\n"
     "  --version             show the version\n"
     "\n"
@@ -32,6 +33,24 @@ static int fail(int status, const char *fmt, const char *arg) {
     if (status == O2C_EUSAGE)
         fputs("(try 'onnx2c --help')\n", stderr);
     return status;
+}
+
+static int cmp_name(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void collect_op(const OpDef *op, void *user) {
+    const char ***p = user;
+    *(*p)++ = op->name;
+}
+
+static void list_ops(void) {
+    const char *names[1024], **p = names;
+    ops_each(collect_op, &p);
+    size_t n = (size_t)(p - names);
+    qsort(names, n, sizeof *names, cmp_name);
+    for (size_t i = 0; i < n; i++)
+        printf("%s\n", names[i]);
 }
 
 static int parse_setting(const char *arg, DimSetting *out) {
@@ -76,6 +95,9 @@ int main(int argc, char **argv) {
         bool has_next = i + 1 < argc;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage, stdout);
+            goto end;
+        } else if (!strcmp(a, "--list-ops")) {
+            list_ops();
             goto end;
         } else if (!strcmp(a, "--version")) {
             printf("onnx2c %s\n", ONNX2C_VERSION);

@@ -352,6 +352,7 @@ struct OpDef {
     void (*emit)(Compiler *c, Emit *e, Node *n);
 };
 const OpDef *ops_find(const char *domain, const char *op_type);
+void ops_each(void (*f)(const OpDef *op, void *user), void *user);
 
 /* ------------------------------------------------------------------ plan.c
  * Liveness-based placement of temporaries in the one caller-provided workspace.  Offsets and

@@ -36,3 +36,10 @@ const OpDef *ops_find(const char *domain, const char *op_type) {
         }
     return NULL;
 }
+
+/* Calls f for every op in the table, in table order. */
+void ops_each(void (*f)(const OpDef *op, void *user), void *user) {
+    for (int i = 0; families[i]; i++)
+        for (const OpDef *d = families[i]; d->name; d++)
+            f(d, user);
+}
