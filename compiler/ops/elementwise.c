@@ -560,9 +560,14 @@ static void infer_pow(Compiler *c, Node *n) {
 static void emit_pow(Compiler *c, Emit *e, Node *n) {
     (void)c;
     DType tb = n->in[0]->dtype;
+    TypeClass ce = type_class(n->in[1]->dtype);
     if (type_class(tb) == CL_FLOAT)
         emit_expr(e, n, n->out[0], 2, n->in, "pow#F($0, (#T)$1)", compute_type(tb), NULL, false);
-    else /* integer base: computed in double, converted to the base type */
+    else if (ce != CL_FLOAT) { /* integer ^ integer: exact, by squaring */
+        const char *sfx = emit_template(e, "ew_ipow", tb);
+        emit_expr(e, n, n->out[0], 2, n->in, arena_printf(emit_arena(e), "ipow_%s($0, (int64_t)$1)", sfx),
+                  tb, NULL, false);
+    } else /* integer base, float exponent: computed in double, converted to the base type */
         emit_expr(e, n, n->out[0], 2, n->in, "($y)pow((double)$0, (double)$1)", DT_DOUBLE, NULL,
                   false);
 }
