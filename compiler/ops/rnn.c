@@ -105,18 +105,23 @@ static void rnn_activations(Compiler *c, Node *n, Rnn *r, int ndir) {
     }
 }
 
-/* Requires v (when present) to have the given dims, as constraints. */
+/* Requires v (when present) to have the given dims, named in `names` ("[a, b]"): an error
+ * when the dims are constants and differ, else run-time constraints. */
 static void rnn_expect(Compiler *c, Node *n, Value *v, const char *what, DType t, int rank,
-                       Sym *const *dims) {
+                       Sym *const *dims, const char *names) {
     if (!v)
         return;
     if (v->dtype != t)
         o2c_error(c, n, "%s has type %s, expected %s", what, dtype_name(v->dtype), dtype_name(t));
     if (v->rank != rank)
-        o2c_error(c, n, "%s has rank %d, expected %d", what, v->rank, rank);
-    for (int i = 0; i < rank; i++)
-        ir_constrain(c, n, 0, v->shape[i], dims[i], "%s axis %d does not match the other inputs",
-                     what, i);
+        o2c_error(c, n, "%s has rank %d, expected %d %s", what, v->rank, rank, names);
+    for (int i = 0; i < rank; i++) {
+        int64_t got, want;
+        if (sym_get_const(v->shape[i], &got) && sym_get_const(dims[i], &want) && got != want)
+            o2c_error(c, n, "%s axis %d is %lld, expected %lld: %s is %s", what, i,
+                      (long long)got, (long long)want, what, names);
+        ir_constrain(c, n, 0, v->shape[i], dims[i], "%s axis %d does not match %s", what, i, names);
+    }
 }
 
 /* LSTM, GRU, RNN: the shapes of the file comment. */
@@ -182,19 +187,26 @@ static void infer_rnn(Compiler *c, Node *n) {
     }
     Sym *gh = sym_mul(s, gs, r->hid);
     DType t = x->dtype;
-    rnn_expect(c, n, w, "W", t, 3, (Sym *[]){D, gh, r->in});
-    rnn_expect(c, n, rr, "R", t, 3, (Sym *[]){D, gh, r->hid});
-    rnn_expect(c, n, node_in(n, 3), "B", t, 2, (Sym *[]){D, sym_mul(s, sym_const(s, 2), gh)});
-    rnn_expect(c, n, node_in(n, 4), "sequence_lens", DT_INT32, 1, (Sym *[]){r->batch});
+    rnn_expect(c, n, w, "W", t, 3, (Sym *[]){D, gh, r->in},
+                "[num_directions, gates*hidden_size, input_size]");
+    rnn_expect(c, n, rr, "R", t, 3, (Sym *[]){D, gh, r->hid},
+                "[num_directions, gates*hidden_size, hidden_size]");
+    rnn_expect(c, n, node_in(n, 3), "B", t, 2, (Sym *[]){D, sym_mul(s, sym_const(s, 2), gh)},
+                "[num_directions, 2*gates*hidden_size]");
+    rnn_expect(c, n, node_in(n, 4), "sequence_lens", DT_INT32, 1, (Sym *[]){r->batch},
+                "[batch_size]");
     Sym *hs[3] = {D, r->batch, r->hid};
     if (r->layout) {
         hs[0] = r->batch;
         hs[1] = D;
     }
-    rnn_expect(c, n, node_in(n, 5), "initial_h", t, 3, hs);
+    const char *hnames = r->layout ? "[batch_size, num_directions, hidden_size]"
+                                   : "[num_directions, batch_size, hidden_size]";
+    rnn_expect(c, n, node_in(n, 5), "initial_h", t, 3, hs, hnames);
     if (kind == RNN_LSTM) {
-        rnn_expect(c, n, node_in(n, 6), "initial_c", t, 3, hs);
-        rnn_expect(c, n, node_in(n, 7), "P", t, 2, (Sym *[]){D, sym_mul(s, sym_const(s, 3), r->hid)});
+        rnn_expect(c, n, node_in(n, 6), "initial_c", t, 3, hs, hnames);
+        rnn_expect(c, n, node_in(n, 7), "P", t, 2, (Sym *[]){D, sym_mul(s, sym_const(s, 3), r->hid)},
+                    "[num_directions, 3*hidden_size]");
     }
 
     Sym *ys[4] = {r->seq, D, r->batch, r->hid};
