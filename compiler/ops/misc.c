@@ -448,6 +448,8 @@ typedef struct Einsum {
     int *lab[10];            /* per input, per axis: its label (-1: broadcast axis, no index) */
 } Einsum;
 
+static char ein_char(int L) { return (char)(L < 26 ? 'a' + L : L < 52 ? 'A' + L - 26 : '.'); }
+
 static int ein_letter(char ch) {
     if (ch >= 'a' && ch <= 'z')
         return ch - 'a';
@@ -569,9 +571,8 @@ static void infer_einsum(Compiler *c, Node *n) {
                 else {
                     int64_t x, y;
                     if (sym_get_const(d, &x) && sym_get_const(p->size[L], &y))
-                        o2c_error(c, n, "label '%c' has sizes %lld and %lld",
-                                  L < 26 ? 'a' + L : L < 52 ? 'A' + L - 26 : '.', (long long)y,
-                                  (long long)x);
+                        o2c_error(c, n, "label '%c' has sizes %lld and %lld", ein_char(L),
+                                  (long long)y, (long long)x);
                     ir_constrain(c, n, 0, d, p->size[L], "the dims of one label must match");
                 }
             }
@@ -592,9 +593,9 @@ static void infer_einsum(Compiler *c, Node *n) {
         for (int i = 0; i < cnt; i++) {
             int L = labels[i];
             if (!seen[L])
-                o2c_error(c, n, "output label '%c' is not in any input", ot[i]);
+                o2c_error(c, n, "output label '%c' is not in any input", ein_char(L));
             if (in_out[L])
-                o2c_error(c, n, "output label '%c' is repeated", ot[i]);
+                o2c_error(c, n, "output label '%c' is repeated", ein_char(L));
             in_out[L] = true;
             p->out[p->nout++] = L;
         }
