@@ -828,7 +828,7 @@ enum { PAD_CONSTANT, PAD_REFLECT, PAD_EDGE, PAD_WRAP };
 
 typedef struct PadPriv {
     int mode;
-    int64_t begin[MAX_RANK], end[MAX_RANK];
+    Sym *begin[MAX_RANK], *end[MAX_RANK]; /* Syms: pads may come from shape arithmetic */
     double value; /* attribute value (opset < 11) */
 } PadPriv;
 
@@ -851,13 +851,14 @@ static void infer_pad(Compiler *c, Node *n) {
     else
         o2c_error(c, n, "mode '%s' is not supported (constant, reflect, edge%s)", mode,
                   n->opset >= 19 ? ", wrap" : "");
-    int64_t np, *pads;
+    int64_t np;
+    Sym **pads;
     int64_t axes[MAX_RANK];
     int nax = r;
     for (int d = 0; d < r; d++)
         axes[d] = d;
     if (n->opset >= 11) {
-        np = const_input(c, n, n->in[1], "pads", &pads);
+        np = known_input(c, n, n->in[1], "pads", &pads);
         Value *cv = node_in(n, 2);
         if (cv && ir_known_len(cv) != 1)
             o2c_error(c, n, "constant_value must hold one element");
@@ -879,7 +880,9 @@ static void infer_pad(Compiler *c, Node *n) {
         np = attr_ints(c, n, name, &a);
         if (np < 0)
             o2c_error(c, n, "attribute '%s' is required", name);
-        pads = (int64_t *)a;
+        pads = sym_arr(c, (int)(np > 0 ? np : 1));
+        for (int i = 0; i < np; i++)
+            pads[i] = K(c, a[i]);
         pp->value = attr_float(c, n, "value", 0.0f);
         if (pp->value != 0 && (x->dtype == DT_FLOAT16 || x->dtype == DT_BFLOAT16))
             o2c_error(c, n, "a non-zero pad value is not supported for %s", dtype_name(x->dtype));
@@ -887,30 +890,41 @@ static void infer_pad(Compiler *c, Node *n) {
     if (np != 2 * nax)
         o2c_error(c, n, "pads has %lld entries, expected %d (2 per axis)", (long long)np, 2 * nax);
     Sym **shape = sym_arr(c, r);
-    for (int d = 0; d < r; d++)
+    for (int d = 0; d < r; d++) {
         shape[d] = x->shape[d];
+        pp->begin[d] = pp->end[d] = K(c, 0);
+    }
     for (int i = 0; i < nax; i++) {
         int d = (int)axes[i];
-        pp->begin[d] = pads[i];
-        pp->end[d] = pads[i + nax];
-        shape[d] = sym_add(s, x->shape[d], K(c, pads[i] + pads[i + nax]));
-        int64_t dv;
-        bool dk = sym_get_const(x->shape[d], &dv);
-        if (dk && dv + pads[i] + pads[i + nax] < 0)
+        Sym *b = pads[i], *e = pads[i + nax], *D = x->shape[d];
+        pp->begin[d] = b;
+        pp->end[d] = e;
+        shape[d] = sym_add(s, sym_add(s, D, b), e);
+        int64_t v;
+        if (sym_get_const(shape[d], &v) && v < 0)
             o2c_error(c, n, "pads crop more than dimension %d holds", d);
-        if (pp->mode != PAD_CONSTANT && (pads[i] > 0 || pads[i + nax] > 0)) {
+        int64_t bv, ev;
+        if (!(sym_get_const(b, &bv) && bv >= 0 && sym_get_const(e, &ev) && ev >= 0))
+            ir_constrain(c, n, 1, K(c, 0), shape[d],
+                         "Pad: pads must not crop more than dimension %d", d);
+        if (pp->mode == PAD_CONSTANT)
+            continue;
+        for (int side = 0; side < 2; side++) {
+            Sym *w = side ? e : b;
+            if (sym_get_const(w, &v) && v <= 0)
+                continue;
+            int64_t dv;
+            bool dk = sym_get_const(D, &dv);
             if (dk && dv == 0)
                 o2c_error(c, n, "cannot pad an empty dimension %d in mode '%s'", d, mode);
-            int64_t most = pads[i] > pads[i + nax] ? pads[i] : pads[i + nax];
             if (pp->mode == PAD_REFLECT) {
-                if (dk && most > dv - 1)
+                if (dk && sym_get_const(w, &v) && v > dv - 1)
                     o2c_error(c, n, "reflect pad %lld is larger than dimension %d - 1 (%lld)",
-                              (long long)most, d, (long long)(dv - 1));
-                ir_constrain(c, n, 1, K(c, most + 1), x->shape[d],
+                              (long long)v, d, (long long)(dv - 1));
+                ir_constrain(c, n, 1, sym_add(s, w, K(c, 1)), D,
                              "Pad reflect: dimension %d must exceed the pad", d);
             } else
-                ir_constrain(c, n, 1, K(c, 1), x->shape[d], "Pad: dimension %d must not be empty",
-                             d);
+                ir_constrain(c, n, 1, K(c, 1), D, "Pad: dimension %d must not be empty", d);
         }
     }
     ir_set_shape(c, n->out[0], x->dtype, r, shape);
@@ -936,19 +950,23 @@ static void emit_pad(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "int64_t o = 0;");
     for (int d = 0; d < r; d++) {
         const char *D = emit_sym(e, x->shape[d]);
-        int64_t b = pp->begin[d], en = pp->end[d];
+        Sym *b = pp->begin[d], *en = pp->end[d];
+        int64_t bv, ev;
+        bool bk = sym_get_const(b, &bv), ek = sym_get_const(en, &ev);
         emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, y->shape[d]), d);
         emit_indent(e, 1);
-        if (b == 0 && en == 0) {
+        if (bk && ek && bv == 0 && ev == 0) {
             buf_printf(&src, "%s%s", src.len ? " + " : "", term(e, arena_printf(a, "i%d", d), xs[d]));
             continue;
         }
-        if (b > 0)
-            emit_line(e, "int64_t j%d = i%d - %lld;", d, d, (long long)b);
-        else if (b == 0)
+        if (bk && bv == 0)
             emit_line(e, "int64_t j%d = i%d;", d, d);
+        else if (bk && bv < 0)
+            emit_line(e, "int64_t j%d = i%d + %lld;", d, d, (long long)-bv);
         else
-            emit_line(e, "int64_t j%d = i%d + %lld;", d, d, (long long)-b);
+            emit_line(e, "int64_t j%d = i%d - %s;", d, d, emit_sym(e, b));
+        /* which sides can reach outside the input (a constant pad <= 0 cannot) */
+        bool lo = !bk || bv > 0, hi = !ek || ev > 0;
         switch (pp->mode) {
         case PAD_CONSTANT: {
             const char *nok = arena_printf(a, "ok%d", d);
@@ -958,15 +976,15 @@ static void emit_pad(Compiler *c, Emit *e, Node *n) {
             break;
         }
         case PAD_REFLECT:
-            if (b > 0)
+            if (lo)
                 emit_line(e, "if (j%d < 0) j%d = -j%d;", d, d, d);
-            if (en > 0)
+            if (hi)
                 emit_line(e, "if (j%d >= %s) j%d = 2 * %s - 2 - j%d;", d, D, d, D, d);
             break;
         case PAD_EDGE:
-            if (b > 0)
+            if (lo)
                 emit_line(e, "if (j%d < 0) j%d = 0;", d, d);
-            if (en > 0)
+            if (hi)
                 emit_line(e, "if (j%d >= %s) j%d = %s - 1;", d, D, d, D);
             break;
         case PAD_WRAP:

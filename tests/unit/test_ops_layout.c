@@ -134,7 +134,7 @@ Test(layout, cases, .timeout = 600) {
     const char *names[] = {
         "concat_const_sym", "depthtospace_crd_sym", "depthtospace_dcr_sym", "fold_dense",
         "fold_shape_concat", "gather_axis1_sym", "gather_elements_sym", "gather_scalar_i32",
-        "pad_axes_op18", "pad_constant_sym", "pad_edge_sym", "pad_op2", "pad_reflect_sym",
+        "pad_axes_op18", "pad_constant_sym", "pad_edge_sym", "pad_op2", "pad_reflect_sym", "pad_shape_pads",
         "slice_neg_steps_sym", "slice_op1", "slice_sym", "spacetodepth_sym", "split_equal_sym",
         "split_num_outputs_op18", "split_op11", "split_sizes_sym", "split_zero",
         "transpose_default_sym",

@@ -171,6 +171,19 @@ def write_cases():
             sets.append(([x], [ref_pad(x, pads[:2], pads[2:], mode)]))
         case("pad_%s_sym" % mode, m, sets)
 
+    # Pad with pads from shape arithmetic: [0, 1, 0, W] = Concat([0, 1, 0], Shape(x)[1:2])
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Slice", ["s", "one", "two"], ["w"]),
+             helper.make_node("Concat", ["c", "w"], ["p"], axis=0),
+             helper.make_node("Pad", ["x", "p"], ["y"])]
+    m = make("pad_shape_pads", nodes, [vi("x", F, ["N", "W"])], [vi("y", F, None)],
+             [i64("one", [1]), i64("two", [2]), i64("c", [0, 1, 0])])
+    sets = []
+    for shp in [(2, 3), (1, 1)]:
+        x = rnd(shp)
+        sets.append(([x], [ref_pad(x, [0, 1], [0, shp[1]], "constant")]))
+    case("pad_shape_pads", m, sets)
+
     # Pad opset 2: attributes pads and value, int32 data
     m = make("pad_op2", [helper.make_node("Pad", ["x"], ["y"], pads=[1, 0, 0, 2], value=7.0)],
              [vi("x", I32, [2, 3])], [vi("y", I32, None)], opset=2)
