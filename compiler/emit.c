@@ -235,20 +235,26 @@ static void write_bytes_union(Buf *b, const char *name, const unsigned char *p, 
     size_t rows = (nbytes + ROW_BYTES - 1) / ROW_BYTES;
     buf_printf(b, "static const union { unsigned char b[%zu][%d]; double align_; } %s = {{\n", rows,
                ROW_BYTES, name);
+    char line[ROW_BYTES * 4 + 8];
     for (size_t r = 0; r < rows; r++) {
-        buf_puts(b, "\"");
+        size_t k = 0;
+        line[k++] = '"';
         size_t end = (r + 1) * ROW_BYTES < nbytes ? (r + 1) * ROW_BYTES : nbytes;
         for (size_t i = r * ROW_BYTES; i < end; i++) {
             unsigned char ch = p[i];
             if (ch >= 32 && ch < 127 && ch != '"' && ch != '\\' && ch != '?')
-                buf_putn(b, (const char *)&ch, 1);
+                line[k++] = (char)ch;
             else {
-                char esc[5] = {'\\', (char)('0' + (ch >> 6)), (char)('0' + ((ch >> 3) & 7)),
-                               (char)('0' + (ch & 7)), 0};
-                buf_putn(b, esc, 4);
+                line[k++] = '\\';
+                line[k++] = (char)('0' + (ch >> 6));
+                line[k++] = (char)('0' + ((ch >> 3) & 7));
+                line[k++] = (char)('0' + (ch & 7));
             }
         }
-        buf_puts(b, "\",\n");
+        line[k++] = '"';
+        line[k++] = ',';
+        line[k++] = '\n';
+        buf_putn(b, line, k);
     }
     buf_puts(b, "}};\n");
 }
