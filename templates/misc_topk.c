@@ -7,6 +7,8 @@
 
 static void topk_T(const T *x, T *vals, int64_t *idx, int64_t outer, int64_t n, int64_t inner,
                    int64_t k, int largest) {
+    if (k <= 0)
+        return;
     for (int64_t o = 0; o < outer; o++)
         for (int64_t i = 0; i < inner; i++) {
             T *vp = vals + o * k * inner + i;

@@ -95,7 +95,8 @@ static void infer_sce(Compiler *c, Node *n) {
         ir_set_shape(c, n->out[1], x->dtype, x->rank, x->shape);
     else /* log_prob in scratch */
         n->scratch = sym_mul(c->sym, sym_mul(c->sym, p->n, p->c),
-                             sym_mul(c->sym, p->d, sym_const(c->sym, (int64_t)dtype_size(x->dtype))));
+                             sym_mul(c->sym, p->d,
+                                     sym_const(c->sym, (int64_t)dtype_size(x->dtype))));
 }
 
 /* One call of the NLL kernel on the log-probabilities `lp`. */

@@ -169,12 +169,14 @@ static void infer_onehot(Compiler *c, Node *n) {
 static void emit_onehot(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const OneHot *p = n->priv;
-    const char *ind = emit_ptr(e, n->in[0]), *v = emit_ptr(e, n->in[2]), *y = emit_ptr(e, n->out[0]);
+    const char *ind = emit_ptr(e, n->in[0]), *v = emit_ptr(e, n->in[2]);
+    const char *y = emit_ptr(e, n->out[0]);
     const char *D = emit_sym(e, p->depth), *in = emit_sym(e, p->inner);
     emit_line(e, "for (int64_t o = 0; o < %s; o++) {", emit_sym(e, p->outer));
     emit_line(e, "    for (int64_t i = 0; i < %s; i++) {", in);
     emit_line(e, "        double f = (double)%s[o * %s + i];", ind, in);
-    emit_line(e, "        int64_t t = f >= -(double)%s && f < (double)%s ? (int64_t)f : %s;", D, D, D);
+    emit_line(e, "        int64_t t = f >= -(double)%s && f < (double)%s ? (int64_t)f : %s;", D, D,
+              D);
     emit_line(e, "        if (t < 0)");
     emit_line(e, "            t += %s;", D);
     emit_line(e, "        for (int64_t d = 0; d < %s; d++)", D);
@@ -219,9 +221,11 @@ static void infer_scatter_elements(Compiler *c, Node *n) {
     if (p->reduction && !numeric(d->dtype))
         o2c_error(c, n, "reduction on type %s is not supported", dtype_name(d->dtype));
     for (int i = 0; i < d->rank; i++) {
-        ir_constrain(c, n, 0, u->shape[i], ind->shape[i], "updates dim %d must equal indices dim", i);
+        ir_constrain(c, n, 0, u->shape[i], ind->shape[i], "updates dim %d must equal indices dim",
+                     i);
         if (i != p->axis)
-            ir_constrain(c, n, 1, ind->shape[i], d->shape[i], "indices dim %d must be <= data dim", i);
+            ir_constrain(c, n, 1, ind->shape[i], d->shape[i], "indices dim %d must be <= data dim",
+                         i);
     }
     ir_set_shape(c, n->out[0], d->dtype, d->rank, d->shape);
     n->priv = p;
@@ -461,8 +465,8 @@ static int ein_letter(char ch) {
 /* Parses one term ("ij", "...ii") for a tensor of rank `rank` (-1: the output): sets labels[]
  * and returns the count; *ell is the number of ellipsis dims it holds (for the output: whether
  * it has one). */
-static int ein_term(Compiler *c, Node *n, const char *t, size_t len, int rank, int nell, int *labels,
-                    int *ell) {
+static int ein_term(Compiler *c, Node *n, const char *t, size_t len, int rank, int nell,
+                    int *labels, int *ell) {
     int nletters = 0, cnt = 0;
     bool has_ell = false;
     for (size_t i = 0; i < len; i++) {
@@ -478,7 +482,8 @@ static int ein_term(Compiler *c, Node *n, const char *t, size_t len, int rank, i
     }
     int e = rank < 0 ? (has_ell ? nell : 0) : rank - nletters;
     if (rank >= 0 && (e < 0 || (!has_ell && e != 0)))
-        o2c_error(c, n, "equation term '%.*s' does not match an input of rank %d", (int)len, t, rank);
+        o2c_error(c, n, "equation term '%.*s' does not match an input of rank %d", (int)len, t,
+                  rank);
     if (e > EIN_MAXL - 52)
         o2c_error(c, n, "equation: too many ellipsis dims");
     for (size_t i = 0; i < len; i++) {
@@ -655,13 +660,15 @@ static void emit_einsum(Compiler *c, Emit *e, Node *n) {
     const char *ct = dtype_ctype(y->dtype);
     for (int i = 0; i < p->nout; i++) {
         const char *v = ein_var(e, p->out[i]);
-        emit_line(e, "for (int64_t %s = 0; %s < %s; %s++) {", v, v, emit_sym(e, p->size[p->out[i]]), v);
+        emit_line(e, "for (int64_t %s = 0; %s < %s; %s++) {", v, v,
+                  emit_sym(e, p->size[p->out[i]]), v);
         emit_indent(e, 1);
     }
     emit_line(e, "%s acc = 0;", ct);
     for (int i = 0; i < p->nsum; i++) {
         const char *v = ein_var(e, p->sum[i]);
-        emit_line(e, "for (int64_t %s = 0; %s < %s; %s++) {", v, v, emit_sym(e, p->size[p->sum[i]]), v);
+        emit_line(e, "for (int64_t %s = 0; %s < %s; %s++) {", v, v,
+                  emit_sym(e, p->size[p->sum[i]]), v);
         emit_indent(e, 1);
     }
     Buf prod_b;

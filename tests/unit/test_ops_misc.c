@@ -214,7 +214,8 @@ static void expect_error(const char *file, const char *fragment) {
 Test(misc, errors) {
     expect_error(MISC "bad_onehot_depth.onnx",
                  "node 'oh' (OneHot): depth must be known at compile time");
-    expect_error(MISC "bad_einsum_label.onnx", "node 'es' (Einsum): output label 'l' is not in any input");
+    expect_error(MISC "bad_einsum_label.onnx",
+                 "node 'es' (Einsum): output label 'l' is not in any input");
     expect_error(MISC "bad_einsum_size.onnx", "label 'j' has sizes 3 and 5");
     expect_error(MISC "bad_gathernd_batch.onnx", "batch_dims = 2: must be below both ranks");
     expect_error(MISC "bad_topk_k.onnx", "k (5) must not exceed the size of axis 1");
@@ -222,6 +223,7 @@ Test(misc, errors) {
 
 Test(loss, errors) {
     expect_error(MISC "bad_nll_reduction.onnx",
-                 "node 'nll' (NegativeLogLikelihoodLoss): reduction 'avg' is not none, sum or mean");
+                 "node 'nll' (NegativeLogLikelihoodLoss): reduction 'avg' is not none, sum or "
+                 "mean");
     expect_error(MISC "bad_nll_target.onnx", "target dim 1 is 4, input dim 2 is 2");
 }
