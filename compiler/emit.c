@@ -40,6 +40,7 @@ struct Emit {
     Value **vals;
     int nvals;
     bool in_run;
+    bool force_ws; /* declare `ws` even when no temporary lives there (node scratch does) */
     int tmp_counter;
     /* whole file */
     unsigned char *val_static; /* weight array written */
@@ -599,8 +600,10 @@ static void end_function(Emit *e, Buf *out, const char *signature, const char *g
     if (pre)
         buf_puts(out, pre);
     buf_puts(out, syms.data ? syms.data : "");
-    if (uses_ws)
+    if (uses_ws || e->force_ws)
         buf_puts(out, "    unsigned char *const ws = (unsigned char *)workspace;\n");
+    if (!uses_ws && e->force_ws)
+        buf_puts(out, "    (void)ws;\n");
     buf_puts(out, ptrs.data ? ptrs.data : "");
     buf_puts(out, e->body.data ? e->body.data : "");
     buf_puts(out, "}\n\n");
@@ -872,7 +875,8 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         buf_printf(&pre, ")\n        return %d;\n", E_NULL);
     }
     int64_t wsc;
-    if (!(sym_get_const(g->workspace, &wsc) && wsc == 0)) {
+    e->force_ws = !(sym_get_const(g->workspace, &wsc) && wsc == 0);
+    if (e->force_ws) {
         buf_puts(&pre, "    if (!workspace && ");
         sym_print_c(&pre, g->workspace, dimname_cb, e);
         buf_printf(&pre, " > 0)\n        return %d;\n", E_NULL);
