@@ -275,6 +275,7 @@ typedef struct Tree {
     struct Tree *l, *r;
 } Tree;
 
+/* -DSEED=... -DNTREES=... for a longer stress run by hand */
 #ifndef SEED
 #define SEED 0x2545f4914f6cdd1dull
 #endif
