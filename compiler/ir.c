@@ -295,6 +295,13 @@ void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const ch
             o2c_error(c, n, "%s", what);
         return;
     }
+    /* false for every size: a - b is a constant that breaks the relation (N vs N + 1) */
+    int64_t diff;
+    if (kind != 2 && sym_get_const(sym_sub(c->sym, a, b), &diff)) {
+        if (kind == 0 ? diff != 0 : diff > 0)
+            o2c_error(c, n, "%s (for every size)", what);
+        return;
+    }
     for (int i = 0; i < g->nconstraints; i++)
         if (g->constraints[i].a == a && g->constraints[i].b == b && g->constraints[i].kind == kind)
             return;
