@@ -8,6 +8,23 @@
 #include "onnx2c.h"
 #include <string.h>
 
+/* Conservative: true when e >= 0 for every choice of non-negative dims. */
+static bool nonneg(const Sym *e) {
+    switch (e->kind) {
+    case SYM_CONST: return e->c >= 0;
+    case SYM_DIM: return true;
+    case SYM_ADD: case SYM_MUL: case SYM_MIN:
+        for (int i = 0; i < e->n; i++)
+            if (!nonneg(e->args[i]))
+                return false;
+        return true;
+    case SYM_FLOORDIV: case SYM_CEILDIV: return nonneg(e->args[0]) && nonneg(e->args[1]);
+    case SYM_MOD: return nonneg(e->args[1]);
+    case SYM_MAX: return nonneg(e->args[0]) || nonneg(e->args[1]);
+    }
+    return false;
+}
+
 static bool value_known(const Value *v) {
     return v->data || (v->kv && ir_known_len(v) >= 0);
 }
@@ -57,6 +74,11 @@ void infer_graph(Compiler *c) {
             }
             if (!value_known(v))
                 all_known = false;
+            /* every dim of every tensor is a size: NAME_check refuses dims that make one negative */
+            for (int d = 0; d < v->rank; d++)
+                if (!nonneg(v->shape[d]))
+                    ir_constrain(c, n, 1, sym_const(c->sym, 0), v->shape[d],
+                                 "output '%s' dimension %d must not be negative", v->name, d);
         }
         if (all_known)
             n->dead = true;
