@@ -20,7 +20,7 @@ static const char usage[] =
     "                        NAME_WORKSPACE_MAX (repeatable)\n"
     "  --report              print, per node, the op, its output shape and its workspace\n"
     "                        offset and size, then the peak\n"
-    "  --list-ops            list the supported operators\n"
+    "  --list-ops            list the supported operators and their family files\n"
     "  -h, --help            show this text\n"
     "  --version             show the version\n"
     "\n"
@@ -39,18 +39,23 @@ static int cmp_name(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void collect_op(const OpDef *op, void *user) {
-    const char ***p = user;
-    *(*p)++ = op->name;
+static void collect_op(const OpDef *op, const char *family, void *user) {
+    char ***p = user;
+    char *line = malloc(strlen(op->name) + strlen(family) + 2);
+    sprintf(line, "%s %s", op->name, family);
+    *(*p)++ = line;
 }
 
+/* One line per op: "NAME FAMILY", sorted by name. */
 static void list_ops(void) {
-    const char *names[1024], **p = names;
+    char *lines[1024], **p = lines;
     ops_each(collect_op, &p);
-    size_t n = (size_t)(p - names);
-    qsort(names, n, sizeof *names, cmp_name);
-    for (size_t i = 0; i < n; i++)
-        printf("%s\n", names[i]);
+    size_t n = (size_t)(p - lines);
+    qsort(lines, n, sizeof *lines, cmp_name);
+    for (size_t i = 0; i < n; i++) {
+        printf("%s\n", lines[i]);
+        free(lines[i]);
+    }
 }
 
 static int parse_setting(const char *arg, DimSetting *out) {

@@ -352,7 +352,8 @@ struct OpDef {
     void (*emit)(Compiler *c, Emit *e, Node *n);
 };
 const OpDef *ops_find(const char *domain, const char *op_type);
-void ops_each(void (*f)(const OpDef *op, void *user), void *user);
+/* Calls f for every op in the table with the name of its family (its file in compiler/ops/). */
+void ops_each(void (*f)(const OpDef *op, const char *family, void *user), void *user);
 
 /* ------------------------------------------------------------------ plan.c
  * Liveness-based placement of temporaries in the one caller-provided workspace.  Offsets and

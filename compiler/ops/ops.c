@@ -24,6 +24,8 @@
 FAMILIES(DECLARE)
 #define LIST(f) ops_##f,
 static const OpDef *const families[] = {FAMILIES(LIST) NULL};
+#define NAME(f) #f,
+static const char *const family_names[] = {FAMILIES(NAME) NULL};
 
 const OpDef *ops_find(const char *domain, const char *op_type) {
     if (domain && strcmp(domain, "ai.onnx") == 0)
@@ -38,8 +40,8 @@ const OpDef *ops_find(const char *domain, const char *op_type) {
 }
 
 /* Calls f for every op in the table, in table order. */
-void ops_each(void (*f)(const OpDef *op, void *user), void *user) {
+void ops_each(void (*f)(const OpDef *op, const char *family, void *user), void *user) {
     for (int i = 0; families[i]; i++)
         for (const OpDef *d = families[i]; d->name; d++)
-            f(d, user);
+            f(d, family_names[i], user);
 }
