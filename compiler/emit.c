@@ -652,10 +652,11 @@ static void write_header(Compiler *c, Buf *h) {
         if (maxdims[i] < 0)
             all_max = false;
     }
-    int64_t wsmax;
-    if (all_max && sym_eval(g->workspace, maxdims, &wsmax))
-        buf_printf(h, "#define %s_WORKSPACE_MAX %lldu /* bytes, for dims at their --max bounds */\n",
-                   U, (long long)wsmax);
+    int64_t wsmin, wsmax;
+    int64_t *mindims = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(g->ndims + 1));
+    if (all_max && sym_bounds(g->workspace, mindims, maxdims, &wsmin, &wsmax))
+        buf_printf(h, "#define %s_WORKSPACE_MAX %lldu /* bytes: bounds %s_workspace_size for dims within --max */\n",
+                   U, (long long)wsmax, P);
     buf_puts(h, "\n/* Dim names, in enum order (\"batch\", ...). */\n");
     buf_printf(h, "extern const char *const %s_dim_names[];\n", P);
     buf_printf(h, "/* Names of the runtime inputs and of the outputs, in graph order. */\n");

@@ -125,6 +125,8 @@ Sym *sym_subst(SymCtx *s, Sym *e, Sym *const *dims);
 bool sym_is_const(const Sym *e);
 /* True and *out set when e is a constant. */
 bool sym_get_const(const Sym *e, int64_t *out);
+/* Interval bounds of e for dims in [dlo[i], dhi[i]] (sound, not tight); false if unknown. */
+bool sym_bounds(const Sym *e, const int64_t *dlo, const int64_t *dhi, int64_t *lo, int64_t *hi);
 /* Evaluates with concrete dims; returns false on division by zero. */
 bool sym_eval(const Sym *e, const int64_t *dims, int64_t *out);
 /* Prints e as a C99 int64_t expression; dim i is printed by dimname(i, user). */

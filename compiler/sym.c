@@ -567,6 +567,61 @@ Sym *sym_subst(SymCtx *s, Sym *e, Sym *const *dims) {
 
 /* ---- evaluation */
 
+/* Interval arithmetic: [lo, hi] of e when each dim i ranges over [dlo[i], dhi[i]].  Sound (the
+ * true range is inside the result), not tight.  Returns false when a divisor interval contains
+ * zero or is negative (no bound is claimed then).  Used for NAME_WORKSPACE_MAX under --max. */
+bool sym_bounds(const Sym *e, const int64_t *dlo, const int64_t *dhi, int64_t *lo, int64_t *hi) {
+    int64_t alo, ahi, blo, bhi;
+    switch (e->kind) {
+    case SYM_CONST: *lo = *hi = e->c; return true;
+    case SYM_DIM: *lo = dlo[e->dim]; *hi = dhi[e->dim]; return true;
+    default: break;
+    }
+    if (!sym_bounds(e->args[0], dlo, dhi, &alo, &ahi))
+        return false;
+    for (int i = 1; i < e->n; i++) {
+        if (!sym_bounds(e->args[i], dlo, dhi, &blo, &bhi))
+            return false;
+        switch (e->kind) {
+        case SYM_ADD: alo = wadd(alo, blo); ahi = wadd(ahi, bhi); break;
+        case SYM_MUL: {
+            int64_t p[4] = {wmul(alo, blo), wmul(alo, bhi), wmul(ahi, blo), wmul(ahi, bhi)};
+            alo = ahi = p[0];
+            for (int k = 1; k < 4; k++) {
+                alo = p[k] < alo ? p[k] : alo;
+                ahi = p[k] > ahi ? p[k] : ahi;
+            }
+            break;
+        }
+        case SYM_MIN: alo = blo < alo ? blo : alo; ahi = bhi < ahi ? bhi : ahi; break;
+        case SYM_MAX: alo = blo > alo ? blo : alo; ahi = bhi > ahi ? bhi : ahi; break;
+        case SYM_FLOORDIV:
+        case SYM_CEILDIV:
+            if (blo <= 0)
+                return false;
+            /* a positive divisor: extremes at the interval ends of a and b */
+            if (e->kind == SYM_FLOORDIV) {
+                alo = floordiv64(alo, alo < 0 ? blo : bhi);
+                ahi = floordiv64(ahi, ahi < 0 ? bhi : blo);
+            } else {
+                alo = ceildiv64(alo, alo < 0 ? blo : bhi);
+                ahi = ceildiv64(ahi, ahi < 0 ? bhi : blo);
+            }
+            break;
+        case SYM_MOD:
+            if (blo <= 0)
+                return false;
+            alo = 0;
+            ahi = bhi - 1;
+            break;
+        default: return false;
+        }
+    }
+    *lo = alo;
+    *hi = ahi;
+    return true;
+}
+
 bool sym_eval(const Sym *e, const int64_t *dims, int64_t *out) {
     int64_t r, x;
     switch (e->kind) {

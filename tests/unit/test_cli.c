@@ -171,6 +171,18 @@ Test(cli, fix_and_max_dims) {
     fclose(f);
     cr_assert(strstr(buf, "#define T_WORKSPACE_MAX"), "no WORKSPACE_MAX with every dim bounded");
     cr_assert(strstr(buf, "T_DIM_HEIGHT = 1"));
+    /* the bound holds: workspace_size at and below the bounds never exceeds it */
+    static const char prog[] =
+        "#include \"t.h\"\n"
+        "int main(void) {\n"
+        "    int64_t hi[3] = {4, 64, 64}, mid[3] = {1, 17, 33}, lo[3] = {1, 1, 1};\n"
+        "    size_t a = t_workspace_size(hi), b = t_workspace_size(mid), c = t_workspace_size(lo);\n"
+        "    return a > 0 && a <= T_WORKSPACE_MAX && b <= T_WORKSPACE_MAX && c <= T_WORKSPACE_MAX ? 0 : 1;\n"
+        "}\n";
+    write_file("wsmax.c", prog, strlen(prog));
+    char cmd[800];
+    snprintf(cmd, sizeof cmd, "cd '%s' && cc -std=c99 -o wsmax wsmax.c t.c -lm && ./wsmax", tmpdir);
+    cr_assert_eq(system(cmd), 0, "NAME_workspace_size exceeded NAME_WORKSPACE_MAX");
     snprintf(args, sizeof args, "%s -o f.c --fix batch=1", model);
     cr_assert_eq(run(args, err, sizeof err), 0, "stderr: %s", err);
     snprintf(p, sizeof p, "%s/f.h", tmpdir);
