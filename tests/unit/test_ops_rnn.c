@@ -55,8 +55,8 @@ static void model_close(Model *m) {
 static int load_set(const char *dir, int k, const char *prefix, Tensor **t, int max) {
     int n = 0;
     for (; n < max; n++) {
-        char path[512], err[256];
-        snprintf(path, sizeof path, "%s/test_data_set_%d/%s_%d.pb", dir, k, prefix, n);
+        char path[1100], err[256];
+        snprintf(path, sizeof path, "%.512s/test_data_set_%d/%.64s_%d.pb", dir, k, prefix, n);
         FILE *f = fopen(path, "rb");
         if (!f)
             break;
