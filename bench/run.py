@@ -1,0 +1,528 @@
+"""The benchmark orchestrator behind bench/run.sh (which builds onnx2c and the models first).
+
+    /usr/bin/python3 bench/run.py [--quick] [--threads "1 2"] [--models LIST] [--rounds R]
+                                  [--runs K] [--docs | --no-docs] [--out DIR]
+
+Per model of LIST (default: resnet18 mobilenet_v2 segnet correlation transformer gemm):
+  1. converts OUT/NAME/model.onnx with ./build/onnx2c (when NAME.c is older than onnx2c or the
+     model), compiles the C with bench/driver.c (gcc -O3 -march=native -fopenmp) into
+     OUT/NAME/bench (when older than its sources); a failure makes the row
+     "n/a (onnx2c: <error line>)" or "n/a (gcc: <error line>)" and the run goes on;
+  2. per thread count T: starts the C driver (OMP_NUM_THREADS=T, checks its output against
+     PyTorch's, warms up) and bench/torch_bench.py (torch.set_num_threads(T), eager and
+     optimize_for_inference, warmed up) as long-lived processes, then R rounds: K runs of the C
+     side, K of each PyTorch variant, the order alternating from round to round, so load changes
+     of the shared machine hit both sides; the medians are over all R*K runs of a side.
+GEMM: bench/gemm.c (templates/gemm.c at 1024^3) against a mkldnn Linear (oneDNN) and torch.mm.
+Prints the table, writes OUT/benchmarks.md, and docs/benchmarks.md for a full run (all models,
+not --quick) or with --docs.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import select
+import shlex
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from models import MODELS, ORDER  # noqa: E402
+
+PY = "/usr/bin/python3"
+ONNX2C = os.path.join("build", "onnx2c")
+CFLAGS = ["-O3", "-march=native", "-fopenmp"]
+ALL = ORDER + ["gemm"]
+GEMM_N = 1024
+TIMEOUT = 900  # seconds for one command to a server (a round of K runs, or start-up)
+
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
+
+
+def first_error(text, prog):
+    """The most telling line of a tool's stderr, shortened for a table cell."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    pick = None
+    for ln in lines:
+        if "error" in ln.lower():
+            pick = ln
+            break
+    pick = pick or (lines[0] if lines else "failed without a message")
+    pick = re.sub(r"^onnx2c: error: ", "", pick)
+    pick = pick.replace("|", "/")
+    if len(pick) > 160:
+        pick = pick[:157] + "..."
+    return "%s: %s" % (prog, pick)
+
+
+def newer(target, *sources):
+    if not os.path.exists(target):
+        return False
+    t = os.path.getmtime(target)
+    return all(os.path.getmtime(s) < t for s in sources if os.path.exists(s))
+
+
+def shjoin(args):
+    return " ".join(shlex.quote(a) for a in args)
+
+
+class Server:
+    """A long-lived benchmark process speaking the line protocol of driver.c / torch_bench.py."""
+
+    def __init__(self, args, env, errpath):
+        self.args = args
+        self.err = open(errpath, "w")
+        self.p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=self.err, env=env, cwd=ROOT)
+        self.buf = b""
+        self.errpath = errpath
+
+    def readline(self, timeout=TIMEOUT):
+        end = time.time() + timeout
+        while b"\n" not in self.buf:
+            left = end - time.time()
+            if left <= 0:
+                raise RuntimeError("timed out after %d s" % timeout)
+            r, _, _ = select.select([self.p.stdout], [], [], left)
+            if r:
+                chunk = os.read(self.p.stdout.fileno(), 65536)
+                if not chunk:
+                    raise RuntimeError(self.failure())
+                self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode(errors="replace").strip()
+
+    def failure(self):
+        rc = self.p.wait()
+        self.err.flush()
+        with open(self.errpath, errors="replace") as f:
+            text = f.read()
+        msg = first_error(text, "exit %d" % rc) if text.strip() else "exited with %d" % rc
+        return msg
+
+    def until(self, prefix):
+        """Lines up to the one starting with prefix: (that line, the lines before it)."""
+        before = []
+        while True:
+            ln = self.readline()
+            if ln.startswith(prefix):
+                return ln, before
+            before.append(ln)
+
+    def times(self, cmd):
+        self.p.stdin.write((cmd + "\n").encode())
+        self.p.stdin.flush()
+        ln, _ = self.until("times")
+        return [float(x) for x in ln.split()[1:]]
+
+    def close(self):
+        try:
+            self.p.stdin.write(b"quit\n")
+            self.p.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass
+        try:
+            self.p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+        self.err.close()
+
+
+def build_model(name, out, log):
+    """Converts and compiles NAME; returns (binary path, None) or (None, 'n/a (...)' text)."""
+    d = os.path.join(out, name)
+    model = os.path.join(d, "model.onnx")
+    c = os.path.join(d, name + ".c")
+    h = os.path.join(d, name + ".h")
+    exe = os.path.join(d, "bench")
+    conv = [ONNX2C, model, "-o", c, "--name", name]
+    cc = (["gcc"] + CFLAGS + ['-DMODEL_HEADER="%s.h"' % name, "-DPREFIX=" + name,
+                              "-DUPREFIX=" + name.upper(), "-I", d, "bench/driver.c", c, "-lm",
+                              "-o", exe])
+    log["commands"] += [shjoin(conv), shjoin(cc)]
+    if not os.path.exists(model):
+        return None, "make_models: no %s" % model
+    if not (newer(c, ONNX2C, model) and os.path.exists(h)):
+        t0 = time.time()
+        r = subprocess.run(conv, cwd=ROOT, capture_output=True, text=True)
+        if r.returncode != 0:
+            for f in (c, h, exe):
+                if os.path.exists(f):
+                    os.remove(f)
+            return None, first_error(r.stderr, "onnx2c")
+        print("  onnx2c %s: %.1f s, %.1f MB of C" % (name, time.time() - t0,
+                                                   os.path.getsize(c) / 1e6), flush=True)
+    if not newer(exe, c, h, "bench/driver.c"):
+        t0 = time.time()
+        r = subprocess.run(cc, cwd=ROOT, capture_output=True, text=True)
+        if r.returncode != 0:
+            if os.path.exists(exe):
+                os.remove(exe)
+            return None, first_error(r.stderr, "gcc")
+        print("  gcc %s: %.1f s" % (name, time.time() - t0), flush=True)
+    return exe, None
+
+
+def build_gemm(out, log):
+    d = os.path.join(out, "gemm")
+    os.makedirs(d, exist_ok=True)
+    exe = os.path.join(d, "gemm")
+    cc = ["gcc"] + CFLAGS + ["bench/gemm.c", "-lm", "-o", exe]
+    log["commands"].append(shjoin(cc))
+    if not newer(exe, "bench/gemm.c", "templates/gemm.c", "templates/o2c_template.h"):
+        r = subprocess.run(cc, cwd=ROOT, capture_output=True, text=True)
+        if r.returncode != 0:
+            return None, first_error(r.stderr, "gcc")
+    return exe, None
+
+
+def measure(name, exe, threads, a, out):
+    """One (model, threads) cell: alternating rounds of the C side and every PyTorch variant."""
+    d = os.path.join(out, name)
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    res = {"c": [], "torch": {}, "check": "", "c_err": None, "torch_err": None,
+           "torch_unavailable": {}}
+    if name == "gemm":
+        cargs = [exe, "--n", str(GEMM_N), "--serve", "--warmup", str(a.warmup)]
+    else:
+        cargs = [exe, "--data", d, "--serve", "--warmup", str(a.warmup)]
+    targs = [PY, "bench/torch_bench.py", name, "--threads", str(threads), "--serve",
+             "--warmup", str(a.warmup + 2)]
+    res["c_cmd"] = "OMP_NUM_THREADS=%d %s" % (threads, shjoin(cargs))
+    res["t_cmd"] = shjoin(targs)
+    tsrv = csrv = None
+    variants = []
+    try:
+        tsrv = Server(targs, env, os.path.join(d, "torch_t%d.err" % threads))
+        ln, before = tsrv.until("ready")
+        for b in before:
+            if b.startswith("unavailable "):
+                v, why = b[len("unavailable "):].split(": ", 1)
+                res["torch_unavailable"][v] = why
+        for tok in ln.split()[1:]:
+            v = tok.split("(")[0]
+            variants.append(v)
+            res["torch"][v] = []
+            if "(" in tok:
+                res.setdefault("how", {})[v] = tok[len(v) + 1:-1]
+    except RuntimeError as e:
+        res["torch_err"] = "torch: %s" % e
+        if tsrv:
+            tsrv.close()
+        tsrv = None
+    try:
+        csrv = Server(cargs, env, os.path.join(d, "c_t%d.err" % threads))
+        ln, before = csrv.until("ready")
+        for b in before:
+            if b.startswith("check "):
+                res["check"] = b.split()[1]
+    except RuntimeError as e:
+        res["c_err"] = "run: %s" % e
+        if csrv:
+            csrv.close()
+        csrv = None
+    for r in range(a.rounds):
+        sides = [("c", None)] + [("torch", v) for v in variants]
+        if r % 2:
+            sides.reverse()
+        for side, v in sides:
+            time.sleep(0.05)  # idle OpenMP workers of the other side stop spinning
+            try:
+                if side == "c" and csrv:
+                    res["c"] += csrv.times("run %d" % a.runs)
+                elif side == "torch" and tsrv:
+                    res["torch"][v] += tsrv.times("run %s %d" % (v, a.runs))
+            except RuntimeError as e:
+                if side == "c":
+                    res["c_err"] = "run: %s" % e
+                    csrv.close()
+                    csrv = None
+                else:
+                    res["torch_err"] = "torch: %s" % e
+                    tsrv.close()
+                    tsrv = None
+    for s in (csrv, tsrv):
+        if s:
+            s.close()
+    return res
+
+
+def fmt_ms(x):
+    return "%.3f" % x if x < 10 else "%.2f" % x if x < 100 else "%.1f" % x
+
+
+def machine_info():
+    info = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            txt = f.read()
+        m = re.search(r"^model name\s*:\s*(.*)$", txt, re.M)
+        info["cpu"] = m.group(1).strip() if m else platform.processor()
+        flags = re.search(r"^flags\s*:\s*(.*)$", txt, re.M)
+        fl = flags.group(1).split() if flags else []
+        info["isa"] = " ".join(x for x in ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni",
+                                           "avx512_bf16") if x in fl)
+    except OSError:
+        info["cpu"] = platform.processor()
+        info["isa"] = ""
+    try:
+        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        fam = re.search(r"CPU family:\s*(\S+)", lscpu)
+        mod = re.search(r"Model:\s*(\S+)", lscpu)
+        hyp = re.search(r"Hypervisor vendor:\s*(\S+)", lscpu)
+        l2 = re.search(r"L2 cache:\s*(.+)", lscpu)
+        l3 = re.search(r"L3 cache:\s*(.+)", lscpu)
+        extra = []
+        if fam and mod:
+            extra.append("family %s model %s" % (fam.group(1), mod.group(1)))
+        if hyp:
+            extra.append("virtualised (%s)" % hyp.group(1))
+        if l2:
+            extra.append("L2 %s" % l2.group(1).strip())
+        if l3:
+            extra.append("L3 %s" % l3.group(1).strip())
+        info["cpu_extra"] = ", ".join(extra)
+    except OSError:
+        info["cpu_extra"] = ""
+    info["cores"] = os.cpu_count()
+    info["kernel"] = platform.release()
+    info["gcc"] = subprocess.run(["gcc", "--version"], capture_output=True,
+                                 text=True).stdout.splitlines()[0]
+    tv = subprocess.run([PY, "-c", "import sys, torch, torchvision; "
+                         "print(torch.__version__, torchvision.__version__, sys.version.split()[0]);"
+                         "print(torch.__config__.show())"], capture_output=True, text=True)
+    lines = tv.stdout.splitlines()
+    if lines:
+        t, tvv, pyv = lines[0].split()
+        info["torch"] = "torch %s, torchvision %s (Debian python3-torch), Python %s" % (t, tvv, pyv)
+        dnn = [ln.strip(" -") for ln in lines if "DNN" in ln]
+        info["onednn"] = dnn[0] if dnn else "?"
+        cap = [ln.strip(" -") for ln in lines if "CPU capability" in ln]
+        info["torch_cap"] = cap[0] if cap else ""
+    else:
+        info["torch"] = "unavailable: " + tv.stderr.strip().splitlines()[-1:][0] \
+            if tv.stderr.strip() else "unavailable"
+        info["onednn"] = info["torch_cap"] = ""
+    blas = os.path.realpath("/usr/lib/x86_64-linux-gnu/libblas.so.3")
+    pkg = subprocess.run(["dpkg", "-S", blas], capture_output=True, text=True).stdout.split(":")[0]
+    info["blas"] = "%s (%s)" % (blas, pkg or "?")
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True, cwd=ROOT).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                            "compiler", "templates", "runtime", "CMakeLists.txt"],
+                           capture_output=True, text=True, cwd=ROOT).stdout.split("\n")
+    ndirty = len([x for x in dirty if x.strip()])
+    info["git"] = head + (" + %d uncommitted compiler/template file(s)" % ndirty if ndirty else "")
+    info["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    try:
+        info["load"] = "%.2f %.2f %.2f" % os.getloadavg()
+    except OSError:
+        info["load"] = "?"
+    return info
+
+
+def row_cells(name, threads, res, err):
+    """Table cells: model, threads, onnx2c, PyTorch, variant, ratio, check."""
+    if name == "gemm":
+        label = "GEMM %d^3 (GFLOP/s)" % GEMM_N
+    else:
+        label = name
+    if err:
+        return [label, str(threads), "n/a (%s)" % err, "", "", "", ""]
+    flops = 2.0 * GEMM_N ** 3
+    c_med = median(res["c"]) if res["c"] else None
+    t_meds = {v: median(t) for v, t in res["torch"].items() if t}
+    if name == "gemm":
+        c_cell = ("%.1f" % (flops / (c_med * 1e6))) if c_med else "n/a (%s)" % res["c_err"]
+        dnn = t_meds.get("mkldnn")
+        t_cell = ("%.1f" % (flops / (dnn * 1e6))) if dnn else "n/a (%s)" % (
+            res["torch_unavailable"].get("mkldnn") or res["torch_err"])
+        var = "oneDNN (mkldnn Linear)"
+        if "mm" in t_meds:
+            var += "; torch.mm %.1f" % (flops / (t_meds["mm"] * 1e6))
+        ratio = ("%.0f%% of oneDNN" % (100 * dnn / c_med)) if (c_med and dnn) else ""
+        return [label, str(threads), c_cell, t_cell, var, ratio, res["check"]]
+    c_cell = fmt_ms(c_med) if c_med else "n/a (%s)" % res["c_err"]
+    if t_meds:
+        best = min(t_meds, key=t_meds.get)
+        t_cell = fmt_ms(t_meds[best])
+        others = ["%s %s" % (v + ("(%s)" % res["how"][v] if v in res.get("how", {}) else ""),
+                             fmt_ms(m)) for v, m in t_meds.items()]
+        var = "**%s**" % best + ("" if len(t_meds) < 2 else " (" + ", ".join(others) + ")")
+        for v, why in res["torch_unavailable"].items():
+            var += "; %s n/a: %s" % (v, why[:80].replace("|", "/"))
+        ratio = ("%.2fx" % (c_med / t_meds[best])) if c_med else ""
+    else:
+        t_cell, var, ratio = "n/a (%s)" % res["torch_err"], "", ""
+    return [label, str(threads), c_cell, t_cell, var, ratio, res["check"]]
+
+
+HEADER = ["model", "threads", "onnx2c ms", "PyTorch ms", "PyTorch variant (all medians, ms)",
+          "onnx2c / PyTorch", "output check"]
+GEMM_NOTE = ("GEMM row: GFLOP/s = 2*1024^3 / median time (higher is better); onnx2c column is "
+             "templates/gemm.c, PyTorch column oneDNN, last column onnx2c as % of oneDNN.")
+
+
+def md_table(rows):
+    out = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    for r in rows:
+        out.append("| " + " | ".join(r) + " |")
+    return "\n".join(out)
+
+
+def text_table(rows):
+    rows2 = [HEADER] + [[c.replace("**", "") for c in r] for r in rows]
+    w = [min(max(len(r[i]) for r in rows2), 60) for i in range(len(HEADER))]
+    lines = []
+    for k, r in enumerate(rows2):
+        lines.append("  ".join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip())
+        if k == 0:
+            lines.append("  ".join("-" * x for x in w))
+    return "\n".join(lines)
+
+
+def write_md(path, info, rows, a, argv, log):
+    n = a.rounds * a.runs
+    desc = "\n".join("- **%s**: %s at %s." % (
+        m, MODELS[m].desc, ", ".join("x".join(map(str, s)) for s in MODELS[m].shapes))
+        for m in a.models if m in MODELS)
+    md = """# Benchmarks: onnx2c vs PyTorch CPU
+
+Generated by `bench/run.sh` (see `bench/README.md`); do not edit by hand. Baseline numbers:
+the speed work (issue #4) is measured against this table. Acceptance: every model at most 1.5x
+PyTorch's time with 1 thread; GEMM at least 60% of oneDNN.
+
+## Machine
+
+- CPU: {cpu} ({cpu_extra}); {cores} cores seen; ISA: {isa}
+- Shared machine: other engineers' builds and tests ran at the same time (load average at the
+  end of the run: {load}), so single numbers move by 10-30%; the sides alternate in rounds so
+  that load hits both.
+- Linux {kernel}; C compiler: {gcc}, flags `{cflags}`
+- PyTorch: {torch}; {onednn}; {torch_cap}
+- BLAS behind torch's dense Linear/mm: {blas}
+- onnx2c: git {git}
+- Date: {date}
+
+## Command
+
+```
+{cmd}
+```
+
+{n} timed runs per side and cell ({rounds} rounds x {runs} runs, sides alternating in order from
+round to round), after warm-up runs ({warmup} for the C, {twarm} per PyTorch variant); the table
+gives medians over all runs (the raw times are in build/bench/results.json). Threads: `OMP_NUM_THREADS=T` for the C, `torch.set_num_threads(T)`
+for PyTorch. The C side's first output is checked against PyTorch's (CONTRACT.md tolerance).
+
+## Results
+
+{table}
+
+{gemm_note} PyTorch ms is the faster of eager (`torch.inference_mode()`) and
+`torch.jit.optimize_for_inference` (of `torch.jit.script`, else `torch.jit.trace`).
+
+## Models
+
+{desc}
+- **GEMM**: C = A*B, 1024x1024 float, row-major, through templates/gemm.c (`bench/gemm.c`),
+  against `torch.nn.Linear(1024, 1024, bias=False)` converted by `torch.utils.mkldnn.to_mkldnn`
+  and run on `x.to_mkldnn()` (oneDNN), and plain `torch.mm`.
+
+## Commands per step
+
+(for each thread count T of `--threads`; the servers answer `run K` on stdin, see bench/README.md)
+
+```
+{steps}
+```
+""".format(cmd=" ".join(["bash", "bench/run.sh"] + [shlex.quote(x) for x in argv]),
+           cflags=" ".join(CFLAGS), n=n, rounds=a.rounds, runs=a.runs, warmup=a.warmup,
+           twarm=a.warmup + 2, table=md_table(rows), gemm_note=GEMM_NOTE, desc=desc,
+           steps="\n".join(log["commands"] + log["servers"]), **info)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(md)
+    os.replace(tmp, path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="2 rounds x 3 runs, 1 warm-up")
+    ap.add_argument("--threads", default="1 2", help='thread counts, e.g. "1 2"')
+    ap.add_argument("--models", default=" ".join(ALL), help="models (space or comma separated)")
+    ap.add_argument("--rounds", type=int)
+    ap.add_argument("--runs", type=int, help="runs per side per round")
+    ap.add_argument("--warmup", type=int)
+    ap.add_argument("--out", default="build/bench")
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--docs", action="store_true", help="write docs/benchmarks.md")
+    g.add_argument("--no-docs", action="store_true", help="never write docs/benchmarks.md")
+    ap.add_argument("--argv", default=None, help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    os.chdir(ROOT)
+    a.models = [m for m in re.split(r"[,\s]+", a.models) if m]
+    for m in a.models:
+        if m not in ALL:
+            sys.exit("bench: unknown model %r (known: %s)" % (m, " ".join(ALL)))
+    a.threads = [int(t) for t in re.split(r"[,\s]+", a.threads) if t]
+    a.rounds = a.rounds or (2 if a.quick else 4)
+    a.runs = a.runs or (3 if a.quick else 5)
+    a.warmup = a.warmup if a.warmup is not None else (1 if a.quick else 3)
+    argv = shlex.split(a.argv) if a.argv is not None else sys.argv[1:]
+    full = not a.quick and set(a.models) == set(ALL) and a.rounds * a.runs >= 20
+    log = {"commands": [], "servers": []}
+
+    rows, raw = [], []
+    print("bench: models %s, threads %s, %d rounds x %d runs per side" % (
+        " ".join(a.models), " ".join(map(str, a.threads)), a.rounds, a.runs), flush=True)
+    for name in a.models:
+        if name == "gemm":
+            exe, err = build_gemm(a.out, log)
+        else:
+            exe, err = build_model(name, a.out, log)
+        for t in a.threads:
+            if err:
+                res = None
+            else:
+                print("bench: %s, %d thread(s) ..." % (name, t), flush=True)
+                t0 = time.time()
+                res = measure(name, exe, t, a, a.out)
+                if t == a.threads[0]:
+                    log["servers"] += [res["c_cmd"], res["t_cmd"]]
+                print("  %.0f s" % (time.time() - t0), flush=True)
+            row = row_cells(name, t, res, err)
+            rows.append(row)
+            raw.append({"model": name, "threads": t, "error": err, "result": res})
+            print("  " + " | ".join(c.replace("**", "") for c in row if c), flush=True)
+
+    info = machine_info()
+    print()
+    print(text_table(rows))
+    print()
+    print(GEMM_NOTE)
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump({"machine": info, "rounds": a.rounds, "runs": a.runs, "cells": raw}, f,
+                  indent=1)
+    path = os.path.join(a.out, "benchmarks.md")
+    write_md(path, info, rows, a, argv, log)
+    print("bench: wrote %s" % path)
+    if (full or a.docs) and not a.no_docs:
+        write_md(os.path.join("docs", "benchmarks.md"), info, rows, a, argv, log)
+        print("bench: wrote docs/benchmarks.md")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# run.sh — the benchmark in one command: onnx2c's generated C (gcc -O3 -march=native) against
+# PyTorch CPU on the same machine in the same run.  See bench/README.md.
+#
+#   bash bench/run.sh [--quick] [--threads "1 2"] [--models "resnet18 gemm ..."] [--no-build]
+#                     [--rounds R] [--runs K] [--docs | --no-docs]
+#
+# 1. builds onnx2c (cmake Release in build/) unless --no-build; a failed build with an existing
+#    build/onnx2c goes on with that binary (other work in the tree may be half done);
+# 2. exports the models (bench/make_models.py, skipped when up to date) into build/bench/NAME/;
+# 3. bench/run.py: converts, compiles, times in alternating rounds, prints the table, writes
+#    build/bench/benchmarks.md and, for a full run, docs/benchmarks.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=/usr/bin/python3
+
+build=1
+models=""
+pass=()
+orig=("$@")
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-build) build=0 ;;
+    --models) models="$2"; pass+=("$1" "$2"); shift ;;
+    --threads|--rounds|--runs|--warmup|--out) pass+=("$1" "$2"); shift ;;
+    --quick|--docs|--no-docs) pass+=("$1") ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "bench/run.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+if [ "$build" = 1 ]; then
+  echo "== build onnx2c"
+  if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+         cmake --build build -j2 >build/bench-build.log 2>&1; }; then
+    if [ -x build/onnx2c ]; then
+      echo "bench: warning: the build failed (see build/bench-build.log); using the existing build/onnx2c" >&2
+    else
+      echo "bench: the build failed and there is no build/onnx2c (see build/bench-build.log)" >&2
+      exit 1
+    fi
+  fi
+fi
+[ -x build/onnx2c ] || { echo "bench: no build/onnx2c (run without --no-build)" >&2; exit 1; }
+
+echo "== models"
+# Model names for make_models.py: every requested one but gemm.
+mm=$(echo "${models:-resnet18 mobilenet_v2 segnet correlation transformer}" | tr ',' ' ' |
+     tr ' ' '\n' | grep -vx gemm | grep -v '^$' | tr '\n' ' ' || true)
+if [ -n "$mm" ]; then
+  # shellcheck disable=SC2086
+  "$PY" bench/make_models.py --out build/bench $mm 2> >(grep -v -e Warning -e '_C._jit_pass' >&2)
+fi
+
+echo "== bench"
+exec "$PY" bench/run.py "${pass[@]}" --argv "${orig[*]:-}"
