@@ -3,8 +3,8 @@
  * Liveness: a temporary is live from the node that defines it to its last consumer.  Slots are
  * reused once free: a slot's size is the largest (sym_max) of the values placed in it, its offset
  * the sum of the slots before it, each rounded up to 64 bytes.  With constant shapes this is
- * ordinary first-fit packing; with symbolic shapes a value reuses a slot of exactly its size
- * expression, or of a constant size when its own is constant, so offsets stay simple sums.
+ * best-fit packing; with symbolic shapes a value takes a free slot of exactly its size expression
+ * if there is one, else any free slot, which grows to the max of both sizes.
  * Node-local scratch (Node.scratch) is placed the same way, live only during its node. */
 #include "onnx2c.h"
 #include <string.h>
@@ -20,28 +20,27 @@ static Sym *align64(Compiler *c, Sym *bytes) {
 }
 
 static int place(Compiler *c, Slot **slots, int *nslots, int *cap, Sym *size, int def, int last) {
-    int best = -1;
-    int64_t want, best_size = 0;
+    int exact = -1, fit = -1, any = -1;
+    int64_t want, fit_size = 0;
     bool want_const = sym_get_const(size, &want);
-    for (int i = 0; i < *nslots; i++) {
+    for (int i = 0; i < *nslots && exact < 0; i++) {
         Slot *sl = &(*slots)[i];
+        int64_t have;
         if (sl->busy_until >= def)
             continue;
-        if (sl->size == size) {
-            best = i;
-            break;
-        }
-        int64_t have;
-        if (want_const && sym_get_const(sl->size, &have)) {
-            /* best fit: the smallest slot that holds it, else the largest that grows least */
-            bool fits = have >= want;
-            if (best < 0 || (fits && (best_size < want || have < best_size)) ||
-                (!fits && best_size < want && have > best_size)) {
-                best = i;
-                best_size = have;
+        if (sl->size == size)
+            exact = i;
+        else if (want_const && sym_get_const(sl->size, &have)) {
+            /* best fit: the smallest slot that holds it, else the largest (it grows least) */
+            bool fits = have >= want, best_fits = fit >= 0 && fit_size >= want;
+            if (fit < 0 || (fits && (!best_fits || have < fit_size)) || (!fits && !best_fits && have > fit_size)) {
+                fit = i;
+                fit_size = have;
             }
-        }
+        } else if (any < 0)
+            any = i;
     }
+    int best = exact >= 0 ? exact : fit >= 0 ? fit : any;
     if (best < 0) {
         if (*nslots == *cap) {
             int nc = *cap ? *cap * 2 : 16;
