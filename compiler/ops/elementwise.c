@@ -679,8 +679,10 @@ static void infer_cast(Compiler *c, Node *n) {
     } else {
         infer_require_inputs(c, n, 1, 1);
         const Attr *a = node_attr(n, "to");
-        if (!a || a->type != ATTR_INT)
+        if (!a)
             o2c_error(c, n, "attribute 'to' is required");
+        if (a->type != ATTR_INT) /* Cast-1 named the type by a string */
+            o2c_error(c, n, "attribute 'to' must be an integer data type (opset 6+)");
         to = (DType)a->i;
     }
     if (to == DT_STRING)
