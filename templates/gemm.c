@@ -1,66 +1,340 @@
-/* gemm.c — the GEMM kernel behind MatMul, Gemm, Conv and ConvTranspose.
+/* gemm.c — the GEMM engine behind MatMul, Gemm, Conv and ConvTranspose.
  *
- *   C = alpha * op(A) * op(B) + beta * C      op(A): M x K, op(B): K x N, C: M x N
+ *   C = epilogue(alpha * op(A) * op(B) + beta * C)      op(A): M x K, op(B): K x N, C: M x N
  *
- * op(X) is X or its transpose (transX != 0).  Matrices are row-major with leading dimensions
- * lda/ldb/ldc (elements between rows), so a kernel call can address a sub-block or a strided
- * slice (a group of a convolution, a tile of its output positions).  beta == 0 overwrites C
- * without reading it (C may hold garbage, NaN included).
+ * op(X) is X or its transpose (transX == 1).  Matrices are row-major with leading dimensions
+ * lda/ldb/ldc, so a call can address a sub-block or a strided slice (a group of a convolution,
+ * a tile of its output positions).  beta == 0 overwrites C without reading it (C may hold
+ * garbage, NaN included).  transX == GEMM_PACKED means X is already packed (below): constant
+ * weights are packed by the compiler, which then also folds alpha into them.  The epilogue
+ * (may be NULL) adds a bias broadcast along rows and/or columns, a residual (a matrix shaped like
+ * C), then applies an activation, on each tile of C right after its last K block, while the tile
+ * is still in L1.
  *
- * Plain C99, cache-blocked: KC x NC panels of B are reused across MC rows of A, and the inner
- * loop runs along a contiguous row of B and C (i-k-j order).  For transB the rows of B are
- * the columns of op(B): the inner loop is a dot product along K, contiguous in both.  A packed,
- * vectorised micro-kernel replaces the block body later; the blocking stays. */
+ * Blocking (BLIS-style, sizes measured on AVX-512, see shared RECIPES):
+ *   for jc in N step NC:              B block KC x NC packed once (1 MB, stays in L2)
+ *     for pc in K step KC:
+ *       for ic in M step MC:          A block MC x KC packed (128 KB)
+ *         for ir in MC step MR:       one A micro-panel (MR x KC, 8 KB) stays in L1 ...
+ *           for jr in NC step NR:     ... while B micro-panels (KC x NR) stream from L2
+ *             micro-kernel: an MR x NR tile of C in registers, KC rank-1 updates.
+ * Packed layouts (fixed by MR, NR, KC alone, whatever compiler builds the code, so the
+ * compiler can pack constants ahead of time):
+ *   A: for each K block pc (KC wide, the last one narrower), for each MR-row panel (rows padded
+ *      with zeros to MR): kc x MR elements, k-major.  Block pc starts at pc * Mp (Mp = M rounded
+ *      up to MR), its panel i at i * kc.
+ *   B: for each K block pc, for each NR-column panel (padded with zeros): kc x NR, k-major.
+ *      Block pc starts at pc * Np, its panel j at j * kc.
+ * The micro-kernel is 8 x (two 64-byte vectors): 8 x 32 for float, 16 accumulators, written
+ * with GCC/Clang vector extensions; GCC splits 64-byte vectors on targets with narrower ones.
+ * Other compilers (tcc, MSVC) get the same loops in plain C. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #endif
 
-#define GEMM_MC_T 64
-#define GEMM_KC_T 256
-#define GEMM_NC_T 1024
+#define GEMM_MR 8
+#define GEMM_KC 256
+#define GEMM_MC 128
+#define GEMM_NC 1024
+#define GEMM_PACKED 2
+#define GEMM_VL_T ((int)(64 / sizeof(T)))   /* elements per 64-byte vector */
+#define GEMM_NR_T (2 * GEMM_VL_T)
 
-static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int transA,
-                   const T *B, int64_t ldb, int transB, T *C, int64_t ldc, T alpha, T beta) {
-    int64_t i, j, k, i0, j0, k0;
-    /* C = beta * C */
-    for (i = 0; i < M; i++) {
-        T *c = C + i * ldc;
-        if (beta == (T)0)
-            for (j = 0; j < N; j++)
-                c[j] = (T)0;
-        else if (beta != (T)1)
-            for (j = 0; j < N; j++)
-                c[j] = beta * c[j];
+/* Activations the epilogue applies (p0, p1 are their parameters). */
+#define GEMM_ACT_NONE 0
+#define GEMM_ACT_RELU 1
+#define GEMM_ACT_CLIP 2        /* min p0, max p1 */
+#define GEMM_ACT_LEAKY 3       /* alpha p0 */
+#define GEMM_ACT_HARDSIGMOID 4 /* max(0, min(1, p0 * x + p1)) */
+#define GEMM_ACT_HARDSWISH 5   /* x * max(0, min(1, x / 6 + 1/2)) */
+
+typedef struct gemm_epi_T {
+    const T *bias;     /* bias[i * bias_sm + j * bias_sn], or NULL */
+    int64_t bias_sm, bias_sn;
+    const T *res;      /* res[i * ldr + j], or NULL */
+    int64_t ldr;
+    int act;
+    T p0, p1;
+} gemm_epi_T;
+
+/* Elements of scratch gemm_T needs for an M x N x K product (unpacked operands only). */
+static inline int64_t gemm_work_T(int64_t M, int64_t N, int64_t K) {
+    const int64_t nr = GEMM_NR_T;
+    int64_t mp = (M + GEMM_MR - 1) / GEMM_MR * GEMM_MR, np = (N + nr - 1) / nr * nr;
+    int64_t kc = K < GEMM_KC ? K : GEMM_KC;
+    return (mp < GEMM_MC ? mp : GEMM_MC) * kc + kc * (np < GEMM_NC ? np : GEMM_NC);
+}
+
+/* Packs the mc x kc block of alpha * op(A) at (i0, k0) into MR-row panels. */
+static inline void gemm_pack_a_T(const T *A, int64_t lda, int transA, int64_t i0, int64_t k0,
+                                 int64_t mc, int64_t kc, T alpha, T *dst) {
+    int64_t i, k, r;
+    for (i = 0; i < mc; i += GEMM_MR) {
+        const int64_t mr = mc - i < GEMM_MR ? mc - i : GEMM_MR;
+        T *d = dst + i * kc;
+        if (!transA) {
+            for (r = 0; r < mr; r++) {
+                const T *a = A + (i0 + i + r) * lda + k0;
+                for (k = 0; k < kc; k++)
+                    d[k * GEMM_MR + r] = alpha * a[k];
+            }
+        } else {
+            for (k = 0; k < kc; k++) {
+                const T *a = A + (k0 + k) * lda + i0 + i;
+                for (r = 0; r < mr; r++)
+                    d[k * GEMM_MR + r] = alpha * a[r];
+            }
+        }
+        for (r = mr; r < GEMM_MR; r++)
+            for (k = 0; k < kc; k++)
+                d[k * GEMM_MR + r] = (T)0;
     }
-    if (K <= 0 || alpha == (T)0)
+}
+
+/* Packs the kc x nc block of alpha * op(B) at (k0, j0) into NR-column panels. */
+static inline void gemm_pack_b_T(const T *B, int64_t ldb, int transB, int64_t k0, int64_t j0,
+                                 int64_t kc, int64_t nc, T alpha, T *dst) {
+    const int64_t NR = GEMM_NR_T;
+    int64_t j, k, c;
+    for (j = 0; j < nc; j += NR) {
+        const int64_t nr = nc - j < NR ? nc - j : NR;
+        T *d = dst + j * kc;
+        if (!transB) {
+            for (k = 0; k < kc; k++) {
+                const T *b = B + (k0 + k) * ldb + j0 + j;
+                T *dk = d + k * NR;
+                if (alpha == (T)1)
+                    for (c = 0; c < nr; c++)
+                        dk[c] = b[c];
+                else
+                    for (c = 0; c < nr; c++)
+                        dk[c] = alpha * b[c];
+                for (c = nr; c < NR; c++)
+                    dk[c] = (T)0;
+            }
+        } else {
+            for (c = 0; c < nr; c++) {
+                const T *b = B + (j0 + j + c) * ldb + k0;
+                for (k = 0; k < kc; k++)
+                    d[k * NR + c] = alpha * b[k];
+            }
+            for (c = nr; c < NR; c++)
+                for (k = 0; k < kc; k++)
+                    d[k * NR + c] = (T)0;
+        }
+    }
+}
+
+/* Packs a whole operand (all K blocks) the way gemm_T reads GEMM_PACKED operands: the
+ * compiler's layout, for runtime operands packed once and reused (and for the tests). */
+static inline void gemm_pack_full_a_T(const T *A, int64_t lda, int transA, int64_t M, int64_t K,
+                                      T *dst) {
+    const int64_t mp = (M + GEMM_MR - 1) / GEMM_MR * GEMM_MR;
+    int64_t k0;
+    for (k0 = 0; k0 < K; k0 += GEMM_KC)
+        gemm_pack_a_T(A, lda, transA, 0, k0, M, K - k0 < GEMM_KC ? K - k0 : GEMM_KC, (T)1,
+                      dst + k0 * mp);
+}
+static inline void gemm_pack_full_b_T(const T *B, int64_t ldb, int transB, int64_t K, int64_t N,
+                                      T *dst) {
+    const int64_t NR = GEMM_NR_T, np = (N + NR - 1) / NR * NR;
+    int64_t k0;
+    for (k0 = 0; k0 < K; k0 += GEMM_KC)
+        gemm_pack_b_T(B, ldb, transB, k0, 0, K - k0 < GEMM_KC ? K - k0 : GEMM_KC, N, (T)1,
+                      dst + k0 * np);
+}
+
+/* Micro-kernel: acc = A panel (kc x MR) x B panel (kc x NR); then the mr x nr corner of the
+ * tile is stored to C (overwriting when `first`, else accumulating). */
+#if defined(__GNUC__) && !defined(__TINYC__)
+__extension__ typedef T gemm_v_T __attribute__((vector_size(64)));
+__extension__ typedef T gemm_vu_T __attribute__((vector_size(64), aligned(sizeof(T)), may_alias));
+#if !defined(__clang__)
+__attribute__((optimize("fp-contract=fast")))
+#endif
+static void gemm_ukr_T(int64_t kc, const T *a, const T *b, T *c, int64_t ldc, int64_t mr,
+                       int64_t nr, int first) {
+    const int VL = GEMM_VL_T;
+    gemm_v_T c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0}, c30 = {0},
+             c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0}, c60 = {0}, c61 = {0},
+             c70 = {0}, c71 = {0};
+    int64_t k;
+    for (k = 0; k < kc; k++) {
+        const gemm_v_T b0 = *(const gemm_vu_T *)(const void *)b;
+        const gemm_v_T b1 = *(const gemm_vu_T *)(const void *)(b + VL);
+        c00 += a[0] * b0, c01 += a[0] * b1;
+        c10 += a[1] * b0, c11 += a[1] * b1;
+        c20 += a[2] * b0, c21 += a[2] * b1;
+        c30 += a[3] * b0, c31 += a[3] * b1;
+        c40 += a[4] * b0, c41 += a[4] * b1;
+        c50 += a[5] * b0, c51 += a[5] * b1;
+        c60 += a[6] * b0, c61 += a[6] * b1;
+        c70 += a[7] * b0, c71 += a[7] * b1;
+        a += GEMM_MR;
+        b += 2 * VL;
+    }
+    if (mr == GEMM_MR && nr == 2 * VL) {
+        gemm_v_T acc[16];
+        int i;
+        acc[0] = c00, acc[1] = c01, acc[2] = c10, acc[3] = c11, acc[4] = c20, acc[5] = c21;
+        acc[6] = c30, acc[7] = c31, acc[8] = c40, acc[9] = c41, acc[10] = c50, acc[11] = c51;
+        acc[12] = c60, acc[13] = c61, acc[14] = c70, acc[15] = c71;
+        for (i = 0; i < GEMM_MR; i++) {
+            gemm_vu_T *p0 = (gemm_vu_T *)(void *)(c + i * ldc);
+            gemm_vu_T *p1 = (gemm_vu_T *)(void *)(c + i * ldc + VL);
+            if (first)
+                *p0 = acc[2 * i], *p1 = acc[2 * i + 1];
+            else
+                *p0 += acc[2 * i], *p1 += acc[2 * i + 1];
+        }
+    } else {
+        T t[GEMM_MR * 2 * (64 / sizeof(T))];
+        int64_t i, j;
+        gemm_vu_T *tv = (gemm_vu_T *)(void *)t;
+        tv[0] = c00, tv[1] = c01, tv[2] = c10, tv[3] = c11, tv[4] = c20, tv[5] = c21;
+        tv[6] = c30, tv[7] = c31, tv[8] = c40, tv[9] = c41, tv[10] = c50, tv[11] = c51;
+        tv[12] = c60, tv[13] = c61, tv[14] = c70, tv[15] = c71;
+        for (i = 0; i < mr; i++)
+            for (j = 0; j < nr; j++)
+                c[i * ldc + j] = first ? t[i * 2 * VL + j] : c[i * ldc + j] + t[i * 2 * VL + j];
+    }
+}
+#else
+/* Plain C: the same tile in an array (tcc keeps it in memory; it is the correctness path). */
+static void gemm_ukr_T(int64_t kc, const T *a, const T *b, T *c, int64_t ldc, int64_t mr,
+                       int64_t nr, int first) {
+    const int64_t NR = GEMM_NR_T;
+    T acc[GEMM_MR * 2 * (64 / sizeof(T))];
+    int64_t i, j, k;
+    for (i = 0; i < GEMM_MR * NR; i++)
+        acc[i] = (T)0;
+    for (k = 0; k < kc; k++) {
+        for (i = 0; i < GEMM_MR; i++) {
+            const T ai = a[i];
+            T *ar = acc + i * NR;
+            for (j = 0; j < NR; j++)
+                ar[j] += ai * b[j];
+        }
+        a += GEMM_MR;
+        b += NR;
+    }
+    for (i = 0; i < mr; i++)
+        for (j = 0; j < nr; j++)
+            c[i * ldc + j] = first ? acc[i * NR + j] : c[i * ldc + j] + acc[i * NR + j];
+}
+#endif
+
+/* Epilogue over the mr x nr tile of C at (i0, j0) of the whole product. */
+static inline void gemm_epi_tile_T(const gemm_epi_T *ep, T *c, int64_t ldc, int64_t i0,
+                                   int64_t j0, int64_t mr, int64_t nr) {
+    int64_t i, j;
+    for (i = 0; i < mr; i++) {
+        T *ci = c + i * ldc;
+        if (ep->bias) {
+            const T *bi = ep->bias + (i0 + i) * ep->bias_sm + j0 * ep->bias_sn;
+            if (ep->bias_sn == 0)
+                for (j = 0; j < nr; j++)
+                    ci[j] += bi[0];
+            else
+                for (j = 0; j < nr; j++)
+                    ci[j] += bi[j * ep->bias_sn];
+        }
+        if (ep->res) {
+            const T *ri = ep->res + (i0 + i) * ep->ldr + j0;
+            for (j = 0; j < nr; j++)
+                ci[j] += ri[j];
+        }
+        switch (ep->act) {
+        case GEMM_ACT_RELU:
+            for (j = 0; j < nr; j++)
+                ci[j] = ci[j] < (T)0 ? (T)0 : ci[j];
+            break;
+        case GEMM_ACT_CLIP:
+            for (j = 0; j < nr; j++) {
+                T v = ci[j] < ep->p0 ? ep->p0 : ci[j];
+                ci[j] = v > ep->p1 ? ep->p1 : v;
+            }
+            break;
+        case GEMM_ACT_LEAKY:
+            for (j = 0; j < nr; j++)
+                ci[j] = ci[j] < (T)0 ? ci[j] * ep->p0 : ci[j];
+            break;
+        case GEMM_ACT_HARDSIGMOID:
+            for (j = 0; j < nr; j++) {
+                T v = ep->p0 * ci[j] + ep->p1;
+                v = v > (T)1 ? (T)1 : v;
+                ci[j] = v < (T)0 ? (T)0 : v;
+            }
+            break;
+        case GEMM_ACT_HARDSWISH:
+            for (j = 0; j < nr; j++) {
+                T v = ci[j] / (T)6 + (T)1 / (T)2;
+                v = v > (T)1 ? (T)1 : v;
+                v = v < (T)0 ? (T)0 : v;
+                ci[j] = ci[j] * v;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* The engine.  work: gemm_work_T(M, N, K) elements (fewer when an operand is GEMM_PACKED). */
+static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int transA,
+                   const T *B, int64_t ldb, int transB, T *C, int64_t ldc, T alpha, T beta,
+                   const gemm_epi_T *epi, T *work) {
+    const int64_t NR = GEMM_NR_T;
+    const int64_t mp = (M + GEMM_MR - 1) / GEMM_MR * GEMM_MR, np = (N + NR - 1) / NR * NR;
+    const int64_t kc0 = K < GEMM_KC ? K : GEMM_KC;
+    T *abuf = work, *bbuf = work + (transA == GEMM_PACKED ? 0 : (mp < GEMM_MC ? mp : GEMM_MC) * kc0);
+    /* alpha is applied while packing B (or A when B comes packed, with alpha folded in) */
+    const T alpha_b = alpha, alpha_a = transB == GEMM_PACKED ? alpha : (T)1;
+    int64_t i, j, jc, pc, ic, ir, jr;
+    if (M <= 0 || N <= 0)
         return;
-    for (j0 = 0; j0 < N; j0 += GEMM_NC_T) {
-        int64_t j1 = N - j0 < GEMM_NC_T ? N : j0 + GEMM_NC_T;
-        for (k0 = 0; k0 < K; k0 += GEMM_KC_T) {
-            int64_t k1 = K - k0 < GEMM_KC_T ? K : k0 + GEMM_KC_T;
-            for (i0 = 0; i0 < M; i0 += GEMM_MC_T) {
-                int64_t i1 = M - i0 < GEMM_MC_T ? M : i0 + GEMM_MC_T;
-                for (i = i0; i < i1; i++) {
-                    T *c = C + i * ldc;
-                    if (!transB) {
-                        for (k = k0; k < k1; k++) {
-                            const T a = alpha * (transA ? A[k * lda + i] : A[i * lda + k]);
-                            const T *b = B + k * ldb;
-                            for (j = j0; j < j1; j++)
-                                c[j] += a * b[j];
-                        }
-                    } else {
-                        for (j = j0; j < j1; j++) {
-                            const T *b = B + j * ldb;
-                            T acc = (T)0;
-                            if (transA)
-                                for (k = k0; k < k1; k++)
-                                    acc += A[k * lda + i] * b[k];
-                            else
-                                for (k = k0; k < k1; k++)
-                                    acc += A[i * lda + k] * b[k];
-                            c[j] += alpha * acc;
-                        }
+    if (beta != (T)0 && beta != (T)1)
+        for (i = 0; i < M; i++)
+            for (j = 0; j < N; j++)
+                C[i * ldc + j] *= beta;
+    if (K <= 0 || alpha == (T)0) {
+        for (i = 0; i < M && beta == (T)0; i++)
+            for (j = 0; j < N; j++)
+                C[i * ldc + j] = (T)0;
+        if (epi)
+            for (i = 0; i < M; i += GEMM_MR)
+                gemm_epi_tile_T(epi, C + i * ldc, ldc, i, 0, M - i < GEMM_MR ? M - i : GEMM_MR, N);
+        return;
+    }
+    for (jc = 0; jc < N; jc += GEMM_NC) {
+        const int64_t nc = N - jc < GEMM_NC ? N - jc : GEMM_NC;
+        for (pc = 0; pc < K; pc += GEMM_KC) {
+            const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
+            const int first = pc == 0 && beta == (T)0, last = pc + kc == K;
+            const T *bp;
+            if (transB == GEMM_PACKED)
+                bp = B + pc * np + jc * kc;
+            else {
+                gemm_pack_b_T(B, ldb, transB, pc, jc, kc, nc, alpha_b, bbuf);
+                bp = bbuf;
+            }
+            for (ic = 0; ic < M; ic += GEMM_MC) {
+                const int64_t mc = M - ic < GEMM_MC ? M - ic : GEMM_MC;
+                const T *ap;
+                if (transA == GEMM_PACKED)
+                    ap = A + pc * mp + ic * kc;
+                else {
+                    gemm_pack_a_T(A, lda, transA, ic, pc, mc, kc, alpha_a, abuf);
+                    ap = abuf;
+                }
+                for (ir = 0; ir < mc; ir += GEMM_MR) {
+                    const int64_t mr = mc - ir < GEMM_MR ? mc - ir : GEMM_MR;
+                    for (jr = 0; jr < nc; jr += NR) {
+                        const int64_t nr = nc - jr < NR ? nc - jr : NR;
+                        T *ct = C + (ic + ir) * ldc + jc + jr;
+                        gemm_ukr_T(kc, ap + ir * kc, bp + jr * kc, ct, ldc, mr, nr, first);
+                        if (last && epi)
+                            gemm_epi_tile_T(epi, ct, ldc, ic + ir, jc + jr, mr, nr);
                     }
                 }
             }

@@ -20,6 +20,7 @@
  * code with more Syms.  The tile keeps the scratch bounded: about 2^17 elements, at least 32
  * positions. */
 #include "onnx2c.h"
+#include "gemm_plan.h"
 #include <string.h>
 
 enum { PAD_NOTSET, PAD_VALID, PAD_SAME_UPPER, PAD_SAME_LOWER };
@@ -37,6 +38,8 @@ typedef struct ConvPlan {
     Sym *isp, *osp; /* input / output positions per channel */
     Sym *tile;      /* positions per tile (output ones for Conv, input ones for ConvTranspose) */
     bool direct;    /* Conv 1x1, stride 1, no padding: the input is its own unfolded matrix */
+    Value *wpk;     /* Conv: constant weight packed per group for the engine (A operand), or NULL */
+    Sym *cols;      /* elements of the unfolded tile at the start of the scratch (0 when direct) */
 } ConvPlan;
 
 static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
@@ -135,6 +138,7 @@ static Sym *half(Compiler *c, Sym *total) { return sym_floordiv(c->sym, total, K
 static Sym *tile_size(Compiler *c, Sym *rows, Sym *npos) {
     SymCtx *s = c->sym;
     Sym *t = sym_floordiv(s, K(c, TILE_ELEMS), sym_max(s, rows, K(c, 1)));
+    t = sym_mul(s, sym_floordiv(s, t, K(c, TILE_MIN)), K(c, TILE_MIN)); /* whole engine panels */
     return sym_min(s, npos, sym_max(s, t, K(c, TILE_MIN)));
 }
 
@@ -197,10 +201,24 @@ static void infer_conv(Compiler *c, Node *n) {
     p->rows = sym_mul(s, p->cg, kvol);
     p->isp = prod3(c, p->in);
     p->osp = prod3(c, p->out);
-    if (!p->direct) {
-        p->tile = tile_size(c, p->rows, p->osp);
-        n->scratch = sym_mul(s, sym_mul(s, p->rows, p->tile), K(c, (int64_t)dtype_size(x->dtype)));
+    /* a constant weight: each group's W[g] (mg x rows) packed as the engine's A operand */
+    int64_t G, mgv, rowsv;
+    if (w->data && sym_get_const(p->group, &G) && sym_get_const(p->mg, &mgv) &&
+        sym_get_const(p->rows, &rowsv)) {
+        size_t es = dtype_size(w->dtype);
+        int64_t per = gp_pack(NULL, es, mgv, rowsv, rowsv, 0, true, 0, NULL);
+        unsigned char *d = arena_alloc(c->arena, (size_t)(per * G) * es + 1);
+        for (int64_t g = 0; g < G; g++)
+            gp_pack((const unsigned char *)w->data + (size_t)(g * mgv * rowsv) * es, es, mgv, rowsv,
+                    rowsv, 0, true, 0, d + (size_t)(g * per) * es);
+        p->wpk = gp_const(c, w->name, w->dtype, per * G, d);
     }
+    p->tile = p->direct ? p->osp : tile_size(c, p->rows, p->osp);
+    p->cols = p->direct ? K(c, 0) : gp_roundup(s, sym_mul(s, p->rows, p->tile), 16);
+    n->scratch = sym_mul(s,
+                         sym_add(s, p->cols,
+                                 gp_work(c, x->dtype, p->mg, p->tile, p->rows, p->wpk != NULL, false)),
+                         K(c, (int64_t)dtype_size(x->dtype)));
     Sym *shape[5] = {x->shape[0], m};
     for (int i = 0; i < sp; i++)
         shape[2 + i] = p->out[off + i];
@@ -226,9 +244,8 @@ static const char *scratch_ptr(Emit *e, Node *n, const char *ct) {
 }
 
 static void emit_conv(Compiler *c, Emit *e, Node *n) {
-    (void)c;
     ConvPlan *p = n->priv;
-    Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2), *y = n->out[0];
+    Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2), *res = node_in(n, 3), *y = n->out[0];
     const char *ct = dtype_ctype(y->dtype);
     const char *gemm = emit_template(e, "gemm", y->dtype);
     const char *sfx = p->direct ? NULL : emit_template(e, "conv_im2col", y->dtype);
@@ -237,25 +254,35 @@ static void emit_conv(Compiler *c, Emit *e, Node *n) {
     const char *cg = emit_sym(e, p->cg), *mg = emit_sym(e, p->mg), *rows = emit_sym(e, p->rows);
     const char *isp = emit_sym(e, p->isp), *osp = emit_sym(e, p->osp);
     const char *arr[6] = {0};
+    int act;
+    float p0, p1;
+    gp_epi_attrs(c, n, &act, &p0, &p1);
     if (!p->direct) {
         emit_geometry(e, p, arr);
         emit_line(e, "%s *const cols = %s;", ct, scratch_ptr(e, n, ct));
     }
+    emit_line(e, "%s *const gw = %s + %s;", ct, scratch_ptr(e, n, ct), emit_sym(e, p->cols));
     emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", N);
     emit_line(e, "    for (int64_t gi = 0; gi < %s; gi++) {", G);
     emit_indent(e, 2);
     emit_line(e, "const %s *xg = %s + (nb * %s + gi * %s) * %s;", ct, emit_ptr(e, x), C, cg, isp);
-    emit_line(e, "const %s *wg = %s + gi * %s * %s;", ct, emit_ptr(e, w), mg, rows);
+    if (p->wpk)
+        emit_line(e, "const %s *wg = %s + gi * %s;", ct, emit_ptr(e, p->wpk),
+                  emit_sym(e, sym_mul(c->sym, gp_roundup(c->sym, p->mg, GP_MR), p->rows)));
+    else
+        emit_line(e, "const %s *wg = %s + gi * %s * %s;", ct, emit_ptr(e, w), mg, rows);
     emit_line(e, "%s *yg = %s + (nb * %s + gi * %s) * %s;", ct, emit_ptr(e, y), M, mg, osp);
+    if (res)
+        emit_line(e, "const %s *rg = %s + (nb * %s + gi * %s) * %s;", ct, emit_ptr(e, res), M, mg,
+                  osp);
+    const char *bias = b ? arena_printf(emit_arena(e), "%s + gi * %s", emit_ptr(e, b), mg) : NULL;
+    const char *ta = p->wpk ? "2" : "0";
     if (p->direct) {
         emit_line(e, "/* 1x1, stride 1, no padding: Y[g] = W[g] x X[g] */");
-        emit_line(e, "gemm_%s(%s, %s, %s, wg, %s, 0, xg, %s, 0, yg, %s, (%s)1, (%s)0);", gemm, mg,
-                  osp, rows, rows, osp, osp, ct, ct);
-        if (b) {
-            emit_line(e, "for (int64_t m = 0; m < %s; m++)", mg);
-            emit_line(e, "    for (int64_t q = 0; q < %s; q++)", osp);
-            emit_line(e, "        yg[m * %s + q] += %s[gi * %s + m];", osp, emit_ptr(e, b), mg);
-        }
+        const char *ep = gp_emit_epi(e, gemm, y->dtype, bias, "1", "0", res ? "rg" : NULL, osp,
+                                     act, p0, p1);
+        emit_line(e, "gemm_%s(%s, %s, %s, wg, %s, %s, xg, %s, 0, yg, %s, (%s)1, (%s)0, %s, gw);",
+                  gemm, mg, osp, rows, rows, ta, osp, osp, ct, ct, ep);
     } else {
         const char *tile = emit_sym(e, p->tile);
         emit_line(e, "for (int64_t p0 = 0; p0 < %s; p0 += %s) {", osp, tile);
@@ -263,14 +290,10 @@ static void emit_conv(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "const int64_t np = %s - p0 < %s ? %s - p0 : %s;", osp, tile, osp, tile);
         emit_line(e, "im2col_%s(xg, %s, %s, %s, %s, %s, %s, %s, p0, np, cols);", sfx, cg, arr[0],
                   arr[1], arr[2], arr[3], arr[4], arr[5]);
-        emit_line(e, "gemm_%s(%s, np, %s, wg, %s, 0, cols, np, 0, yg + p0, %s, (%s)1, (%s)0);",
-                  gemm, mg, rows, rows, osp, ct, ct);
-        if (b) {
-            emit_line(e, "for (int64_t m = 0; m < %s; m++)", mg);
-            emit_line(e, "    for (int64_t q = 0; q < np; q++)");
-            emit_line(e, "        yg[m * %s + p0 + q] += %s[gi * %s + m];", osp, emit_ptr(e, b),
-                      mg);
-        }
+        const char *ep = gp_emit_epi(e, gemm, y->dtype, bias, "1", "0", res ? "rg + p0" : NULL,
+                                     osp, act, p0, p1);
+        emit_line(e, "gemm_%s(%s, np, %s, wg, %s, %s, cols, np, 0, yg + p0, %s, (%s)1, (%s)0, %s, gw);",
+                  gemm, mg, rows, rows, ta, osp, ct, ct, ep);
         emit_indent(e, -1);
         emit_line(e, "}");
     }
@@ -334,7 +357,9 @@ static void infer_conv_transpose(Compiler *c, Node *n) {
     p->isp = prod3(c, p->in);
     p->osp = prod3(c, p->out);
     p->tile = tile_size(c, p->rows, p->isp);
-    n->scratch = sym_mul(s, sym_mul(s, p->rows, p->tile), K(c, (int64_t)dtype_size(x->dtype)));
+    p->cols = gp_roundup(s, sym_mul(s, p->rows, p->tile), 16);
+    n->scratch = sym_mul(s, sym_add(s, p->cols, gp_work(c, x->dtype, p->rows, p->tile, p->cg, false, false)),
+                         K(c, (int64_t)dtype_size(x->dtype)));
     Sym *shape[5] = {x->shape[0], m};
     for (int i = 0; i < sp; i++)
         shape[2 + i] = p->out[off + i];
@@ -357,6 +382,7 @@ static void emit_conv_transpose(Compiler *c, Emit *e, Node *n) {
     const char *arr[6];
     emit_geometry(e, p, arr);
     emit_line(e, "%s *const cols = %s;", ct, scratch_ptr(e, n, ct));
+    emit_line(e, "%s *const gw = cols + %s;", ct, emit_sym(e, p->cols));
     emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", N);
     emit_indent(e, 1);
     emit_line(e, "%s *yb = %s + nb * %s * %s;", ct, emit_ptr(e, y), M, osp);
@@ -374,8 +400,8 @@ static void emit_conv_transpose(Compiler *c, Emit *e, Node *n) {
     emit_indent(e, 1);
     emit_line(e, "const int64_t np = %s - p0 < %s ? %s - p0 : %s;", isp, tile, isp, tile);
     emit_line(e, "/* cols = W[g]^T x X[g][:, tile], then scatter-add into Y[g] */");
-    emit_line(e, "gemm_%s(%s, np, %s, wg, %s, 1, xg + p0, %s, 0, cols, np, (%s)1, (%s)0);", gemm,
-              rows, cg, rows, isp, ct, ct);
+    emit_line(e, "gemm_%s(%s, np, %s, wg, %s, 1, xg + p0, %s, 0, cols, np, (%s)1, (%s)0, 0, gw);",
+              gemm, rows, cg, rows, isp, ct, ct);
     emit_line(e, "col2im_%s(cols, %s, %s, %s, %s, %s, %s, %s, p0, np, yb + gi * %s * %s);", sfx, mg,
               arr[0], arr[1], arr[2], arr[3], arr[4], arr[5], mg, osp);
     emit_indent(e, -1);

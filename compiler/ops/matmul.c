@@ -5,9 +5,15 @@
  * promoted dim is removed from the result.
  * ONNX Gemm: Y = alpha * A' * B' + beta * C, A' = transA ? A^T : A (M x K), B' = transB ? B^T : B
  * (K x N), C (optional) broadcast unidirectionally to [M, N].
- * Code: one gemm_T call per batch element; Gemm first copies the broadcast C into Y and lets
- * the kernel scale it by beta. */
+ * Code: one gemm_T call per batch element on the engine of templates/gemm.c.  A constant B
+ * (a Linear layer's weight) is packed at compile time into the engine's layout (with its
+ * transpose); a runtime one is packed block by block into the node's scratch.  Gemm with a
+ * bias C of shape [N] or [1, N] and beta 1 adds it in the engine's epilogue; other C are
+ * copied into Y first and scaled by beta.  The lower pass (compiler/lower.c) may fuse an
+ * activation (attributes o2c_act/o2c_p0/o2c_p1), a residual (input 3, shaped like Y) and, for
+ * MatMul, a bias along the last dim (input 4) into the epilogue. */
 #include "onnx2c.h"
+#include "gemm_plan.h"
 #include <string.h>
 
 static bool gemm_type_ok(DType t) {
@@ -31,6 +37,7 @@ typedef struct MatMulPlan {
     Sym **batch;     /* output batch dims */
     Sym **abatch;    /* A's batch dims aligned right to rb (1 where A has none) */
     Sym **bbatch;
+    Value *bpk;      /* B packed at compile time (constant B without batch dims), or NULL */
 } MatMulPlan;
 
 static void infer_matmul(Compiler *c, Node *n) {
@@ -78,6 +85,16 @@ static void infer_matmul(Compiler *c, Node *n) {
     if (rb != 1)
         out[r++] = p->n;
     ir_set_shape(c, n->out[0], a->dtype, r, out);
+    int64_t kk, nn;
+    if (b->data && rb <= 2 && sym_get_const(p->k, &kk) && sym_get_const(p->n, &nn)) {
+        size_t es = dtype_size(b->dtype);
+        int64_t cnt = gp_pack(NULL, es, kk, nn, nn, 0, false, gp_nr(b->dtype), NULL);
+        unsigned char *d = arena_alloc(c->arena, (size_t)cnt * es + 1);
+        gp_pack(b->data, es, kk, nn, nn, 0, false, gp_nr(b->dtype), d);
+        p->bpk = gp_const(c, b->name, b->dtype, cnt, d);
+    }
+    n->scratch = sym_mul(s, gp_work(c, a->dtype, p->m, p->n, p->k, false, p->bpk != NULL),
+                         sym_const(s, (int64_t)dtype_size(a->dtype)));
     n->priv = p;
 }
 
@@ -116,9 +133,23 @@ static void emit_matmul(Compiler *c, Emit *e, Node *n) {
     const char *bo = batch_offset(e, s, p, p->bbatch, sym_mul(s, p->k, p->n));
     const char *yo = batch_offset(e, s, p, p->batch, sym_mul(s, p->m, p->n));
     const char *ct = dtype_ctype(y->dtype);
-    emit_line(e, "gemm_%s(%s, %s, %s, %s + %s, %s, 0, %s + %s, %s, 0, %s + %s, %s, (%s)1, (%s)0);",
-              sfx, M, N, K, emit_ptr(e, a), ao, K, emit_ptr(e, b), bo, N, emit_ptr(e, y), yo, N,
-              ct, ct);
+    int act;
+    float p0, p1;
+    gp_epi_attrs(c, n, &act, &p0, &p1);
+    Value *res = node_in(n, 3), *bias = node_in(n, 4);
+    const char *ep = gp_emit_epi(
+        e, sfx, y->dtype, bias ? emit_ptr(e, bias) : NULL, "0", "1",
+        res ? arena_printf(emit_arena(e), "%s + %s", emit_ptr(e, res), yo) : NULL, N, act, p0, p1);
+    const char *work = arena_printf(emit_arena(e), "(%s *)(void *)(ws + %s)", ct,
+                                    emit_sym(e, n->scratch_offset));
+    if (p->bpk)
+        emit_line(e, "gemm_%s(%s, %s, %s, %s + %s, %s, 0, %s, %s, %d, %s + %s, %s, (%s)1, (%s)0, %s, %s);",
+                  sfx, M, N, K, emit_ptr(e, a), ao, K, emit_ptr(e, p->bpk), N, GP_PACKED,
+                  emit_ptr(e, y), yo, N, ct, ct, ep, work);
+    else
+        emit_line(e, "gemm_%s(%s, %s, %s, %s + %s, %s, 0, %s + %s, %s, 0, %s + %s, %s, (%s)1, (%s)0, %s, %s);",
+                  sfx, M, N, K, emit_ptr(e, a), ao, K, emit_ptr(e, b), bo, N, emit_ptr(e, y), yo, N,
+                  ct, ct, ep, work);
     for (int d = 0; d < p->rb; d++) {
         emit_indent(e, -1);
         emit_line(e, "}");
@@ -131,6 +162,8 @@ typedef struct GemmPlan {
     Sym *m, *k, *n;
     int trans_a, trans_b;
     float alpha, beta;
+    Value *bpk;      /* constant B packed at compile time, or NULL */
+    bool bias_row;   /* C is [N] or [1, N] and beta is 1: added in the epilogue */
 } GemmPlan;
 
 static void infer_gemm(Compiler *c, Node *n) {
@@ -173,25 +206,50 @@ static void infer_gemm(Compiler *c, Node *n) {
         }
     }
     ir_set_shape(c, n->out[0], a->dtype, 2, out);
+    int64_t kk, nn, one;
+    if (b->data && sym_get_const(p->k, &kk) && sym_get_const(p->n, &nn)) {
+        size_t es = dtype_size(b->dtype);
+        int64_t ld = p->trans_b ? kk : nn;
+        int64_t cnt = gp_pack(NULL, es, kk, nn, ld, p->trans_b, false, gp_nr(b->dtype), NULL);
+        unsigned char *d = arena_alloc(c->arena, (size_t)cnt * es + 1);
+        gp_pack(b->data, es, kk, nn, ld, p->trans_b, false, gp_nr(b->dtype), d);
+        p->bpk = gp_const(c, b->name, b->dtype, cnt, d);
+    }
+    p->bias_row = cc && p->beta == 1.0f && cc->rank >= 1 && cc->shape[cc->rank - 1] == p->n &&
+                  (cc->rank == 1 || (sym_get_const(cc->shape[0], &one) && one == 1));
+    n->scratch = sym_mul(c->sym, gp_work(c, a->dtype, p->m, p->n, p->k, false, p->bpk != NULL),
+                         sym_const(c->sym, (int64_t)dtype_size(a->dtype)));
     n->priv = p;
 }
 
 static void emit_gemm(Compiler *c, Emit *e, Node *n) {
-    (void)c;
     GemmPlan *p = n->priv;
     Value *a = n->in[0], *b = n->in[1], *cc = node_in(n, 2), *y = n->out[0];
     const char *sfx = emit_template(e, "gemm", y->dtype);
     double beta = p->beta;
-    if (cc && beta != 0) {
+    const char *ct = dtype_ctype(y->dtype);
+    int act;
+    float p0, p1;
+    gp_epi_attrs(c, n, &act, &p0, &p1);
+    Value *res = node_in(n, 3);
+    const char *N0 = emit_sym(e, p->n);
+    const char *ep = gp_emit_epi(e, sfx, y->dtype, cc && p->bias_row ? emit_ptr(e, cc) : NULL, "0",
+                                 "1", res ? emit_ptr(e, res) : NULL, N0, act, p0, p1);
+    const char *work = arena_printf(emit_arena(e), "(%s *)(void *)(ws + %s)", ct,
+                                    emit_sym(e, n->scratch_offset));
+    if (p->bias_row)
+        beta = 0;
+    else if (cc && beta != 0) {
         emit_line(e, "/* Y = C, broadcast to [M, N] */");
         emit_elementwise(e, n, y, 1, &n->in[2], "$0");
     } else
         beta = 0;
     const char *M = emit_sym(e, p->m), *N = emit_sym(e, p->n), *K = emit_sym(e, p->k);
-    emit_line(e, "gemm_%s(%s, %s, %s, %s, %s, %d, %s, %s, %d, %s, %s, %s, %s);", sfx, M, N, K,
-              emit_ptr(e, a), p->trans_a ? M : K, p->trans_a, emit_ptr(e, b), p->trans_b ? K : N,
-              p->trans_b, emit_ptr(e, y), N, emit_literal(e, y->dtype, p->alpha),
-              emit_literal(e, y->dtype, beta));
+    emit_line(e, "gemm_%s(%s, %s, %s, %s, %s, %d, %s, %s, %d, %s, %s, %s, %s, %s, %s);", sfx, M,
+              N, K, emit_ptr(e, a), p->trans_a ? M : K, p->trans_a,
+              emit_ptr(e, p->bpk ? p->bpk : b), p->trans_b ? K : N,
+              p->bpk ? GP_PACKED : p->trans_b, emit_ptr(e, y), N,
+              emit_literal(e, y->dtype, p->alpha), emit_literal(e, y->dtype, beta), ep, work);
 }
 
 const OpDef ops_matmul[] = {

@@ -385,7 +385,9 @@ Test(matconv, gemm_template_vs_naive) {
                             double c0 = beta == 0 ? 0 : beta * want[i * ldc + j];
                             want[i * ldc + j] = (float)(alpha * acc + c0);
                         }
-                    gemm_T(M, N, K, A, lda, ta, B, ldb, tb, C, ldc, alpha, beta);
+                    float *work = malloc(sizeof(float) * (size_t)gemm_work_T(M, N, K));
+                    gemm_T(M, N, K, A, lda, ta, B, ldb, tb, C, ldc, alpha, beta, NULL, work);
+                    free(work);
                     for (int64_t i = 0; i < M; i++)
                         for (int64_t j = 0; j < ldc; j++) {
                             float g = C[i * ldc + j], w = want[i * ldc + j];

@@ -1,0 +1,88 @@
+/* gemm_plan.h — the compiler's side of the GEMM engine (templates/gemm.c), shared by the
+ * matmul and conv families: the scratch the engine needs, as a Sym, and packing of constant
+ * operands at compile time into the exact layout the micro-kernel reads.  The constants below
+ * must match GEMM_MR / GEMM_KC / GEMM_MC / GEMM_NC / GEMM_NR_T of the template. */
+#ifndef O2C_GEMM_PLAN_H
+#define O2C_GEMM_PLAN_H
+#include "onnx2c.h"
+#include <string.h>
+
+enum { GP_MR = 8, GP_KC = 256, GP_MC = 128, GP_NC = 1024, GP_PACKED = 2 };
+
+static inline int64_t gp_nr(DType t) { return 128 / (int64_t)dtype_size(t); }
+
+static inline Sym *gp_roundup(SymCtx *s, Sym *x, int64_t m) {
+    return sym_mul(s, sym_ceildiv(s, x, sym_const(s, m)), sym_const(s, m));
+}
+
+/* Elements of engine scratch for an M x N x K product; packed_a: A comes pre-packed. */
+static inline Sym *gp_work(Compiler *c, DType t, Sym *m, Sym *n, Sym *k, bool packed_a,
+                           bool packed_b) {
+    SymCtx *s = c->sym;
+    Sym *kc = sym_min(s, k, sym_const(s, GP_KC));
+    Sym *a = packed_a ? sym_const(s, 0)
+                      : sym_mul(s, sym_min(s, gp_roundup(s, m, GP_MR), sym_const(s, GP_MC)), kc);
+    Sym *b = packed_b ? sym_const(s, 0)
+                      : sym_mul(s, kc, sym_min(s, gp_roundup(s, n, gp_nr(t)), sym_const(s, GP_NC)));
+    /* a little slack keeps the B buffer 64-byte aligned */
+    return sym_add(s, sym_add(s, a, b), sym_const(s, 16));
+}
+
+/* Packs op(X) (rows x cols of a row-major matrix with leading dim ld, transposed when trans)
+ * the way the engine packs A (panel = MR rows, as_a) or B (panel = NR columns), for all K
+ * blocks: the layout of GEMM_PACKED operands.  es: element size.  Returns the element count. */
+static inline int64_t gp_pack(const unsigned char *src, size_t es, int64_t rows, int64_t cols,
+                              int64_t ld, int trans, bool as_a, int64_t nr, unsigned char *dst) {
+    /* A: rows = M, cols = K, panels over rows.  B: rows = K, cols = N, panels over cols. */
+    int64_t P = as_a ? GP_MR : nr, big = as_a ? rows : cols, K = as_a ? cols : rows;
+    int64_t bp = (big + P - 1) / P * P;
+    if (dst) {
+        memset(dst, 0, (size_t)(bp * K) * es);
+        for (int64_t k0 = 0; k0 < K; k0 += GP_KC) {
+            int64_t kc = K - k0 < GP_KC ? K - k0 : GP_KC;
+            for (int64_t q = 0; q < big; q++) {
+                int64_t panel = q / P, lane = q % P;
+                for (int64_t k = 0; k < kc; k++) {
+                    int64_t r = as_a ? q : k0 + k, cc = as_a ? k0 + k : q; /* in op(X) */
+                    int64_t at = trans ? cc * ld + r : r * ld + cc;
+                    int64_t to = k0 * bp + panel * P * kc + k * P + lane;
+                    memcpy(dst + (size_t)to * es, src + (size_t)at * es, es);
+                }
+            }
+        }
+    }
+    return bp * K;
+}
+
+/* A new constant Value holding `count` packed elements of type t. */
+static inline Value *gp_const(Compiler *c, const char *stem, DType t, int64_t count,
+                              unsigned char *data) {
+    Value *v = ir_value(c, arena_printf(c->arena, "%s.packed%d", stem, c->g->nvalues));
+    v->kind = VAL_CONST;
+    ir_set_shape_ints(c, v, t, 1, &count);
+    v->data = data;
+    return v;
+}
+
+/* Activation of a fused epilogue: the attributes the lower pass (compiler/lower.c) set. */
+static inline void gp_epi_attrs(Compiler *c, Node *n, int *act, float *p0, float *p1) {
+    *act = (int)attr_int(c, n, "o2c_act", 0);
+    *p0 = attr_float(c, n, "o2c_p0", 0);
+    *p1 = attr_float(c, n, "o2c_p1", 0);
+}
+
+/* Declares the epilogue struct of one engine call and returns its address ("0" when there is
+ * nothing to do).  bias: C pointer expression or NULL (bias[i * sm + j * sn]); res: likewise
+ * (res[i * ldr + j]). */
+static inline const char *gp_emit_epi(Emit *e, const char *sfx, DType t, const char *bias,
+                                      const char *sm, const char *sn, const char *res,
+                                      const char *ldr, int act, float p0, float p1) {
+    if (!bias && !res && !act)
+        return "0";
+    const char *name = emit_tmp(e, "ep");
+    emit_line(e, "const gemm_epi_%s %s = {%s, %s, %s, %s, %s, %d, %s, %s};", sfx, name,
+              bias ? bias : "0", bias ? sm : "0", bias ? sn : "0", res ? res : "0",
+              res ? ldr : "0", act, emit_literal(e, t, p0), emit_literal(e, t, p1));
+    return arena_printf(emit_arena(e), "&%s", name);
+}
+#endif
