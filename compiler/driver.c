@@ -140,6 +140,7 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     apply_dim_options(c);
     ir_toposort(c);
     infer_graph(c);
+    lower_graph(c);
     plan_graph(c);
     Buf h, src;
     buf_init(&h);

@@ -1,7 +1,8 @@
 /* onnx2c.h — the one internal header of the compiler.
  *
  * One section per file, in pipeline order (chibicc style):
- *   arena.c  error.c  sym.c  ir.c  onnx_load.c  infer.c  fold (inside infer)  plan.c  emit.c
+ *   arena.c  error.c  sym.c  ir.c  onnx_load.c  infer.c  fold (inside infer)  lower.c  plan.c
+ *   emit.c
  *   ops/<family>.c  driver.c
  * Name tiers: `onnx2c_` is the library API used by the CLI, the harness and the tests;
  * each module has its own short prefix (arena_, sym_, ir_, load_, plan_, emit_); static helpers
@@ -356,6 +357,12 @@ struct OpDef {
 const OpDef *ops_find(const char *domain, const char *op_type);
 /* Calls f for every op in the table with the name of its family (its file in compiler/ops/). */
 void ops_each(void (*f)(const OpDef *op, const char *family, void *user), void *user);
+
+/* ------------------------------------------------------------------ lower.c
+ * Graph rewrites for the GEMM engine: BatchNormalization folded into a constant-weight Conv;
+ * a residual Add and an activation that are the only consumer of a Conv/MatMul/Gemm output
+ * fused into its epilogue (the consumer is marked dead). */
+void lower_graph(Compiler *c);
 
 /* ------------------------------------------------------------------ plan.c
  * Liveness-based placement of temporaries in the one caller-provided workspace.  Offsets and
