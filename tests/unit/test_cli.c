@@ -1,6 +1,8 @@
 /* test_cli.c — the onnx2c command as users run it (CONTRACT.md §1): exit statuses, one-line
  * errors, no output file left behind, the C prefix rule, --fix/--max, and that the generated C
  * compiles warning-free under strict C99. */
+#include "testutil.h"
+
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +12,7 @@
 #include <unistd.h>
 
 #define ONNX2C ONNX2C_BINARY_DIR "/onnx2c"
-#define NODE "/usr/share/libonnx-testdata/data/node"
+#define NODE TU_NODE_DATA
 
 static char tmpdir[256];
 
@@ -57,10 +59,7 @@ static int count_lines(const char *s) {
 static void write_file(const char *name, const void *data, size_t n) {
     char p[600];
     snprintf(p, sizeof p, "%s/%s", tmpdir, name);
-    FILE *f = fopen(p, "wb");
-    cr_assert_not_null(f);
-    fwrite(data, 1, n, f);
-    fclose(f);
+    tu_write_file(p, data, n);
 }
 
 TestSuite(cli, .init = setup, .fini = teardown);
@@ -73,14 +72,11 @@ Test(cli, help_and_version) {
 
 Test(cli, converts_and_names_outputs) {
     char err[4096];
-    cr_assert_eq(run(NODE "/test_add/model.onnx -o my-net.c", err, sizeof err), 0, "stderr: %s", err);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o my-net.c", err, sizeof err), 0, "stderr: %s", err);
     cr_assert(exists("my-net.c") && exists("my-net.h"));
     char p[600], buf[8192];
     snprintf(p, sizeof p, "%s/my-net.h", tmpdir);
-    FILE *f = fopen(p, "r");
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
+    tu_read_text(p, buf, sizeof buf);
     cr_assert(strstr(buf, "int my_net_run(const int64_t *dims, const void *const *inputs, void *const *outputs,"));
     cr_assert(strstr(buf, "#define MY_NET_NUM_DIMS    0"));
     cr_assert(strstr(buf, "#define MY_NET_NUM_INPUTS  2"));
@@ -93,7 +89,7 @@ Test(cli, converts_and_names_outputs) {
 
 Test(cli, generated_code_is_strict_c99) {
     char err[4096];
-    cr_assert_eq(run(NODE "/test_add_bcast/model.onnx -o m.c --name net", err, sizeof err), 0);
+    cr_assert_eq(run(NODE "test_add_bcast/model.onnx -o m.c --name net", err, sizeof err), 0);
     char cmd[800];
     snprintf(cmd, sizeof cmd, "cd '%s' && gcc -std=c99 -Wall -Wextra -pedantic -Werror -c m.c -o m.o 2>/dev/null",
              tmpdir);
@@ -105,14 +101,14 @@ Test(cli, generated_code_is_strict_c99) {
 Test(cli, usage_errors_exit_2) {
     char err[4096];
     cr_assert_eq(run("", err, sizeof err), 2);
-    cr_assert_eq(run(NODE "/test_add/model.onnx", err, sizeof err), 2, "no -o");
+    cr_assert_eq(run(NODE "test_add/model.onnx", err, sizeof err), 2, "no -o");
     cr_assert(strstr(err, "onnx2c: error:"));
-    cr_assert_eq(run(NODE "/test_add/model.onnx -o out.c --bogus", err, sizeof err), 2);
-    cr_assert_eq(run(NODE "/test_add/model.onnx -o out.c --fix N", err, sizeof err), 2);
-    cr_assert_eq(run(NODE "/test_add/model.onnx -o out.c --fix nosuchdim=3", err, sizeof err), 2);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o out.c --bogus", err, sizeof err), 2);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o out.c --fix N", err, sizeof err), 2);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o out.c --fix nosuchdim=3", err, sizeof err), 2);
     cr_assert(strstr(err, "no dim named 'nosuchdim'"), "stderr: %s", err);
-    cr_assert_eq(run(NODE "/test_add/model.onnx -o out.txt", err, sizeof err), 2);
-    cr_assert_eq(run(NODE "/test_add/model.onnx -o out.c --name 9lives", err, sizeof err), 2);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o out.txt", err, sizeof err), 2);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o out.c --name 9lives", err, sizeof err), 2);
     cr_assert(!exists("out.c") && !exists("out.h"));
 }
 
@@ -141,7 +137,7 @@ Test(cli, garbage_exit_1_no_output) {
 
 Test(cli, unwritable_output_exit_3) {
     char err[4096];
-    cr_assert_eq(run(NODE "/test_add/model.onnx -o /nonexistent-dir/out.c", err, sizeof err), 3);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o /nonexistent-dir/out.c", err, sizeof err), 3);
     cr_assert_eq(count_lines(err), 1, "stderr: %s", err);
 }
 
@@ -165,10 +161,7 @@ Test(cli, fix_and_max_dims) {
     cr_assert_eq(rc, 0, "stderr: %s", err);
     char p[600], buf[16384];
     snprintf(p, sizeof p, "%s/t.h", tmpdir);
-    FILE *f = fopen(p, "r");
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
+    tu_read_text(p, buf, sizeof buf);
     cr_assert(strstr(buf, "#define T_WORKSPACE_MAX"), "no WORKSPACE_MAX with every dim bounded");
     cr_assert(strstr(buf, "T_DIM_HEIGHT = 1"));
     /* the bound holds: workspace_size at and below the bounds never exceeds it */
@@ -186,10 +179,7 @@ Test(cli, fix_and_max_dims) {
     snprintf(args, sizeof args, "%s -o f.c --fix batch=1", model);
     cr_assert_eq(run(args, err, sizeof err), 0, "stderr: %s", err);
     snprintf(p, sizeof p, "%s/f.h", tmpdir);
-    f = fopen(p, "r");
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
+    tu_read_text(p, buf, sizeof buf);
     cr_assert(strstr(buf, "#define F_NUM_DIMS    2"), "--fix did not remove the dim");
     cr_assert(!strstr(buf, "F_DIM_BATCH"));
 }

@@ -5,26 +5,18 @@
  * through the library API, onnx2c_compile, and each error is checked for its exit status and
  * a fragment of its one-line message.  Some errors are raised by later stages (toposort,
  * infer, op rules): they are here because they are what a user feeding a broken file sees. */
-#include "onnx2c.h"
+#include "testutil.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define TESTDATA "/usr/share/libonnx-testdata/data/node/"
-#define BAD ONNX2C_SOURCE_DIR "/tests/data/bad/"
+#define TESTDATA TU_NODE_DATA
+#define BAD TU_DATA("bad")
 
 /* ------------------------------------------------------------------ load_tensor_file */
-
-static Tensor *tensor(const char *path) {
-    Tensor *t = NULL;
-    char err[1024] = "";
-    int st = load_tensor_file(path, &t, err, sizeof err);
-    cr_assert_eq(st, 0, "load_tensor_file(%s) = %d: %s", path, st, err);
-    cr_assert_not_null(t);
-    return t;
-}
 
 static void expect_dims(const Tensor *t, DType dt, int rank, const int64_t *dims) {
     cr_assert_eq(t->dtype, dt, "dtype %d, want %d", t->dtype, dt);
@@ -39,7 +31,7 @@ static void expect_dims(const Tensor *t, DType dt, int rank, const int64_t *dims
 }
 
 Test(load, tensor_raw_float) {
-    Tensor *t = tensor(TESTDATA "test_add/test_data_set_0/input_0.pb");
+    Tensor *t = tu_load_tensor(TESTDATA "test_add/test_data_set_0/input_0.pb");
     expect_dims(t, DT_FLOAT, 3, (int64_t[]){3, 4, 5});
     cr_assert_str_eq(t->name, "x");
     const float *f = t->data;
@@ -50,7 +42,8 @@ Test(load, tensor_raw_float) {
 }
 
 Test(load, tensor_raw_int64) {
-    Tensor *t = tensor(TESTDATA "test_reshape_reordered_all_dims/test_data_set_0/input_1.pb");
+    Tensor *t =
+        tu_load_tensor(TESTDATA "test_reshape_reordered_all_dims/test_data_set_0/input_1.pb");
     expect_dims(t, DT_INT64, 1, (int64_t[]){3});
     const int64_t *v = t->data;
     cr_assert(v[0] == 4 && v[1] == 2 && v[2] == 3);
@@ -58,12 +51,12 @@ Test(load, tensor_raw_int64) {
 }
 
 Test(load, tensor_raw_float16_and_bool) {
-    Tensor *t = tensor(TESTDATA "test_cast_FLOAT_to_FLOAT16/test_data_set_0/output_0.pb");
+    Tensor *t = tu_load_tensor(TESTDATA "test_cast_FLOAT_to_FLOAT16/test_data_set_0/output_0.pb");
     expect_dims(t, DT_FLOAT16, 2, (int64_t[]){3, 4});
     cr_assert_eq(((const uint16_t *)t->data)[0], 14436);
     cr_assert_eq(((const uint16_t *)t->data)[1], 14777);
     tensor_free(t);
-    t = tensor(TESTDATA "test_and2d/test_data_set_0/input_0.pb");
+    t = tu_load_tensor(TESTDATA "test_and2d/test_data_set_0/input_0.pb");
     expect_dims(t, DT_BOOL, 2, (int64_t[]){3, 4});
     for (int i = 0; i < 12; i++)
         cr_assert(((const uint8_t *)t->data)[i] <= 1);
@@ -71,7 +64,7 @@ Test(load, tensor_raw_float16_and_bool) {
 }
 
 Test(load, tensor_float_data) {
-    Tensor *t = tensor(BAD "typed_float.pb");
+    Tensor *t = tu_load_tensor(BAD "typed_float.pb");
     expect_dims(t, DT_FLOAT, 2, (int64_t[]){2, 3});
     const float want[] = {1.5f, -2, 3, 4, 5, 6.25f};
     for (int i = 0; i < 6; i++)
@@ -80,47 +73,47 @@ Test(load, tensor_float_data) {
 }
 
 Test(load, tensor_int64_data) {
-    Tensor *t = tensor(BAD "typed_int64.pb");
+    Tensor *t = tu_load_tensor(BAD "typed_int64.pb");
     expect_dims(t, DT_INT64, 1, (int64_t[]){3});
     const int64_t *v = t->data;
     cr_assert(v[0] == -1 && v[1] == (int64_t)1 << 40 && v[2] == 7);
     tensor_free(t);
-    t = tensor(BAD "typed_scalar.pb"); /* rank 0: one element */
+    t = tu_load_tensor(BAD "typed_scalar.pb"); /* rank 0: one element */
     expect_dims(t, DT_INT64, 0, NULL);
     cr_assert_eq(*(const int64_t *)t->data, 42);
     tensor_free(t);
 }
 
 Test(load, tensor_int32_data_narrow_types) {
-    Tensor *t = tensor(BAD "typed_int8.pb");
+    Tensor *t = tu_load_tensor(BAD "typed_int8.pb");
     expect_dims(t, DT_INT8, 1, (int64_t[]){4});
     const int8_t *i8 = t->data;
     cr_assert(i8[0] == -128 && i8[1] == -1 && i8[2] == 0 && i8[3] == 127);
     tensor_free(t);
-    t = tensor(BAD "typed_bool.pb");
+    t = tu_load_tensor(BAD "typed_bool.pb");
     expect_dims(t, DT_BOOL, 1, (int64_t[]){3});
     const uint8_t *b = t->data;
     cr_assert(b[0] == 1 && b[1] == 0 && b[2] == 1);
     tensor_free(t);
-    t = tensor(BAD "typed_float16.pb"); /* bit patterns of 1.0 and -2.0 */
+    t = tu_load_tensor(BAD "typed_float16.pb"); /* bit patterns of 1.0 and -2.0 */
     expect_dims(t, DT_FLOAT16, 1, (int64_t[]){2});
     cr_assert(((const uint16_t *)t->data)[0] == 0x3c00 && ((const uint16_t *)t->data)[1] == 0xc000);
     tensor_free(t);
 }
 
 Test(load, tensor_double_and_uint64_data) {
-    Tensor *t = tensor(BAD "typed_double.pb");
+    Tensor *t = tu_load_tensor(BAD "typed_double.pb");
     expect_dims(t, DT_DOUBLE, 1, (int64_t[]){2});
     cr_assert(((const double *)t->data)[0] == 0.25 && ((const double *)t->data)[1] == -1e300);
     tensor_free(t);
-    t = tensor(BAD "typed_uint32.pb");
+    t = tu_load_tensor(BAD "typed_uint32.pb");
     expect_dims(t, DT_UINT32, 1, (int64_t[]){2});
     cr_assert(((const uint32_t *)t->data)[0] == 1 && ((const uint32_t *)t->data)[1] == 4294967295u);
     tensor_free(t);
 }
 
 Test(load, tensor_external_data) {
-    Tensor *t = tensor(BAD "external_tensor.pb"); /* weights.bin, offset 8 */
+    Tensor *t = tu_load_tensor(BAD "external_tensor.pb"); /* weights.bin, offset 8 */
     expect_dims(t, DT_FLOAT, 2, (int64_t[]){2, 3});
     for (int i = 0; i < 6; i++)
         cr_assert_eq(((const float *)t->data)[i], (float)(i + 1));
@@ -142,33 +135,12 @@ Test(load, tensor_errors) {
 
 /* ------------------------------------------------------------------ models */
 
-static int compile(const char *path, char *err, size_t errlen) {
-    Options opt = {0};
-    Output out = {0};
-    err[0] = 0;
-    int st = onnx2c_compile(path, &opt, &out, err, errlen);
-    if (st == O2C_OK)
-        onnx2c_output_free(&out);
-    return st;
-}
-
-static void expect_error(const char *path, int status, const char *fragment) {
-    char err[1024];
-    int st = compile(path, err, sizeof err);
-    cr_assert_eq(st, status, "%s: status %d, want %d: %s", path, st, status, err);
-    cr_assert(strstr(err, fragment), "%s: message lacks \"%s\": %s", path, fragment, err);
-    cr_assert(!strchr(err, '\n'), "message is not one line: %s", err);
-}
-
 /* Writes n bytes to a fresh file in a temporary folder; *dir receives the folder. */
 static void temp_file(char *dir, char *path, size_t cap, const void *data, size_t n) {
     strcpy(dir, "/tmp/onnx2c_load_XXXXXX");
     cr_assert_not_null(mkdtemp(dir));
     snprintf(path, cap, "%s/model.onnx", dir);
-    FILE *f = fopen(path, "wb");
-    cr_assert_not_null(f);
-    cr_assert_eq(fwrite(data, 1, n, f), n);
-    fclose(f);
+    tu_write_file(path, data, n);
 }
 
 static void temp_remove(const char *dir, const char *path) {
@@ -179,13 +151,13 @@ static void temp_remove(const char *dir, const char *path) {
 static void expect_bytes_error(const void *data, size_t n, int status, const char *fragment) {
     char dir[64], path[128];
     temp_file(dir, path, sizeof path, data, n);
-    expect_error(path, status, fragment);
+    tu_expect_error(path, status, fragment);
     temp_remove(dir, path);
 }
 
 Test(load, missing_file) {
-    expect_error(BAD "no_such_model.onnx", O2C_EIO, "cannot open");
-    expect_error(BAD, O2C_EIO, "cannot open"); /* a directory */
+    tu_expect_error(BAD "no_such_model.onnx", O2C_EIO, "cannot open");
+    tu_expect_error(BAD, O2C_EIO, "cannot open"); /* a directory */
 }
 
 Test(load, empty_file) { expect_bytes_error("", 0, O2C_EMODEL, "not a valid ONNX model: the file is empty"); }
@@ -241,64 +213,64 @@ Test(load, nesting_too_deep) {
 }
 
 /* Found by later stages (ir_toposort, infer, op rules). */
-Test(load, cycle) { expect_error(BAD "cycle.onnx", O2C_EMODEL, "cycle"); }
+Test(load, cycle) { tu_expect_error(BAD "cycle.onnx", O2C_EMODEL, "cycle"); }
 Test(load, dangling_input) {
-    expect_error(BAD "dangling.onnx", O2C_EMODEL, "input 'ghost' is not produced");
+    tu_expect_error(BAD "dangling.onnx", O2C_EMODEL, "input 'ghost' is not produced");
 }
 Test(load, unknown_op) {
-    expect_error(BAD "unknown_op.onnx", O2C_EMODEL, "operator 'FooBar' is not supported");
+    tu_expect_error(BAD "unknown_op.onnx", O2C_EMODEL, "operator 'FooBar' is not supported");
 }
 Test(load, unknown_domain) {
-    expect_error(BAD "unknown_domain.onnx", O2C_EMODEL, "domain 'com.example' is not supported");
+    tu_expect_error(BAD "unknown_domain.onnx", O2C_EMODEL, "domain 'com.example' is not supported");
 }
 Test(load, bad_attribute_value) {
-    expect_error(BAD "conv_bad_autopad.onnx", O2C_EMODEL, "BOGUS");
+    tu_expect_error(BAD "conv_bad_autopad.onnx", O2C_EMODEL, "BOGUS");
 }
 Test(load, conv_weight_rank) {
-    expect_error(BAD "conv_weight_rank.onnx", O2C_EMODEL,
-                 "weight rank 3 does not match input rank 4");
+    tu_expect_error(BAD "conv_weight_rank.onnx", O2C_EMODEL,
+                    "weight rank 3 does not match input rank 4");
 }
 
 /* Found by the loader. */
 Test(load, message_names_file_and_node) {
-    expect_error(BAD "ref_attr.onnx", O2C_EMODEL,
-                 "ref_attr.onnx: node 'leaky' (LeakyRelu): attribute 'alpha' refers to the "
-                 "function attribute 'a'");
+    tu_expect_error(BAD "ref_attr.onnx", O2C_EMODEL,
+                    "ref_attr.onnx: node 'leaky' (LeakyRelu): attribute 'alpha' refers to the "
+                    "function attribute 'a'");
 }
 Test(load, string_input) {
-    expect_error(BAD "string_input.onnx", O2C_EMODEL, "input 'x' is a string tensor");
+    tu_expect_error(BAD "string_input.onnx", O2C_EMODEL, "input 'x' is a string tensor");
 }
 Test(load, sequence_input) {
-    expect_error(BAD "sequence_input.onnx", O2C_EMODEL, "input 'x' is a sequence");
+    tu_expect_error(BAD "sequence_input.onnx", O2C_EMODEL, "input 'x' is a sequence");
 }
 Test(load, input_without_shape) {
-    expect_error(BAD "no_shape.onnx", O2C_EMODEL, "input 'x' has no shape");
+    tu_expect_error(BAD "no_shape.onnx", O2C_EMODEL, "input 'x' has no shape");
 }
 Test(load, negative_dim) {
-    expect_error(BAD "negative_dim.onnx", O2C_EMODEL, "input 'x': dimension 1 is negative (-3)");
+    tu_expect_error(BAD "negative_dim.onnx", O2C_EMODEL, "input 'x': dimension 1 is negative (-3)");
 }
 Test(load, no_default_opset) {
-    expect_error(BAD "no_default_opset.onnx", O2C_EMODEL,
-                 "imports no opset for the default ONNX domain");
+    tu_expect_error(BAD "no_default_opset.onnx", O2C_EMODEL,
+                    "imports no opset for the default ONNX domain");
 }
 Test(load, initializer_element_count) {
-    expect_error(BAD "init_count.onnx", O2C_EMODEL,
-                 "initializer 'b' has 5 values in float_data but its shape [2, 3] needs 6");
+    tu_expect_error(BAD "init_count.onnx", O2C_EMODEL,
+                    "initializer 'b' has 5 values in float_data but its shape [2, 3] needs 6");
 }
 Test(load, string_initializer) {
-    expect_error(BAD "string_init.onnx", O2C_EMODEL, "string tensors are not supported");
+    tu_expect_error(BAD "string_init.onnx", O2C_EMODEL, "string tensors are not supported");
 }
 Test(load, external_data_escape) {
-    expect_error(BAD "external_escape.onnx", O2C_EMODEL, "escapes the model's folder");
-    expect_error(BAD "external_absolute.onnx", O2C_EMODEL, "is an absolute path");
+    tu_expect_error(BAD "external_escape.onnx", O2C_EMODEL, "escapes the model's folder");
+    tu_expect_error(BAD "external_absolute.onnx", O2C_EMODEL, "is an absolute path");
 }
 Test(load, external_data_missing_or_short) {
-    expect_error(BAD "external_missing.onnx", O2C_EIO, "cannot open external data file");
-    expect_error(BAD "external_short.onnx", O2C_EMODEL, "is too short");
+    tu_expect_error(BAD "external_missing.onnx", O2C_EIO, "cannot open external data file");
+    tu_expect_error(BAD "external_short.onnx", O2C_EMODEL, "is too short");
 }
 /* Needs the whole pipeline (Add): y = x + b with b in weights.bin. */
 Test(load, external_data_ok) {
-    char err[1024];
-    int st = compile(BAD "external_ok.onnx", err, sizeof err);
-    cr_assert_eq(st, O2C_OK, "%s", err);
+    Output out;
+    tu_compile_ok(BAD "external_ok.onnx", &out);
+    onnx2c_output_free(&out);
 }

@@ -3,54 +3,16 @@
  * shape arithmetic (Shape -> Mul -> Div -> Cast -> Max -> Reshape, constant Div/Mod/Where), and
  * kernels JIT-compiled with libtcc and compared with values computed here.  The models come
  * from tests/data/elementwise/make_elementwise.py. */
-#include "onnx2c.h"
-#include "runtime.h"
+#include "testutil.h"
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 
-#define EW ONNX2C_SOURCE_DIR "/tests/data/elementwise/"
-
-static int compile(const char *path, Output *out, char *err, size_t errlen) {
-    Options opt = {0};
-    memset(out, 0, sizeof *out);
-    err[0] = 0;
-    return onnx2c_compile(path, &opt, out, err, errlen);
-}
-
-static void expect_error(const char *path, const char *fragment) {
-    char err[1024];
-    Output out;
-    int st = compile(path, &out, err, sizeof err);
-    if (st == O2C_OK)
-        onnx2c_output_free(&out);
-    cr_assert_eq(st, O2C_EMODEL, "%s: status %d, want %d: %s", path, st, O2C_EMODEL, err);
-    cr_assert(strstr(err, fragment), "%s: message lacks \"%s\": %s", path, fragment, err);
-    cr_assert(!strchr(err, '\n'), "message is not one line: %s", err);
-}
-
-typedef int (*RunFn)(const int64_t *, const void *const *, void *const *, void *);
-
-static Jit *build(const char *path, Output *out, RunFn *run) {
-    char err[1024];
-    int st = compile(path, out, err, sizeof err);
-    cr_assert_eq(st, O2C_OK, "%s: %s", path, err);
-    char hname[300];
-    snprintf(hname, sizeof hname, "%s.h", out->name);
-    Jit *j = jit_compile(out->c_src, hname, out->h_src, NULL, err, sizeof err);
-    cr_assert_not_null(j, "%s: %s", path, err);
-    char sym[300];
-    snprintf(sym, sizeof sym, "%s_run", out->name);
-    *run = (RunFn)jit_symbol(j, sym);
-    cr_assert_not_null(*run);
-    return j;
-}
+#define EW TU_DATA("elementwise")
 
 Test(elementwise, broadcast_symbolic_shapes) {
-    char err[1024];
     Output out;
-    int st = compile(EW "bcast_sym.onnx", &out, err, sizeof err);
-    cr_assert_eq(st, O2C_OK, "%s", err);
+    tu_compile_ok(EW "bcast_sym.onnx", &out);
     cr_assert(strstr(out.h_src, "output 0 's': float[N, 3, 4]"), "%s", out.h_src);
     cr_assert(strstr(out.h_src, "output 1 'mx': float[N, 3, 4]"), "%s", out.h_src);
     cr_assert(strstr(out.h_src, "output 3 'w': float[N, 3, 4]"), "%s", out.h_src);
@@ -58,16 +20,18 @@ Test(elementwise, broadcast_symbolic_shapes) {
 }
 
 Test(elementwise, broadcast_incompatible) {
-    expect_error(EW "bcast_bad.onnx",
-                 "node 'add' (Add): shapes cannot be broadcast: dimension 0 is 2 vs 4");
+    tu_expect_error(EW "bcast_bad.onnx", O2C_EMODEL,
+                    "node 'add' (Add): shapes cannot be broadcast: dimension 0 is 2 vs 4");
 }
 
 Test(elementwise, prelu_slope_must_broadcast_to_x) {
-    expect_error(EW "prelu_bad.onnx", "node 'prelu' (PRelu): slope of rank 2 does not broadcast");
+    tu_expect_error(EW "prelu_bad.onnx", O2C_EMODEL,
+                    "node 'prelu' (PRelu): slope of rank 2 does not broadcast");
 }
 
 Test(elementwise, cast_to_string_unsupported) {
-    expect_error(EW "cast_string.onnx", "node 'cast' (Cast): cast to string is not supported");
+    tu_expect_error(EW "cast_string.onnx", O2C_EMODEL,
+                    "node 'cast' (Cast): cast to string is not supported");
 }
 
 /* a[N,1,4] + b[3,1]; Max and Mean of a, b, c[4]; Where(a > b, a, b); N = 2. */
@@ -80,14 +44,12 @@ Test(elementwise, broadcast_run) {
         b[i] = (float)i - 1.0f;
     for (int i = 0; i < 4; i++)
         c[i] = 0.5f * (float)i;
-    Output out;
-    RunFn run;
-    Jit *j = build(EW "bcast_sym.onnx", &out, &run);
+    TuModel m;
+    tu_open(&m, EW "bcast_sym.onnx", NULL);
     int64_t dims[1] = {N};
     const void *in[3] = {a, b, c};
     void *outs[4] = {s, mx, mean, w};
-    static _Alignas(64) unsigned char ws[4096]; /* the comparison's bool temporary */
-    cr_assert_eq(run(dims, in, outs, ws), 0);
+    cr_assert_eq(tu_run(&m, dims, in, outs), 0);
     for (int n = 0; n < N; n++)
         for (int r = 0; r < 3; r++)
             for (int k = 0; k < 4; k++) {
@@ -98,18 +60,16 @@ Test(elementwise, broadcast_run) {
                 cr_assert_float_eq(mean[i], (x + y + z) / 3, 1e-5, "mean[%d]", i);
                 cr_assert_float_eq(w[i], x > y ? x : y, 1e-6, "w[%d]", i);
             }
-    jit_free(j);
-    onnx2c_output_free(&out);
+    tu_close(&m);
 }
 
 /* Shape arithmetic folds: Reshape's target is known as [N, 2C, 4], so the output shape is
  * symbolic and no kernel computes it; constant Div/Mod/Where fold to their ONNX values. */
 Test(elementwise, shape_arithmetic_folds) {
-    Output out;
-    RunFn run;
-    Jit *j = build(EW "shape_fold.onnx", &out, &run);
-    cr_assert(strstr(out.h_src, "output 0 'y': float[N, C*2, 4]"), "%s", out.h_src);
-    cr_assert(strstr(out.c_src, "const int64_t k_q[5] = {"), "Div was not folded:\n%s", out.c_src);
+    TuModel m;
+    tu_open(&m, EW "shape_fold.onnx", NULL);
+    cr_assert(strstr(m.o.h_src, "output 0 'y': float[N, C*2, 4]"), "%s", m.o.h_src);
+    cr_assert(strstr(m.o.c_src, "const int64_t k_q[5] = {"), "Div was not folded:\n%s", m.o.c_src);
     enum { N = 2, C = 3 };
     float x[N * C * 8], y[N * C * 8];
     int64_t target[3], q[5], r0[5], r1[5], sel[5];
@@ -118,7 +78,7 @@ Test(elementwise, shape_arithmetic_folds) {
     int64_t dims[2] = {N, C};
     const void *in[1] = {x};
     void *outs[6] = {y, target, q, r0, r1, sel};
-    cr_assert_eq(run(dims, in, outs, NULL), 0);
+    cr_assert_eq(tu_run(&m, dims, in, outs), 0);
     static const int64_t want_target[3] = {N, 2 * C, 4};
     /* num = {-7, 7, -7, 7, 3}, den = {2, 2, -2, -2, 3} */
     static const int64_t want_q[5] = {-3, 3, 3, -3, 1};   /* truncation toward zero */
@@ -135,8 +95,7 @@ Test(elementwise, shape_arithmetic_folds) {
     }
     for (int i = 0; i < N * C * 8; i++)
         cr_assert_eq(y[i], x[i]);
-    jit_free(j);
-    onnx2c_output_free(&out);
+    tu_close(&m);
 }
 
 /* Run-time kernels on other element types: int32 Mod (fmod=0) with mixed signs, Round half to
@@ -146,12 +105,11 @@ Test(elementwise, types_run) {
     float f[4] = {2.5f, -0.5f, 1.5f, 65519.0f}, rnd[4], back[4], pw[4];
     int64_t e[4] = {2, 3, 0, 1};
     uint16_t h[4];
-    Output out;
-    RunFn run;
-    Jit *j = build(EW "types.onnx", &out, &run);
+    TuModel m;
+    tu_open(&m, EW "types.onnx", NULL);
     const void *in[4] = {i, jv, f, e};
     void *outs[5] = {mod, rnd, h, back, pw};
-    cr_assert_eq(run(NULL, in, outs, NULL), 0);
+    cr_assert_eq(tu_run(&m, NULL, in, outs), 0);
     static const int32_t want_mod[4] = {2, -2, -1, 2};
     static const float want_round[4] = {2.0f, -0.0f, 2.0f, 65519.0f};
     /* 2.5, -0.5, 1.5 are exact in float16; 65519 rounds to 65504 (the largest float16) */
@@ -164,6 +122,5 @@ Test(elementwise, types_run) {
     }
     cr_assert_float_eq(back[0], 2.5f, 0);
     cr_assert_float_eq(back[3], 65504.0f, 0);
-    jit_free(j);
-    onnx2c_output_free(&out);
+    tu_close(&m);
 }

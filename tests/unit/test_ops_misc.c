@@ -5,79 +5,27 @@
  * API and JIT-compiled with libtcc; NAME_output_shape shows the shape rules at run time for
  * several sizes from one C file, and NAME_run is compared with direct references written here.
  * The bad_*.onnx models check the errors (one line, naming the node). */
-#include "onnx2c.h"
-#include "runtime.h"
+#include "testutil.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MISC ONNX2C_SOURCE_DIR "/tests/data/misc/"
+#define MISC TU_DATA("misc")
 
-typedef size_t (*ws_fn)(const int64_t *);
-typedef int (*shape_fn)(const int64_t *, int, int64_t *);
-typedef int (*run_fn)(const int64_t *, const void *const *, void *const *, void *);
-
-typedef struct Model {
-    Output o;
-    Jit *j;
-    ws_fn wsize;
-    shape_fn oshape;
-    run_fn run;
-} Model;
-
-static void model_open(Model *m, const char *file, const char *cc) {
-    char err[1024] = "";
-    Options opt = {0};
-    opt.name = "model";
-    opt.out_path = "model.c";
-    int st = onnx2c_compile(file, &opt, &m->o, err, sizeof err);
-    cr_assert_eq(st, O2C_OK, "%s: %s", file, err);
-    m->j = jit_compile(m->o.c_src, "model.h", m->o.h_src, cc, err, sizeof err);
-    cr_assert_not_null(m->j, "%s: %s", file, err);
-    m->wsize = (ws_fn)jit_symbol(m->j, "model_workspace_size");
-    m->oshape = (shape_fn)jit_symbol(m->j, "model_output_shape");
-    m->run = (run_fn)jit_symbol(m->j, "model_run");
-    cr_assert(m->wsize && m->oshape && m->run);
-}
-
-static void model_close(Model *m) {
-    jit_free(m->j);
-    onnx2c_output_free(&m->o);
-}
-
-static void expect_shape(Model *m, const int64_t *dims, int out, int rank, const int64_t *want) {
-    int64_t got[8];
-    int r = m->oshape(dims, out, got);
-    cr_assert_eq(r, rank, "output %d: rank %d, want %d", out, r, rank);
-    for (int i = 0; i < rank; i++)
-        cr_assert_eq(got[i], want[i], "output %d axis %d: %lld, want %lld", out, i,
-                     (long long)got[i], (long long)want[i]);
-}
-
-static void run(Model *m, const int64_t *dims, const void *const *ins, void *const *outs) {
-    size_t wsz = m->wsize(dims);
-    void *ws = wsz ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
-    cr_assert_eq(m->run(dims, ins, outs, ws), 0);
-    free(ws);
-}
-
-static float *random_floats(int64_t n, unsigned seed) {
-    float *x = malloc(sizeof(float) * (size_t)(n ? n : 1));
-    srand(seed);
-    for (int64_t i = 0; i < n; i++)
-        x[i] = (float)(rand() % 2001 - 1000) / 100.0f;
-    return x;
+/* Runs the model and asserts it succeeds. */
+static void run(TuModel *m, const int64_t *dims, const void *const *ins, void *const *outs) {
+    cr_assert_eq(tu_run(m, dims, ins, outs), 0, "%s: run failed", m->path);
 }
 
 /* OneHot with a known depth 4 on axis 0: y [4, N], y[d, i] = on where indices[i] (negative +
  * 4) == d; an index out of range gives a column of off. */
 Test(misc, onehot_known_depth) {
-    Model m;
-    model_open(&m, MISC "onehot_sym.onnx", NULL);
+    TuModel m;
+    tu_open(&m, MISC "onehot_sym.onnx", NULL);
     const int64_t dims[1] = {5}, want[2] = {4, 5};
-    expect_shape(&m, dims, 0, 2, want);
+    tu_expect_shape(&m, dims, 0, 2, want);
     const int64_t ind[5] = {0, 3, -1, 7, -4};
     const float vals[2] = {-1.0f, 2.0f};
     float y[20];
@@ -89,16 +37,16 @@ Test(misc, onehot_known_depth) {
             int64_t t = ind[i] < 0 ? ind[i] + 4 : ind[i];
             cr_assert_eq(y[d * 5 + i], t == d ? 2.0f : -1.0f, "y[%d, %d] = %g", d, i, y[d * 5 + i]);
         }
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* TopK k = 3, smallest, axis 1 of [B, N]: sorted ascending, ties by lower index. */
 Test(misc, topk_smallest_stable) {
-    Model m;
-    model_open(&m, MISC "topk_sym.onnx", NULL);
+    TuModel m;
+    tu_open(&m, MISC "topk_sym.onnx", NULL);
     const int64_t dims[2] = {2, 6}, want[2] = {2, 3};
-    expect_shape(&m, dims, 0, 2, want);
-    expect_shape(&m, dims, 1, 2, want);
+    tu_expect_shape(&m, dims, 0, 2, want);
+    tu_expect_shape(&m, dims, 1, 2, want);
     const float x[12] = {5, 1, 3, 1, 0, 9, /* */ 2, 2, 2, 2, 2, 1};
     float v[6];
     int64_t idx[6];
@@ -116,19 +64,19 @@ Test(misc, topk_smallest_stable) {
     const int64_t small[2] = {2, 2};
     int64_t shape[2];
     cr_assert_lt(m.oshape(small, 0, shape), 0);
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* Trilu upper with a runtime k on symbolic [B, R, C]: y = x where j - i >= k. */
 Test(misc, trilu_runtime_k) {
-    Model m;
-    model_open(&m, MISC "trilu_sym.onnx", "gcc -std=c99 -Wall -Wextra -pedantic -Werror -O0");
+    TuModel m;
+    tu_open(&m, MISC "trilu_sym.onnx", TU_STRICT_CC);
     static const int64_t sizes[][3] = {{2, 3, 4}, {1, 5, 2}};
     for (int t = 0; t < 2; t++) {
         const int64_t *d = sizes[t];
-        expect_shape(&m, d, 0, 3, d);
+        tu_expect_shape(&m, d, 0, 3, d);
         int64_t n = d[0] * d[1] * d[2];
-        float *x = random_floats(n, (unsigned)t + 1), *y = calloc((size_t)n, sizeof(float));
+        float *x = tu_random_floats(n, (unsigned)t + 1), *y = calloc((size_t)n, sizeof(float));
         for (int64_t k = -2; k <= 2; k++) {
             const void *ins[2] = {x, &k};
             void *outs[1] = {y};
@@ -143,16 +91,16 @@ Test(misc, trilu_runtime_k) {
         free(x);
         free(y);
     }
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* Einsum "bij,bjk->bik" with symbolic B, I, J, K: y [B, I, K] is the batched matmul. */
 Test(misc, einsum_batch_matmul_symbolic) {
-    Model m;
-    model_open(&m, MISC "einsum_sym.onnx", NULL);
+    TuModel m;
+    tu_open(&m, MISC "einsum_sym.onnx", NULL);
     const int64_t d[4] = {2, 3, 4, 5}, want[3] = {2, 3, 5};
-    expect_shape(&m, d, 0, 3, want);
-    float *a = random_floats(2 * 3 * 4, 1), *b = random_floats(2 * 4 * 5, 2), y[30];
+    tu_expect_shape(&m, d, 0, 3, want);
+    float *a = tu_random_floats(2 * 3 * 4, 1), *b = tu_random_floats(2 * 4 * 5, 2), y[30];
     const void *ins[2] = {a, b};
     void *outs[1] = {y};
     run(&m, d, ins, outs);
@@ -168,17 +116,17 @@ Test(misc, einsum_batch_matmul_symbolic) {
             }
     free(a);
     free(b);
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* NegativeLogLikelihoodLoss, mean, weights, ignore_index 1, on symbolic [N, C, D]:
  * y = sum(-x[n, t, d] * w[t]) / sum(w[t]) over targets t != 1. */
 Test(loss, nll_mean_weight_ignore_symbolic) {
-    Model m;
-    model_open(&m, MISC "nll_sym.onnx", NULL);
+    TuModel m;
+    tu_open(&m, MISC "nll_sym.onnx", NULL);
     const int64_t d[3] = {3, 4, 2};
-    expect_shape(&m, d, 0, 0, NULL);
-    float *x = random_floats(24, 3);
+    tu_expect_shape(&m, d, 0, 0, NULL);
+    float *x = tu_random_floats(24, 3);
     const float w[4] = {0.5f, 2.0f, 1.0f, 3.0f};
     const int64_t t[6] = {0, 1, 3, 2, 1, 3};
     float y = 0;
@@ -196,34 +144,23 @@ Test(loss, nll_mean_weight_ignore_symbolic) {
         }
     cr_assert(fabs(y - sum / ws) <= 1e-5, "loss %g, want %g", y, sum / ws);
     free(x);
-    model_close(&m);
-}
-
-static void expect_error(const char *file, const char *fragment) {
-    char err[1024] = "";
-    Options opt = {0};
-    Output out = {0};
-    int st = onnx2c_compile(file, &opt, &out, err, sizeof err);
-    if (st == O2C_OK)
-        onnx2c_output_free(&out);
-    cr_assert_eq(st, O2C_EMODEL, "%s: status %d: %s", file, st, err);
-    cr_assert(strstr(err, fragment), "%s: message lacks \"%s\": %s", file, fragment, err);
-    cr_assert(!strchr(err, '\n'), "message is not one line: %s", err);
+    tu_close(&m);
 }
 
 Test(misc, errors) {
-    expect_error(MISC "bad_onehot_depth.onnx",
-                 "node 'oh' (OneHot): depth must be known at compile time");
-    expect_error(MISC "bad_einsum_label.onnx",
-                 "node 'es' (Einsum): output label 'l' is not in any input");
-    expect_error(MISC "bad_einsum_size.onnx", "label 'j' has sizes 3 and 5");
-    expect_error(MISC "bad_gathernd_batch.onnx", "batch_dims = 2: must be below both ranks");
-    expect_error(MISC "bad_topk_k.onnx", "k (5) must not exceed the size of axis 1");
+    tu_expect_error(MISC "bad_onehot_depth.onnx", O2C_EMODEL,
+                    "node 'oh' (OneHot): depth must be known at compile time");
+    tu_expect_error(MISC "bad_einsum_label.onnx", O2C_EMODEL,
+                    "node 'es' (Einsum): output label 'l' is not in any input");
+    tu_expect_error(MISC "bad_einsum_size.onnx", O2C_EMODEL, "label 'j' has sizes 3 and 5");
+    tu_expect_error(MISC "bad_gathernd_batch.onnx", O2C_EMODEL,
+                    "batch_dims = 2: must be below both ranks");
+    tu_expect_error(MISC "bad_topk_k.onnx", O2C_EMODEL, "k (5) must not exceed the size of axis 1");
 }
 
 Test(loss, errors) {
-    expect_error(MISC "bad_nll_reduction.onnx",
-                 "node 'nll' (NegativeLogLikelihoodLoss): reduction 'avg' is not none, sum or "
-                 "mean");
-    expect_error(MISC "bad_nll_target.onnx", "target dim 1 is 4, input dim 2 is 2");
+    tu_expect_error(MISC "bad_nll_reduction.onnx", O2C_EMODEL,
+                    "node 'nll' (NegativeLogLikelihoodLoss): reduction 'avg' is not none, sum or "
+                    "mean");
+    tu_expect_error(MISC "bad_nll_target.onnx", O2C_EMODEL, "target dim 1 is 4, input dim 2 is 2");
 }

@@ -5,68 +5,14 @@
  * show the output-shape rules as they hold at run time, for several sizes from one C file, and
  * NAME_run is compared with a direct reference written here.  The bad_*.onnx models check the
  * attribute errors (one line, naming the node). */
-#include "onnx2c.h"
-#include "runtime.h"
+#include "testutil.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define POOL ONNX2C_SOURCE_DIR "/tests/data/pool/"
-
-typedef int (*check_fn)(const int64_t *);
-typedef size_t (*ws_fn)(const int64_t *);
-typedef int (*shape_fn)(const int64_t *, int, int64_t *);
-typedef int (*run_fn)(const int64_t *, const void *const *, void *const *, void *);
-
-typedef struct Model {
-    Output o;
-    Jit *j;
-    check_fn check;
-    ws_fn wsize;
-    shape_fn oshape;
-    run_fn run;
-} Model;
-
-static void model_open(Model *m, const char *file, const char *cc) {
-    char err[1024] = "";
-    Options opt = {0};
-    opt.name = "model";
-    opt.out_path = "model.c";
-    int st = onnx2c_compile(file, &opt, &m->o, err, sizeof err);
-    cr_assert_eq(st, O2C_OK, "%s: %s", file, err);
-    m->j = jit_compile(m->o.c_src, "model.h", m->o.h_src, cc, err, sizeof err);
-    cr_assert_not_null(m->j, "%s: %s", file, err);
-    m->check = (check_fn)jit_symbol(m->j, "model_check");
-    m->wsize = (ws_fn)jit_symbol(m->j, "model_workspace_size");
-    m->oshape = (shape_fn)jit_symbol(m->j, "model_output_shape");
-    m->run = (run_fn)jit_symbol(m->j, "model_run");
-    cr_assert(m->check && m->wsize && m->oshape && m->run);
-}
-
-static void model_close(Model *m) {
-    jit_free(m->j);
-    onnx2c_output_free(&m->o);
-}
-
-/* Asserts output `out`'s shape for these dims. */
-static void expect_shape(Model *m, const int64_t *dims, int out, int rank, const int64_t *want) {
-    int64_t got[8];
-    int r = m->oshape(dims, out, got);
-    cr_assert_eq(r, rank, "output %d: rank %d, want %d", out, r, rank);
-    for (int i = 0; i < rank; i++)
-        cr_assert_eq(got[i], want[i], "output %d axis %d: %lld, want %lld", out, i,
-                     (long long)got[i], (long long)want[i]);
-}
-
-static float *random_floats(int64_t n, unsigned seed) {
-    float *x = malloc(sizeof(float) * (size_t)(n ? n : 1));
-    srand(seed);
-    for (int64_t i = 0; i < n; i++)
-        x[i] = (float)(rand() % 2001 - 1000) / 100.0f;
-    return x;
-}
+#define POOL TU_DATA("pool")
 
 /* ---- reference: a 2-D pool by its definition (ONNX MaxPool / AveragePool / LpPool) */
 
@@ -112,31 +58,22 @@ static void ref_pool(const Ref *r, const float *x, float *y, int64_t *ind) {
             }
 }
 
-static void expect_close(const float *got, const float *want, int64_t n) {
-    for (int64_t i = 0; i < n; i++)
-        cr_assert(fabsf(got[i] - want[i]) <= 1e-4f + 1e-4f * fabsf(want[i]),
-                  "element %lld: %g, want %g", (long long)i, got[i], want[i]);
-}
-
 /* Runs a one-input model on x with these dims and compares output 0 (and int64 output 1 when
  * want_ind) with the reference. */
-static void run_and_compare(Model *m, const int64_t *dims, const Ref *r, const float *x,
+static void run_and_compare(TuModel *m, const int64_t *dims, const Ref *r, const float *x,
                             bool with_ind) {
     int64_t ny = r->n * r->c * r->oh * r->ow;
     float *y = calloc((size_t)ny + 1, sizeof(float)), *want = calloc((size_t)ny + 1, sizeof(float));
     int64_t *ind = calloc((size_t)ny + 1, sizeof(int64_t));
     int64_t *want_ind = calloc((size_t)ny + 1, sizeof(int64_t));
-    size_t wsz = m->wsize(dims);
-    void *ws = wsz ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
     const void *ins[1] = {x};
     void *outs[2] = {y, ind};
-    cr_assert_eq(m->run(dims, ins, outs, ws), 0);
+    cr_assert_eq(tu_run(m, dims, ins, outs), 0);
     ref_pool(r, x, want, want_ind);
-    expect_close(y, want, ny);
+    tu_expect_close(y, want, ny);
     for (int64_t i = 0; with_ind && i < ny; i++)
         cr_assert_eq(ind[i], want_ind[i], "index %lld: %lld, want %lld", (long long)i,
                      (long long)ind[i], (long long)want_ind[i]);
-    free(ws);
     free(y);
     free(want);
     free(ind);
@@ -148,8 +85,8 @@ static void run_and_compare(Model *m, const int64_t *dims, const Ref *r, const f
 /* MaxPool k 3x3, strides 2, pads 1, dilations [1, 2], ceil_mode:
  *   H: ceil((H + 2 - 3) / 2) + 1,  W: ceil((W + 2 - 5) / 2) + 1 with 5 <= W + 2. */
 Test(pool, maxpool_symbolic_shape_and_indices) {
-    Model m;
-    model_open(&m, POOL "maxpool_sym.onnx", NULL);
+    TuModel m;
+    tu_open(&m, POOL "maxpool_sym.onnx", NULL);
     cr_assert(strstr(m.o.h_src, "MODEL_DIM_H") && strstr(m.o.h_src, "MODEL_DIM_W"), "%s",
               m.o.h_src);
     static const int64_t sizes[][4] = {{2, 3, 7, 8}, {1, 2, 6, 3}, {1, 1, 1, 9}};
@@ -159,9 +96,9 @@ Test(pool, maxpool_symbolic_shape_and_indices) {
         r.oh = (d[2] + 2 - 3 + 1) / 2 + 1;
         r.ow = (d[3] + 2 - 5 + 1) / 2 + 1;
         const int64_t want[4] = {d[0], d[1], r.oh, r.ow};
-        expect_shape(&m, d, 0, 4, want);
-        expect_shape(&m, d, 1, 4, want);
-        float *x = random_floats(d[0] * d[1] * d[2] * d[3], (unsigned)t + 1);
+        tu_expect_shape(&m, d, 0, 4, want);
+        tu_expect_shape(&m, d, 1, 4, want);
+        float *x = tu_random_floats(d[0] * d[1] * d[2] * d[3], (unsigned)t + 1);
         run_and_compare(&m, d, &r, x, true);
         free(x);
     }
@@ -170,21 +107,21 @@ Test(pool, maxpool_symbolic_shape_and_indices) {
     cr_assert_lt(m.check(small), 0);
     int64_t shape[4];
     cr_assert_lt(m.oshape(small, 0, shape), 0);
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* The same model is strict C99 for gcc. */
 Test(pool, maxpool_symbolic_strict_c99) {
-    Model m;
-    model_open(&m, POOL "maxpool_sym.onnx", "gcc -std=c99 -Wall -Wextra -pedantic -Werror -O0");
-    model_close(&m);
+    TuModel m;
+    tu_open(&m, POOL "maxpool_sym.onnx", TU_STRICT_CC);
+    tu_close(&m);
 }
 
 /* AveragePool SAME_UPPER k 3 strides 2, count_include_pad: out = ceil(H / 2); the pad is
  * max(0, (out - 1)*2 + 3 - H), its larger half at the end. */
 Test(pool, avgpool_same_upper_symbolic) {
-    Model m;
-    model_open(&m, POOL "avgpool_same_sym.onnx", NULL);
+    TuModel m;
+    tu_open(&m, POOL "avgpool_same_sym.onnx", NULL);
     static const int64_t sizes[][4] = {{1, 2, 7, 6}, {2, 1, 4, 5}, {1, 1, 1, 1}};
     for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
         const int64_t *d = sizes[t];
@@ -199,77 +136,70 @@ Test(pool, avgpool_same_upper_symbolic) {
         r.pl = tw / 2;
         r.pr = tw - tw / 2;
         const int64_t want[4] = {d[0], d[1], r.oh, r.ow};
-        expect_shape(&m, d, 0, 4, want);
-        float *x = random_floats(d[0] * d[1] * d[2] * d[3], (unsigned)t + 7);
+        tu_expect_shape(&m, d, 0, 4, want);
+        float *x = tu_random_floats(d[0] * d[1] * d[2] * d[3], (unsigned)t + 7);
         run_and_compare(&m, d, &r, x, false);
         free(x);
     }
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* AveragePool k [3, 2], no pads: [N, C, H - 2, W - 1], with H >= 3 and W >= 2 checked at
  * run time. */
 Test(pool, avgpool_window_must_fit) {
-    Model m;
-    model_open(&m, POOL "avgpool_valid_sym.onnx", NULL);
+    TuModel m;
+    tu_open(&m, POOL "avgpool_valid_sym.onnx", NULL);
     const int64_t ok[4] = {2, 3, 3, 2}, want[4] = {2, 3, 1, 1};
-    expect_shape(&m, ok, 0, 4, want);
+    tu_expect_shape(&m, ok, 0, 4, want);
     const int64_t d2[4] = {1, 1, 10, 4}, want2[4] = {1, 1, 8, 3};
-    expect_shape(&m, d2, 0, 4, want2);
+    tu_expect_shape(&m, d2, 0, 4, want2);
     const int64_t short_h[4] = {1, 1, 2, 5}, short_w[4] = {1, 1, 5, 1};
     cr_assert_lt(m.check(short_h), 0);
     cr_assert_lt(m.check(short_w), 0);
     cr_assert_eq(m.check(ok), 0);
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* LpPool p = 3, 1-D k 2, pads [1, 0]: L + 1 - 2 + 1 = L outputs. */
 Test(pool, lppool_1d_symbolic) {
-    Model m;
-    model_open(&m, POOL "lppool_sym.onnx", NULL);
+    TuModel m;
+    tu_open(&m, POOL "lppool_sym.onnx", NULL);
     const int64_t d[3] = {2, 3, 5}, want[3] = {2, 3, 5};
-    expect_shape(&m, d, 0, 3, want);
+    tu_expect_shape(&m, d, 0, 3, want);
     Ref r = {'L', 2, 3, 1, 5, 1, 2, 1, 1, 1, 1, 0, 1, 0, 0, 1, 5, 0, 3.0, 0};
-    float *x = random_floats(2 * 3 * 5, 3);
+    float *x = tu_random_floats(2 * 3 * 5, 3);
     run_and_compare(&m, d, &r, x, false);
     free(x);
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* GlobalAveragePool: [N, C, H, W] -> [N, C, 1, 1]. */
 Test(pool, global_average_symbolic) {
-    Model m;
-    model_open(&m, POOL "globalavgpool_sym.onnx", NULL);
+    TuModel m;
+    tu_open(&m, POOL "globalavgpool_sym.onnx", NULL);
     const int64_t d[4] = {2, 3, 4, 7}, want[4] = {2, 3, 1, 1};
-    expect_shape(&m, d, 0, 4, want);
+    tu_expect_shape(&m, d, 0, 4, want);
     Ref r = {'A', 2, 3, 4, 7, 4, 7, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0};
-    float *x = random_floats(2 * 3 * 4 * 7, 5);
+    float *x = tu_random_floats(2 * 3 * 4 * 7, 5);
     run_and_compare(&m, d, &r, x, false);
     free(x);
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* ---- errors */
 
-static void expect_error(const char *file, const char *fragment) {
-    char err[1024] = "";
-    Options opt = {0};
-    Output out = {0};
-    int st = onnx2c_compile(file, &opt, &out, err, sizeof err);
-    if (st == O2C_OK)
-        onnx2c_output_free(&out);
-    cr_assert_eq(st, O2C_EMODEL, "%s: status %d: %s", file, st, err);
-    cr_assert(strstr(err, fragment), "%s: message lacks \"%s\": %s", file, fragment, err);
-    cr_assert(!strchr(err, '\n'), "message is not one line: %s", err);
-}
-
 Test(pool, attribute_errors) {
-    expect_error(POOL "bad_auto_pad.onnx",
-                 "node 'mp' (MaxPool): auto_pad 'SAME' is not NOTSET, SAME_UPPER, SAME_LOWER or VALID");
-    expect_error(POOL "bad_no_kernel.onnx", "node 'ap' (AveragePool): kernel_shape is required");
-    expect_error(POOL "bad_kernel_len.onnx", "kernel_shape has 1 values, expected 2");
-    expect_error(POOL "bad_window.onnx", "spatial axis 0: the window (7) is larger than the padded input");
-    expect_error(POOL "bad_count_include_pad.onnx", "count_include_pad = 2: must be 0 or 1");
-    expect_error(POOL "bad_strides.onnx", "strides[1] = 0: must be >= 1");
-    expect_error(POOL "bad_avg_int.onnx", "input type int32 is not supported");
+    tu_expect_error(POOL "bad_auto_pad.onnx", O2C_EMODEL,
+                    "node 'mp' (MaxPool): auto_pad 'SAME' is not NOTSET, SAME_UPPER, SAME_LOWER "
+                    "or VALID");
+    tu_expect_error(POOL "bad_no_kernel.onnx", O2C_EMODEL,
+                    "node 'ap' (AveragePool): kernel_shape is required");
+    tu_expect_error(POOL "bad_kernel_len.onnx", O2C_EMODEL,
+                    "kernel_shape has 1 values, expected 2");
+    tu_expect_error(POOL "bad_window.onnx", O2C_EMODEL,
+                    "spatial axis 0: the window (7) is larger than the padded input");
+    tu_expect_error(POOL "bad_count_include_pad.onnx", O2C_EMODEL,
+                    "count_include_pad = 2: must be 0 or 1");
+    tu_expect_error(POOL "bad_strides.onnx", O2C_EMODEL, "strides[1] = 0: must be >= 1");
+    tu_expect_error(POOL "bad_avg_int.onnx", O2C_EMODEL, "input type int32 is not supported");
 }

@@ -4,63 +4,14 @@
  * library API and JIT-compiled with libtcc; one generated C runs at several sizes and is
  * compared with a direct 2-D reference of ONNX Resize written here (nearest and bilinear).
  * The bad_*.onnx models check the errors (one line, naming the node). */
-#include "onnx2c.h"
-#include "runtime.h"
+#include "testutil.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define RESIZE ONNX2C_SOURCE_DIR "/tests/data/resize/"
-
-typedef size_t (*ws_fn)(const int64_t *);
-typedef int (*shape_fn)(const int64_t *, int, int64_t *);
-typedef int (*run_fn)(const int64_t *, const void *const *, void *const *, void *);
-
-typedef struct Model {
-    Output o;
-    Jit *j;
-    ws_fn wsize;
-    shape_fn oshape;
-    run_fn run;
-} Model;
-
-static void model_open(Model *m, const char *file, const char *cc) {
-    char err[1024] = "";
-    Options opt = {0};
-    opt.name = "model";
-    opt.out_path = "model.c";
-    int st = onnx2c_compile(file, &opt, &m->o, err, sizeof err);
-    cr_assert_eq(st, O2C_OK, "%s: %s", file, err);
-    m->j = jit_compile(m->o.c_src, "model.h", m->o.h_src, cc, err, sizeof err);
-    cr_assert_not_null(m->j, "%s: %s", file, err);
-    m->wsize = (ws_fn)jit_symbol(m->j, "model_workspace_size");
-    m->oshape = (shape_fn)jit_symbol(m->j, "model_output_shape");
-    m->run = (run_fn)jit_symbol(m->j, "model_run");
-    cr_assert(m->wsize && m->oshape && m->run);
-}
-
-static void model_close(Model *m) {
-    jit_free(m->j);
-    onnx2c_output_free(&m->o);
-}
-
-static void expect_shape(Model *m, const int64_t *dims, const int64_t *want) {
-    int64_t got[8];
-    cr_assert_eq(m->oshape(dims, 0, got), 4);
-    for (int i = 0; i < 4; i++)
-        cr_assert_eq(got[i], want[i], "axis %d: %lld, want %lld", i, (long long)got[i],
-                     (long long)want[i]);
-}
-
-static float *random_floats(int64_t n, unsigned seed) {
-    float *x = malloc(sizeof(float) * (size_t)(n ? n : 1));
-    srand(seed);
-    for (int64_t i = 0; i < n; i++)
-        x[i] = (float)(rand() % 2001 - 1000) / 100.0f;
-    return x;
-}
+#define RESIZE TU_DATA("resize")
 
 /* ---- reference: ONNX Resize on the last two axes of [P, H, W], by its definition */
 
@@ -106,41 +57,36 @@ static void ref_resize(const Ref *r, const float *x, float *y) {
 
 /* Runs the model (inputs x and, when ref_in, a second input of that shape, unused data) and
  * compares output 0 with the reference. */
-static void run_and_compare(Model *m, const int64_t *dims, const Ref *r, const float *x,
+static void run_and_compare(TuModel *m, const int64_t *dims, const Ref *r, const float *x,
                             const float *second) {
     int64_t ny = r->planes * r->oh * r->ow;
     float *y = calloc((size_t)ny + 1, sizeof(float)), *want = calloc((size_t)ny + 1, sizeof(float));
-    size_t wsz = m->wsize(dims);
-    void *ws = wsz ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
     const void *ins[2] = {x, second};
     void *outs[1] = {y};
-    cr_assert_eq(m->run(dims, ins, outs, ws), 0);
+    cr_assert_eq(tu_run(m, dims, ins, outs), 0);
     ref_resize(r, x, want);
-    for (int64_t i = 0; i < ny; i++)
-        cr_assert(fabsf(y[i] - want[i]) <= 1e-4f + 1e-4f * fabsf(want[i]),
-                  "element %lld: %g, want %g", (long long)i, y[i], want[i]);
-    free(ws);
+    tu_expect_close(y, want, ny);
     free(y);
     free(want);
 }
 
 /* Resize scales [1, 1, 2, 2]: [N, C, 2H, 2W], one C for every size (nearest and linear). */
 static void check_x2(const char *file, bool linear, const char *cc) {
-    Model m;
-    model_open(&m, file, cc);
+    TuModel m;
+    tu_open(&m, file, cc);
     cr_assert(strstr(m.o.h_src, "MODEL_DIM_H") && strstr(m.o.h_src, "MODEL_DIM_W"), "%s",
               m.o.h_src);
     static const int64_t sizes[][4] = {{1, 2, 3, 4}, {2, 1, 5, 2}, {1, 1, 1, 1}};
     for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
         const int64_t *d = sizes[t];
         const int64_t want[4] = {d[0], d[1], 2 * d[2], 2 * d[3]};
-        expect_shape(&m, d, want);
+        tu_expect_shape(&m, d, 0, 4, want);
         Ref r = {d[0] * d[1], d[2], d[3], 2 * d[2], 2 * d[3], 2.0, 2.0, linear, false};
-        float *x = random_floats(d[0] * d[1] * d[2] * d[3], (unsigned)t + 1);
+        float *x = tu_random_floats(d[0] * d[1] * d[2] * d[3], (unsigned)t + 1);
         run_and_compare(&m, d, &r, x, NULL);
         free(x);
     }
-    model_close(&m);
+    tu_close(&m);
 }
 
 Test(resize, nearest_x2_symbolic) {
@@ -159,76 +105,65 @@ Test(resize, upsample_x2_symbolic) {
 
 /* The same C is strict C99 for gcc (also the cubic kernel). */
 Test(resize, symbolic_strict_c99) {
-    check_x2(RESIZE "linear_x2_sym.onnx", true, "gcc -std=c99 -Wall -Wextra -pedantic -Werror -O0");
-    Model m;
-    model_open(&m, RESIZE "cubic_x2_sym.onnx", "gcc -std=c99 -Wall -Wextra -pedantic -Werror -O0");
+    check_x2(RESIZE "linear_x2_sym.onnx", true, TU_STRICT_CC);
+    TuModel m;
+    tu_open(&m, RESIZE "cubic_x2_sym.onnx", TU_STRICT_CC);
     const int64_t d[4] = {1, 1, 3, 5}, want[4] = {1, 1, 6, 10};
-    expect_shape(&m, d, want);
-    model_close(&m);
+    tu_expect_shape(&m, d, 0, 4, want);
+    tu_close(&m);
 }
 
 /* scales 0.5 and 1.5 on symbolic dims: floor(H / 2) and floor(3 W / 2); coordinates use the
  * given scales (pytorch_half_pixel). */
 Test(resize, fractional_scales_symbolic) {
-    Model m;
-    model_open(&m, RESIZE "linear_half_sym.onnx", NULL);
+    TuModel m;
+    tu_open(&m, RESIZE "linear_half_sym.onnx", NULL);
     static const int64_t sizes[][4] = {{1, 2, 5, 3}, {1, 1, 8, 4}, {2, 1, 1, 1}};
     for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
         const int64_t *d = sizes[t];
         const int64_t want[4] = {d[0], d[1], d[2] / 2, 3 * d[3] / 2};
-        expect_shape(&m, d, want);
+        tu_expect_shape(&m, d, 0, 4, want);
         Ref r = {d[0] * d[1], d[2], d[3], d[2] / 2, 3 * d[3] / 2, 0.5, 1.5, true, true};
-        float *x = random_floats(d[0] * d[1] * d[2] * d[3], (unsigned)t + 11);
+        float *x = tu_random_floats(d[0] * d[1] * d[2] * d[3], (unsigned)t + 11);
         run_and_compare(&m, d, &r, x, NULL);
         free(x);
     }
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* The segmentation-net pattern: Resize(x, sizes = Shape(ref)) gives ref's symbolic shape, and
  * the coordinates use out / in. */
 Test(resize, sizes_from_shape_symbolic) {
-    Model m;
-    model_open(&m, RESIZE "linear_to_shape_sym.onnx", NULL);
+    TuModel m;
+    tu_open(&m, RESIZE "linear_to_shape_sym.onnx", NULL);
     /* dims: N, C, Hin, Win, H, W */
     static const int64_t sizes[][6] = {{1, 2, 3, 4, 7, 9}, {2, 1, 6, 6, 3, 2}};
     for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
         const int64_t *d = sizes[t];
         const int64_t want[4] = {d[0], d[1], d[4], d[5]};
-        expect_shape(&m, d, want);
+        tu_expect_shape(&m, d, 0, 4, want);
         Ref r = {d[0] * d[1], d[2], d[3], d[4], d[5], (double)d[4] / (double)d[2],
                  (double)d[5] / (double)d[3], true, false};
-        float *x = random_floats(d[0] * d[1] * d[2] * d[3], (unsigned)t + 21);
-        float *second = random_floats(d[0] * d[1] * d[4] * d[5], 5);
+        float *x = tu_random_floats(d[0] * d[1] * d[2] * d[3], (unsigned)t + 21);
+        float *second = tu_random_floats(d[0] * d[1] * d[4] * d[5], 5);
         run_and_compare(&m, d, &r, x, second);
         free(x);
         free(second);
     }
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* ---- errors */
 
-static void expect_error(const char *file, const char *fragment) {
-    char err[1024] = "";
-    Options opt = {0};
-    Output out = {0};
-    int st = onnx2c_compile(file, &opt, &out, err, sizeof err);
-    if (st == O2C_OK)
-        onnx2c_output_free(&out);
-    cr_assert_eq(st, O2C_EMODEL, "%s: status %d: %s", file, st, err);
-    cr_assert(strstr(err, fragment), "%s: message lacks \"%s\": %s", file, fragment, err);
-    cr_assert(!strchr(err, '\n'), "message is not one line: %s", err);
-}
-
 Test(resize, errors) {
-    expect_error(RESIZE "bad_runtime_scales.onnx",
-                 "node 'rs' (Resize): scales 'scales' is not known at compile time (it depends on "
-                 "runtime tensor data): data-dependent shapes are not supported");
-    expect_error(RESIZE "bad_both.onnx",
-                 "node 'rs' (Resize): scales and sizes cannot both be given");
-    expect_error(RESIZE "bad_scale_irrational.onnx",
-                 "axis 2: scale 1.23457 of a symbolic dim is not a simple fraction");
-    expect_error(RESIZE "bad_mode.onnx", "mode 'area' is not supported");
-    expect_error(RESIZE "bad_scales_len.onnx", "scales has 2 values, expected 4 (the input rank)");
+    tu_expect_error(RESIZE "bad_runtime_scales.onnx", O2C_EMODEL,
+                    "node 'rs' (Resize): scales 'scales' is not known at compile time (it "
+                    "depends on runtime tensor data): data-dependent shapes are not supported");
+    tu_expect_error(RESIZE "bad_both.onnx", O2C_EMODEL,
+                    "node 'rs' (Resize): scales and sizes cannot both be given");
+    tu_expect_error(RESIZE "bad_scale_irrational.onnx", O2C_EMODEL,
+                    "axis 2: scale 1.23457 of a symbolic dim is not a simple fraction");
+    tu_expect_error(RESIZE "bad_mode.onnx", O2C_EMODEL, "mode 'area' is not supported");
+    tu_expect_error(RESIZE "bad_scales_len.onnx", O2C_EMODEL,
+                    "scales has 2 values, expected 4 (the input rank)");
 }

@@ -6,59 +6,24 @@
  * output shapes are symbolic expressions checked with NAME_output_shape at two sizes of the
  * dims from the one C file.  NAME_run's results are compared with the ONNX definitions
  * written out here.  The bad_*.onnx models check the errors (one line, naming the node). */
-#include "onnx2c.h"
-#include "runtime.h"
+#include "testutil.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SHAPE ONNX2C_SOURCE_DIR "/tests/data/shape/"
-
-typedef int (*check_fn)(const int64_t *);
-typedef size_t (*ws_fn)(const int64_t *);
-typedef int (*shape_fn)(const int64_t *, int, int64_t *);
-typedef int (*run_fn)(const int64_t *, const void *const *, void *const *, void *);
-
-typedef struct Model {
-    Output o;
-    Jit *j;
-    check_fn check;
-    ws_fn wsize;
-    shape_fn oshape;
-    run_fn run;
-} Model;
-
-static void model_open(Model *m, const char *file) {
-    char err[1024] = "";
-    Options opt = {0};
-    opt.name = "model";
-    opt.out_path = "model.c";
-    int st = onnx2c_compile(file, &opt, &m->o, err, sizeof err);
-    cr_assert_eq(st, O2C_OK, "%s: %s", file, err);
-    m->j = jit_compile(m->o.c_src, "model.h", m->o.h_src, NULL, err, sizeof err);
-    cr_assert_not_null(m->j, "%s: %s", file, err);
-    m->check = (check_fn)jit_symbol(m->j, "model_check");
-    m->wsize = (ws_fn)jit_symbol(m->j, "model_workspace_size");
-    m->oshape = (shape_fn)jit_symbol(m->j, "model_output_shape");
-    m->run = (run_fn)jit_symbol(m->j, "model_run");
-    cr_assert(m->check && m->wsize && m->oshape && m->run);
-}
-
-static void model_close(Model *m) {
-    jit_free(m->j);
-    onnx2c_output_free(&m->o);
-}
+#define SHAPE TU_DATA("shape")
 
 /* The text of model_run in the generated C. */
-static const char *run_body(const Model *m) {
+static const char *run_body(const TuModel *m) {
     const char *p = strstr(m->o.c_src, "int model_run(");
     cr_assert_not_null(p, "no model_run in the generated C");
     return p;
 }
 
 /* The folded shape computation leaves no trace in model_run. */
-static void expect_no_shape_code(const Model *m, const char *const *ops) {
+static void expect_no_shape_code(const TuModel *m, const char *const *ops) {
     const char *body = run_body(m);
     for (int i = 0; ops[i]; i++) {
         char pat[64];
@@ -67,29 +32,11 @@ static void expect_no_shape_code(const Model *m, const char *const *ops) {
     }
 }
 
-static void expect_shape(Model *m, const int64_t *dims, int out, int rank, const int64_t *want) {
-    int64_t got[8];
-    int r = m->oshape(dims, out, got);
-    cr_assert_eq(r, rank, "output %d: rank %d, want %d", out, r, rank);
-    for (int i = 0; i < rank; i++)
-        cr_assert_eq(got[i], want[i], "output %d axis %d: %lld, want %lld", out, i,
-                     (long long)got[i], (long long)want[i]);
-}
-
 static float *iota_floats(int64_t n) {
     float *x = malloc(sizeof(float) * (size_t)(n ? n : 1));
     for (int64_t i = 0; i < n; i++)
         x[i] = (float)i * 0.5f - 3.0f;
     return x;
-}
-
-/* Runs the model; returns 0 or its error code. */
-static int run(Model *m, const int64_t *dims, const void *const *ins, void *const *outs) {
-    size_t wsz = m->wsize(dims);
-    void *ws = wsz ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
-    int rc = m->run(dims, ins, outs, ws);
-    free(ws);
-    return rc;
 }
 
 static void expect_floats(const float *got, const float *want, int64_t n, const char *what) {
@@ -100,25 +47,25 @@ static void expect_floats(const float *got, const float *want, int64_t n, const 
 
 /* x[N,3,H,W] -> Reshape to [N, 3*H*W] with a folded target; y is x's data. */
 static void check_flatten_reshape(const char *file, const char *const *folded) {
-    Model m;
-    model_open(&m, file);
+    TuModel m;
+    tu_open(&m, file, NULL);
     expect_no_shape_code(&m, folded);
     cr_assert_null(strstr(run_body(&m), "for ("), "a loop is left in model_run:\n%s", run_body(&m));
     static const int64_t sizes[2][3] = {{2, 5, 7}, {1, 3, 1}};
     for (int s = 0; s < 2; s++) {
         const int64_t *d = sizes[s];
         int64_t want[2] = {d[0], 3 * d[1] * d[2]};
-        expect_shape(&m, d, 0, 2, want);
+        tu_expect_shape(&m, d, 0, 2, want);
         int64_t n = want[0] * want[1];
         float *x = iota_floats(n), *y = calloc((size_t)n, sizeof(float));
         const void *ins[1] = {x};
         void *outs[1] = {y};
-        cr_assert_eq(run(&m, d, ins, outs), 0);
+        cr_assert_eq(tu_run(&m, d, ins, outs), 0);
         expect_floats(y, x, n, "y");
         free(x);
         free(y);
     }
-    model_close(&m);
+    tu_close(&m);
 }
 
 Test(shape, reshape_target_from_shape_arithmetic) {
@@ -135,37 +82,37 @@ Test(shape, reshape_target_from_gather_concat) {
 
 /* Reshape [-1, 4] of x[N,W]: y[N*W/4, 4], and N*W must be a multiple of 4. */
 Test(shape, reshape_inferred_dim_constraint) {
-    Model m;
-    model_open(&m, SHAPE "reshape_div.onnx");
+    TuModel m;
+    tu_open(&m, SHAPE "reshape_div.onnx", NULL);
     int64_t ok[2] = {3, 4}, ok2[2] = {2, 6}, bad[2] = {3, 5};
     cr_assert_eq(m.check(ok), 0);
     cr_assert_eq(m.check(ok2), 0);
     cr_assert_lt(m.check(bad), 0, "N*W = 15 is not a multiple of 4 but check passed");
     int64_t want[2] = {3, 4}, want2[2] = {3, 4};
-    expect_shape(&m, ok, 0, 2, want);
-    expect_shape(&m, ok2, 0, 2, want2);
-    model_close(&m);
+    tu_expect_shape(&m, ok, 0, 2, want);
+    tu_expect_shape(&m, ok2, 0, 2, want2);
+    tu_close(&m);
 }
 
 /* Flatten(axis=2), Unsqueeze([1]), Squeeze([1]), Identity, Dropout with mask of x[N,C,W]. */
 Test(shape, data_movement_ops) {
-    Model m;
-    model_open(&m, SHAPE "moves.onnx");
+    TuModel m;
+    tu_open(&m, SHAPE "moves.onnx", NULL);
     static const int64_t sizes[2][3] = {{2, 3, 4}, {5, 1, 2}};
     for (int s = 0; s < 2; s++) {
         const int64_t *d = sizes[s];
         int64_t n = d[0] * d[1] * d[2];
         int64_t wf[2] = {d[0] * d[1], d[2]}, wu[4] = {d[0], 1, d[1], d[2]};
-        expect_shape(&m, d, 0, 2, wf);
-        expect_shape(&m, d, 1, 4, wu);
-        expect_shape(&m, d, 2, 3, d);
-        expect_shape(&m, d, 3, 3, d);
+        tu_expect_shape(&m, d, 0, 2, wf);
+        tu_expect_shape(&m, d, 1, 4, wu);
+        tu_expect_shape(&m, d, 2, 3, d);
+        tu_expect_shape(&m, d, 3, 3, d);
         float *x = iota_floats(n), *f = calloc((size_t)n, 4), *u = calloc((size_t)n, 4),
               *y = calloc((size_t)n, 4);
         unsigned char *mask = calloc((size_t)n, 1);
         const void *ins[1] = {x};
         void *outs[4] = {f, u, y, mask};
-        cr_assert_eq(run(&m, d, ins, outs), 0);
+        cr_assert_eq(tu_run(&m, d, ins, outs), 0);
         expect_floats(f, x, n, "flatten");
         expect_floats(u, x, n, "unsqueeze");
         expect_floats(y, x, n, "dropout");
@@ -177,25 +124,25 @@ Test(shape, data_movement_ops) {
         free(y);
         free(mask);
     }
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* Expand(x[N,1], Shape(z[N,W])) -> [N,W]; Tile(x, [2,3]) -> [2N,3]. */
 Test(shape, expand_and_tile) {
-    Model m;
-    model_open(&m, SHAPE "expand_tile.onnx");
+    TuModel m;
+    tu_open(&m, SHAPE "expand_tile.onnx", NULL);
     expect_no_shape_code(&m, (const char *const[]){"Shape", NULL});
     static const int64_t sizes[2][2] = {{3, 4}, {1, 2}};
     for (int s = 0; s < 2; s++) {
         int64_t N = sizes[s][0], W = sizes[s][1];
         int64_t we[2] = {N, W}, wt[2] = {2 * N, 3};
-        expect_shape(&m, sizes[s], 0, 2, we);
-        expect_shape(&m, sizes[s], 1, 2, wt);
+        tu_expect_shape(&m, sizes[s], 0, 2, we);
+        tu_expect_shape(&m, sizes[s], 1, 2, wt);
         float *x = iota_floats(N), *z = iota_floats(N * W);
         float *e = calloc((size_t)(N * W), 4), *t = calloc((size_t)(6 * N), 4);
         const void *ins[2] = {x, z};
         void *outs[2] = {e, t};
-        cr_assert_eq(run(&m, sizes[s], ins, outs), 0);
+        cr_assert_eq(tu_run(&m, sizes[s], ins, outs), 0);
         for (int64_t i = 0; i < N; i++)
             for (int64_t j = 0; j < W; j++)
                 cr_assert_eq(e[i * W + j], x[i], "expand [%lld,%lld]", (long long)i, (long long)j);
@@ -208,26 +155,26 @@ Test(shape, expand_and_tile) {
         free(e);
         free(t);
     }
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* ConstantOfShape(Shape(x)) = 7 and Range(0, Size(x), 1), with x[N,W]: fill loops of symbolic
  * length. */
 Test(shape, constantofshape_and_range_symbolic) {
-    Model m;
-    model_open(&m, SHAPE "fill_range.onnx");
+    TuModel m;
+    tu_open(&m, SHAPE "fill_range.onnx", NULL);
     expect_no_shape_code(&m, (const char *const[]){"Shape", "Size", NULL});
     static const int64_t sizes[2][2] = {{2, 3}, {4, 1}};
     for (int s = 0; s < 2; s++) {
         int64_t N = sizes[s][0], W = sizes[s][1], n = N * W;
         int64_t wr[1] = {n};
-        expect_shape(&m, sizes[s], 0, 2, sizes[s]);
-        expect_shape(&m, sizes[s], 1, 1, wr);
+        tu_expect_shape(&m, sizes[s], 0, 2, sizes[s]);
+        tu_expect_shape(&m, sizes[s], 1, 1, wr);
         float *x = iota_floats(n);
         int64_t *c = calloc((size_t)n, 8), *r = calloc((size_t)n, 8);
         const void *ins[1] = {x};
         void *outs[2] = {c, r};
-        cr_assert_eq(run(&m, sizes[s], ins, outs), 0);
+        cr_assert_eq(tu_run(&m, sizes[s], ins, outs), 0);
         for (int64_t i = 0; i < n; i++) {
             cr_assert_eq(c[i], 7);
             cr_assert_eq(r[i], i);
@@ -236,13 +183,13 @@ Test(shape, constantofshape_and_range_symbolic) {
         free(c);
         free(r);
     }
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* Constant value_float, value_floats, value_int, value_ints, value; Shape(x) + value_ints. */
 Test(shape, constant_attributes) {
-    Model m;
-    model_open(&m, SHAPE "constants.onnx");
+    TuModel m;
+    tu_open(&m, SHAPE "constants.onnx", NULL);
     cr_assert_null(strstr(run_body(&m), "for ("), "a loop is left in model_run");
     int64_t d[2] = {6, 9};
     float a = 0, b[3] = {0};
@@ -250,7 +197,7 @@ Test(shape, constant_attributes) {
     int32_t e[4] = {0};
     const void *ins[1] = {b}; /* x is not read */
     void *outs[6] = {&a, b, &c, dd, e, f};
-    cr_assert_eq(run(&m, d, ins, outs), 0);
+    cr_assert_eq(tu_run(&m, d, ins, outs), 0);
     cr_assert_eq(a, 1.5f);
     cr_assert(b[0] == 1.0f && b[1] == -2.0f && b[2] == 3.25f);
     cr_assert_eq(c, -7);
@@ -258,40 +205,27 @@ Test(shape, constant_attributes) {
     cr_assert(e[0] == 1 && e[1] == 2 && e[2] == 3 && e[3] == 4);
     cr_assert(f[0] == 10 && f[1] == 14, "Shape(x) + [4,5] = [%lld,%lld]", (long long)f[0],
               (long long)f[1]);
-    model_close(&m);
+    tu_close(&m);
 }
 
 /* ---- errors */
 
-static void expect_error(const char *file, const char *const *parts) {
-    char err[1024] = "";
-    Options opt = {0};
-    opt.name = "model";
-    opt.out_path = "model.c";
-    Output o;
-    int st = onnx2c_compile(file, &opt, &o, err, sizeof err);
-    cr_assert_eq(st, O2C_EMODEL, "%s: status %d (%s)", file, st, err);
-    cr_assert_null(strchr(err, '\n'), "message is not one line: %s", err);
-    for (int i = 0; parts[i]; i++)
-        cr_assert_not_null(strstr(err, parts[i]), "'%s' not in: %s", parts[i], err);
-}
-
 Test(shape_errors, reshape_runtime_target_is_data_dependent) {
-    expect_error(SHAPE "bad_reshape_runtime.onnx",
-                 (const char *const[]){"node 'rs' (Reshape)", "data-dependent", "'t'", NULL});
+    static const char *const parts[] = {"node 'rs' (Reshape)", "data-dependent", "'t'", NULL};
+    tu_expect_error_parts(SHAPE "bad_reshape_runtime.onnx", O2C_EMODEL, parts);
 }
 
 Test(shape_errors, reshape_two_inferred_dims) {
-    expect_error(SHAPE "bad_reshape_two_neg.onnx",
-                 (const char *const[]){"node 'rs' (Reshape)", "more than one -1", NULL});
+    static const char *const parts[] = {"node 'rs' (Reshape)", "more than one -1", NULL};
+    tu_expect_error_parts(SHAPE "bad_reshape_two_neg.onnx", O2C_EMODEL, parts);
 }
 
 Test(shape_errors, sparse_constant) {
-    expect_error(SHAPE "bad_constant_sparse.onnx",
-                 (const char *const[]){"node 'k' (Constant)", "sparse", NULL});
+    static const char *const parts[] = {"node 'k' (Constant)", "sparse", NULL};
+    tu_expect_error_parts(SHAPE "bad_constant_sparse.onnx", O2C_EMODEL, parts);
 }
 
 Test(shape_errors, squeeze_of_a_dim_that_is_not_one) {
-    expect_error(SHAPE "bad_squeeze_not_one.onnx",
-                 (const char *const[]){"node 'sq' (Squeeze)", "not 1", NULL});
+    static const char *const parts[] = {"node 'sq' (Squeeze)", "not 1", NULL};
+    tu_expect_error_parts(SHAPE "bad_squeeze_not_one.onnx", O2C_EMODEL, parts);
 }
