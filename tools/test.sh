@@ -15,10 +15,10 @@ echo "== build (sanitizers)"
 cmake -S . -B build-asan -DONNX2C_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-asan -j$jobs >/dev/null
 echo "== tests under ASan/UBSan"
-ctest --test-dir build-asan -R '^(unit|backend_tcc)$' -V 2>&1 | grep -vE '^[0-9]+: (PASS |\[----\]|\[PASS\])'
+ctest --test-dir build-asan -R '^(unit|backend_tcc)$' -V 2>&1 | grep -vE '^[0-9]+: (PASS |\[----\]|\[PASS\]|Test command:)'
 
 echo "== build (release)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j$jobs >/dev/null
 echo "== tests"
-ctest --test-dir build -V 2>&1 | grep -vE '^[0-9]+: (PASS |\[----\]|\[PASS\])'
+ctest --test-dir build -V 2>&1 | grep -vE '^[0-9]+: (PASS |\[----\]|\[PASS\]|Test command:)'
