@@ -49,6 +49,15 @@ def median(xs):
     return s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
 
 
+def spread(xs):
+    """Interquartile range over the median, in percent: how noisy a side's runs were."""
+    s = sorted(xs)
+    if len(s) < 4:
+        return None
+    q = lambda f: s[min(len(s) - 1, int(round(f * (len(s) - 1))))]  # noqa: E731
+    return 100.0 * (q(0.75) - q(0.25)) / median(s)
+
+
 def first_error(text, prog):
     """The most telling line of a tool's stderr, shortened for a table cell."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
@@ -333,7 +342,18 @@ def machine_info():
 
 
 def row_cells(name, threads, res, err):
-    """Table cells: model, threads, onnx2c, PyTorch, variant, ratio, check."""
+    """Table cells: model, threads, onnx2c, PyTorch, variant, ratio, check, spread."""
+    cells = _row_cells(name, threads, res, err)
+    sp = ""
+    if res and res["c"]:
+        t_meds = {v: median(t) for v, t in res["torch"].items() if t}
+        ref = "mkldnn" if name == "gemm" else (min(t_meds, key=t_meds.get) if t_meds else None)
+        a, b = spread(res["c"]), spread(res["torch"][ref]) if ref in t_meds else None
+        sp = " / ".join("%.0f%%" % x if x is not None else "-" for x in (a, b))
+    return cells + [sp]
+
+
+def _row_cells(name, threads, res, err):
     if name == "gemm":
         label = "GEMM %d^3 (GFLOP/s)" % GEMM_N
     else:
@@ -369,8 +389,10 @@ def row_cells(name, threads, res, err):
 
 
 HEADER = ["model", "threads", "onnx2c ms", "PyTorch ms", "PyTorch variant (all medians, ms)",
-          "onnx2c / PyTorch", "output check"]
-GEMM_NOTE = ("GEMM row: GFLOP/s = 2*1024^3 / median time (higher is better); onnx2c column is "
+          "onnx2c / PyTorch", "output check", "spread C / PyTorch"]
+GEMM_NOTE = ("Spread: interquartile range / median of each side's runs (PyTorch: the variant "
+             "shown); tens of percent mean the machine was loaded and the row is weak. "
+             "GEMM row: GFLOP/s = 2*1024^3 / median time (higher is better); onnx2c column is "
              "templates/gemm.c, PyTorch column oneDNN, last column onnx2c as % of oneDNN.")
 
 
