@@ -30,6 +30,18 @@ while [ $# -gt 0 ]; do
   shift
 done
 
+# PyTorch's side needs a real BLAS: Debian's torch calls libblas.so.3, which is the slow reference
+# BLAS unless OpenBLAS is installed (its package switches the alternative).
+need=()
+for p in python3-torch python3-torchvision python3-onnx python3-numpy libopenblas0-pthread cmake gcc; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "== installing ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
 if [ "$build" = 1 ]; then
   echo "== build onnx2c"
   if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
