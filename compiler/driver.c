@@ -46,6 +46,13 @@ static void force_dynamic(Compiler *c) {
             v->shape[d] = sym_dim(c->sym, ir_add_dim(c, name));
         }
     }
+    /* declared shapes named the old dims: those entries become unknown */
+    for (int i = 0; i < g->nvalues; i++) {
+        Value *v = g->values[i];
+        for (int d = 0; v->has_decl && d < v->decl_rank; d++)
+            if (v->decl_shape[d] && v->decl_shape[d]->kind != SYM_CONST)
+                v->decl_shape[d] = NULL;
+    }
 }
 
 /* --fix and --max: fixed dims become constants and leave the dim list. */
@@ -90,6 +97,12 @@ static void apply_dim_options(Compiler *c) {
         Value *v = g->inputs[i];
         for (int d = 0; d < v->rank; d++)
             v->shape[d] = sym_subst(c->sym, v->shape[d], map);
+    }
+    for (int i = 0; i < g->nvalues; i++) {
+        Value *v = g->values[i];
+        for (int d = 0; v->has_decl && d < v->decl_rank; d++)
+            if (v->decl_shape[d])
+                v->decl_shape[d] = sym_subst(c->sym, v->decl_shape[d], map);
     }
     g->dims = kept;
     g->ndims = nk;

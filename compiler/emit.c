@@ -703,6 +703,7 @@ static void write_header(Compiler *c, Buf *h) {
 #define E_DIMS (-1)   /* a dim is negative or above its --max bound */
 #define E_INDEX (-2)  /* input/output index out of range */
 #define E_NULL (-3)   /* a required pointer argument is NULL */
+#define E_DATA O2C_RUN_EDATA /* (-4) runtime data contradicts a declared output shape */
 #define E_CONSTRAINT_BASE (-100)
 
 static void write_strings(Buf *src, const char *P, const char *what, int n, const char *const *s) {
@@ -787,6 +788,8 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     buf_printf(&fns, "    case %d: return \"a dim is negative or above its bound\";\n", E_DIMS);
     buf_printf(&fns, "    case %d: return \"input or output index out of range\";\n", E_INDEX);
     buf_printf(&fns, "    case %d: return \"a required pointer argument is NULL\";\n", E_NULL);
+    buf_printf(&fns, "    case %d: return \"runtime data contradicts the declared output shape\";\n",
+               E_DATA);
     for (int i = 0; i < g->nconstraints; i++) {
         const char *what = g->constraints[i].what;
         buf_printf(&fns, "    case %d: return \"", E_CONSTRAINT_BASE - i);

@@ -142,3 +142,19 @@ int infer_broadcast(Compiler *c, Node *n, int ra, Sym *const *a, int rb, Sym *co
     }
     return r;
 }
+
+bool infer_declared_shape(Compiler *c, Node *n, Value *out, DType t) {
+    if (!out || !out->has_decl)
+        return false;
+    for (int d = 0; d < out->decl_rank; d++)
+        if (!out->decl_shape[d])
+            return false;
+    if (out->decl_dtype != DT_UNDEFINED && out->decl_dtype != t)
+        o2c_error(c, n, "output '%s' is declared as %s but is %s", out->name,
+                  dtype_name(out->decl_dtype), dtype_name(t));
+    Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(out->decl_rank + 1));
+    for (int d = 0; d < out->decl_rank; d++)
+        shape[d] = ir_unified(c, out->decl_shape[d]);
+    ir_set_shape(c, out, t, out->decl_rank, shape);
+    return true;
+}

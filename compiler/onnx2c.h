@@ -233,6 +233,13 @@ struct Value {
     Sym **kv;
     Node *producer;
     int nuses;         /* consumers (nodes) */
+    /* The shape the model file declares (graph outputs, value_info), used when the shape
+     * depends on runtime tensor data (see infer_declared_shape).  decl_shape[i] is a constant,
+     * a dim of the graph, or NULL when the file leaves it unknown or names no graph dim. */
+    bool has_decl;
+    DType decl_dtype;  /* DT_UNDEFINED when not declared */
+    int decl_rank;
+    Sym **decl_shape;
     /* plan.c */
     int first_def, last_use; /* node indices */
     Sym *offset;             /* byte offset in the workspace (VAL_TEMP) */
@@ -343,6 +350,13 @@ Value *infer_in(Compiler *c, Node *n, int i); /* required input i with known ran
 /* Numpy broadcast of two shapes; records equality constraints for symbolic dims. */
 int infer_broadcast(Compiler *c, Node *n, int ra, Sym *const *a, int rb, Sym *const *b, Sym **out);
 int infer_axis(Compiler *c, Node *n, int64_t axis, int rank); /* normalizes negative axes */
+/* When out's shape depends on runtime tensor data: sets out's dtype t and the shape the model
+ * declares for it (graph output or value_info) when every declared dim is known; returns
+ * false otherwise.  The op's emit must then read the data at run time and return
+ * O2C_RUN_EDATA from NAME_run, before writing anything, when it contradicts the shape. */
+bool infer_declared_shape(Compiler *c, Node *n, Value *out, DType t);
+/* The code NAME_run returns when runtime data contradicts a declared output shape. */
+#define O2C_RUN_EDATA (-4)
 
 /* ------------------------------------------------------------------ ops (ops/FAMILY.c)
  * One table of ops.  Each family file defines a NULL-terminated array of OpDefs; ops.c lists

@@ -477,6 +477,8 @@ typedef struct LdModel {
     LdInput *inputs;
     const char **outputs;
     LdNode *nodes;
+    int ndecls;
+    LdInput *decls; /* declared types of outputs and value_info (param NULL and size -1: unknown) */
 } LdModel;
 
 typedef struct Opsets {
@@ -702,6 +704,34 @@ static bool parse_input(Ld *L, const Onnx__ValueInfoProto *vi, LdInput *in) {
     return true;
 }
 
+/* A declared tensor type (graph output, value_info): never an error, anything unusable is
+ * just not recorded.  Returns false when there is nothing to record. */
+static bool parse_decl(Ld *L, const Onnx__ValueInfoProto *vi, LdInput *d) {
+    Arena *a = L->c->arena;
+    const Onnx__TypeProto *tp = vi->type;
+    if (!vi->name || !*vi->name || !tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
+        return false;
+    const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
+    if (!tt || !tt->shape || tt->shape->n_dim > MAX_RANK)
+        return false;
+    d->name = arena_strdup(a, vi->name);
+    d->dtype = tt->has_elem_type && tt->elem_type > 0 && tt->elem_type <= DT_BFLOAT16
+                   ? (DType)tt->elem_type : DT_UNDEFINED;
+    d->rank = (int)tt->shape->n_dim;
+    d->size = arena_alloc(a, sizeof(int64_t) * (size_t)(d->rank + 1));
+    d->param = arena_alloc(a, sizeof(char *) * (size_t)(d->rank + 1));
+    for (int i = 0; i < d->rank; i++) {
+        const Onnx__TensorShapeProto__Dimension *dm = tt->shape->dim[i];
+        d->size[i] = -1;
+        if (dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dm->dim_value >= 0)
+            d->size[i] = dm->dim_value;
+        else if (dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+                 dm->dim_param && *dm->dim_param)
+            d->param[i] = arena_strdup(a, dm->dim_param);
+    }
+    return true;
+}
+
 static bool parse_graph(Ld *L, const Onnx__ModelProto *m, LdModel *M) {
     Arena *a = L->c->arena;
     const Onnx__GraphProto *g = m->graph;
@@ -765,6 +795,11 @@ static bool parse_graph(Ld *L, const Onnx__ModelProto *m, LdModel *M) {
             return fail(L, O2C_EMODEL, "graph output %zu has no name", i);
         M->outputs[i] = arena_strdup(a, g->output[i]->name);
     }
+    M->decls = arena_alloc(a, sizeof(LdInput) * (g->n_output + g->n_value_info + 1));
+    for (size_t i = 0; i < g->n_output + g->n_value_info; i++)
+        if (parse_decl(L, i < g->n_output ? g->output[i] : g->value_info[i - g->n_output],
+                       &M->decls[M->ndecls]))
+            M->ndecls++;
 
     M->nnodes = (int)g->n_node;
     M->nodes = arena_alloc(a, sizeof(LdNode) * (g->n_node + 1));
@@ -835,6 +870,26 @@ static void build(Compiler *c, const LdModel *M) {
             n->out[k] = *ln->out[k] ? ir_value(c, ln->out[k]) : NULL;
         n->nattr = ln->nattr;
         n->attrs = ln->attrs;
+    }
+
+    /* declared shapes: dim_params name dims of the inputs (no new dims are made) */
+    for (int i = 0; i < M->ndecls; i++) {
+        const LdInput *d = &M->decls[i];
+        Value *v = ir_find_value(c, d->name);
+        if (!v || v->has_decl || v->kind == VAL_INPUT || v->kind == VAL_CONST)
+            continue;
+        v->has_decl = true;
+        v->decl_dtype = d->dtype;
+        v->decl_rank = d->rank;
+        v->decl_shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(d->rank + 1));
+        for (int k = 0; k < d->rank; k++) {
+            if (d->param[k]) {
+                for (int j = 0; j < g->ndims; j++)
+                    if (strcmp(g->dims[j].name, d->param[k]) == 0)
+                        v->decl_shape[k] = sym_dim(c->sym, j);
+            } else if (d->size[k] >= 0)
+                v->decl_shape[k] = sym_const(c->sym, d->size[k]);
+        }
     }
 }
 

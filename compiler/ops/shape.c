@@ -32,9 +32,9 @@ static void propagate(Value *x, Value *y) {
         y->kv = x->kv;
 }
 
-/* A shape-like integer input (target shape, axes, repeats) that must be known at compile time:
- * its elements as Syms, *len their count. */
-static Sym **need_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len) {
+/* A shape-like integer input (target shape, axes, repeats): its elements as Syms when known
+ * at compile time (*len their count), else NULL. */
+static Sym **get_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len) {
     if (!dtype_is_int(v->dtype))
         o2c_error(c, n, "%s '%s' must be an integer tensor, got %s", what, v->name,
                   dtype_name(v->dtype));
@@ -43,10 +43,74 @@ static Sym **need_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t
     Sym **k = ir_known_ints(c, v);
     int64_t l = ir_known_len(v);
     if (!k || l < 0)
-        o2c_error(c, n, "%s '%s' is not known at compile time (it depends on runtime tensor "
-                        "data): data-dependent shapes are not supported", what, v->name);
+        return NULL;
     *len = l;
     return k;
+}
+
+_Noreturn static void data_dependent(Compiler *c, Node *n, Value *v, const char *what) {
+    o2c_error(c, n, "%s '%s' is not known at compile time (it depends on runtime tensor "
+                    "data): data-dependent shapes are not supported unless the model declares "
+                    "the output's shape (graph output or value_info)", what, v->name);
+}
+
+/* Like get_ints, but the value must be known. */
+static Sym **need_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len) {
+    Sym **k = get_ints(c, n, v, what, len);
+    if (!k)
+        data_dependent(c, n, v, what);
+    return k;
+}
+
+/* Declared shapes: a shape-like input `v` that is runtime data, read by the generated code.
+ * Uses the declared shape of out (dtype t); errors as before when there is none.  Returns
+ * v's element count (a constant). */
+static int64_t runtime_ints(Compiler *c, Node *n, Value *v, const char *what, Value *out, DType t) {
+    int64_t len = ir_known_len(v);
+    if (len < 0 || !infer_declared_shape(c, n, out, t))
+        data_dependent(c, n, v, what);
+    return len;
+}
+
+/* The declared shape contradicts what the compiler knows: the model is invalid. */
+static void decl_agree(Compiler *c, Node *n, Value *out, int d, Sym *want) {
+    int64_t a, b;
+    if (out->shape[d] == want)
+        return;
+    if (sym_get_const(out->shape[d], &a) && sym_get_const(want, &b))
+        o2c_error(c, n, "output '%s' is declared with dimension %d = %lld, but it is %lld",
+                  out->name, d, (long long)a, (long long)b);
+    ir_constrain(c, n, 0, out->shape[d], want, "declared dimension %d of '%s' must match", d,
+                 out->name);
+}
+
+/* C condition "a == b" for two Syms, folded when decidable at compile time. */
+static const char *sym_eq_c(Emit *e, Sym *a, Sym *b) {
+    int64_t x, y;
+    if (a == b)
+        return "1";
+    if (sym_get_const(a, &x) && sym_get_const(b, &y))
+        return x == y ? "1" : "0";
+    return arena_printf(emit_arena(e), "%s == %s", emit_sym(e, a), emit_sym(e, b));
+}
+
+/* Element i of an integer buffer as int64_t. */
+static const char *rt_elem(Emit *e, Value *v, int64_t i) {
+    return arena_printf(emit_arena(e), "(int64_t)%s[%lld]", emit_ptr(e, v), (long long)i);
+}
+
+/* Runtime axes (Squeeze/Unsqueeze with axes data): marks them in a local int array `mk` of
+ * size r, returning from NAME_run on an out-of-range or repeated axis. */
+static void emit_rt_axes(Emit *e, Value *axes, int64_t k, int r) {
+    emit_line(e, "int mk[%d] = {0};", r > 0 ? r : 1);
+    emit_line(e, "for (int64_t i = 0; i < %lld; i++) {", (long long)k);
+    emit_line(e, "    int64_t a = (int64_t)%s[i];", emit_ptr(e, axes));
+    emit_line(e, "    if (a < 0)");
+    emit_line(e, "        a += %d;", r);
+    emit_line(e, "    if (a < 0 || a >= %d || mk[a])", r);
+    emit_line(e, "        return %d;", O2C_RUN_EDATA);
+    emit_line(e, "    mk[a] = 1;");
+    emit_line(e, "}");
 }
 
 /* Like need_ints, for values that must be plain constants (axes). */
@@ -168,6 +232,50 @@ static void emit_copy(Compiler *c, Emit *e, Node *n) {
               emit_sym(e, ir_numel(c, y)), dtype_ctype(y->dtype));
 }
 
+/* Reshape with a runtime target: each entry must give the declared dim (0 copies the input
+ * dim unless allowzero; one -1 is inferred, which the element-count constraint settles). */
+static void emit_reshape(Compiler *c, Emit *e, Node *n) {
+    Value *x = n->in[0], *t = node_in(n, 1), *y = n->out[0];
+    if (n->opset >= 5 && t && !known(t)) {
+        bool allowzero = n->opset >= 14 && attr_int(c, n, "allowzero", 0) != 0;
+        emit_line(e, "int64_t nneg = 0;");
+        for (int i = 0; i < y->rank; i++) {
+            const char *ok = arena_printf(c->arena, "t == %s", emit_sym(e, y->shape[i]));
+            if (!allowzero && i < x->rank)
+                ok = arena_printf(c->arena, "%s || (t == 0 && %s)", ok,
+                                  sym_eq_c(e, x->shape[i], y->shape[i]));
+            emit_line(e, "{");
+            emit_line(e, "    const int64_t t = %s;", rt_elem(e, t, i));
+            emit_line(e, "    if (t == -1)");
+            emit_line(e, "        nneg++;");
+            emit_line(e, "    else if (!(%s))", ok);
+            emit_line(e, "        return %d;", O2C_RUN_EDATA);
+            emit_line(e, "}");
+        }
+        emit_line(e, "if (nneg > 1)");
+        emit_line(e, "    return %d;", O2C_RUN_EDATA);
+    }
+    emit_copy(c, e, n);
+}
+
+/* Squeeze / Unsqueeze with runtime axes: the marked axes must be the dims of 1 that the
+ * declared shape adds or drops, the others the input's dims in order. */
+static void emit_squeeze(Compiler *c, Emit *e, Node *n) {
+    Value *x = n->in[0], *a = node_in(n, 1), *y = n->out[0];
+    if (n->opset >= 13 && a && !known(a)) {
+        bool un = strcmp(n->op_type, "Unsqueeze") == 0;
+        Value *big = un ? y : x, *small = un ? x : y;
+        emit_rt_axes(e, a, ir_known_len(a), big->rank);
+        const char *bd = emit_sym_array(e, "bd", big->rank, big->shape);
+        const char *sd = emit_sym_array(e, "sd", small->rank, small->shape);
+        emit_line(e, "for (int64_t d = 0, j = 0; d < %d; d++)", big->rank);
+        emit_line(e, "    if (mk[d] ? %s[d] != 1 : (j >= %d || %s[d] != %s[j++]))", bd, small->rank,
+                  bd, sd);
+        emit_line(e, "        return %d;", O2C_RUN_EDATA);
+    }
+    emit_copy(c, e, n);
+}
+
 /* y[i] = value for every element (value: one element of y's type). */
 static void emit_fill(Compiler *c, Emit *e, Value *y, const void *value) {
     emit_line(e, "for (int64_t i = 0; i < %s; i++)", emit_sym(e, ir_numel(c, y)));
@@ -228,7 +336,17 @@ static void infer_reshape(Compiler *c, Node *n) {
             t[i] = sym_const(s, a[i]);
     } else {
         infer_require_inputs(c, n, 2, 2);
-        t = need_ints(c, n, n->in[1], "target shape", &len);
+        t = get_ints(c, n, n->in[1], "target shape", &len);
+        if (!t) {
+            /* runtime target: the declared shape, checked by emit_reshape */
+            len = runtime_ints(c, n, n->in[1], "target shape", y, x->dtype);
+            if (len != y->rank)
+                o2c_error(c, n, "target shape has %lld entries but output '%s' is declared with "
+                          "rank %d", (long long)len, y->name, y->rank);
+            ir_constrain(c, n, 0, ir_numel(c, y), ir_numel(c, x),
+                         "declared shape of '%s' must have as many elements as the input", y->name);
+            return;
+        }
     }
     if (len > 64)
         o2c_error(c, n, "target shape has %lld dims, at most 64 are supported", (long long)len);
@@ -310,6 +428,15 @@ static void infer_squeeze(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     Sym *one = sym_const(c->sym, 1);
     int64_t k = 0;
+    Value *av = n->opset >= 13 ? node_in(n, 1) : NULL;
+    if (av && !get_ints(c, n, av, "axes", &k)) {
+        /* runtime axes: the declared shape, checked by emit_squeeze */
+        k = runtime_ints(c, n, av, "axes", y, x->dtype);
+        if (y->rank != x->rank - k)
+            o2c_error(c, n, "%lld axes squeezed from rank %d but output '%s' is declared with "
+                      "rank %d", (long long)k, x->rank, y->name, y->rank);
+        return;
+    }
     int64_t *axes = get_axes(c, n, 13, &k);
     bool *mark = arena_alloc(c->arena, (size_t)x->rank + 1);
     if (axes) {
@@ -346,6 +473,14 @@ static void infer_unsqueeze(Compiler *c, Node *n) {
     infer_require_inputs(c, n, n->opset >= 13 ? 2 : 1, n->opset >= 13 ? 2 : 1);
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     int64_t k = 0;
+    if (n->opset >= 13 && !get_ints(c, n, n->in[1], "axes", &k)) {
+        /* runtime axes: the declared shape, checked by emit_squeeze */
+        k = runtime_ints(c, n, n->in[1], "axes", y, x->dtype);
+        if (y->rank != x->rank + k)
+            o2c_error(c, n, "%lld axes inserted into rank %d but output '%s' is declared with "
+                      "rank %d", (long long)k, x->rank, y->name, y->rank);
+        return;
+    }
     int64_t *axes = get_axes(c, n, 13, &k);
     if (!axes)
         o2c_error(c, n, "attribute 'axes' is required");
@@ -498,10 +633,10 @@ static void infer_constantofshape(Compiler *c, Node *n) {
     infer_require_inputs(c, n, 1, 1);
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     int64_t len;
-    Sym **shape = need_ints(c, n, x, "shape", &len);
+    Sym **shape = get_ints(c, n, x, "shape", &len);
     if (len > 64)
         o2c_error(c, n, "shape has %lld dims, at most 64 are supported", (long long)len);
-    for (int64_t i = 0; i < len; i++) {
+    for (int64_t i = 0; shape && i < len; i++) {
         int64_t v;
         if (sym_get_const(shape[i], &v) && v < 0)
             o2c_error(c, n, "shape entry %lld is negative (%lld)", (long long)i, (long long)v);
@@ -521,9 +656,17 @@ static void infer_constantofshape(Compiler *c, Node *n) {
             o2c_error(c, n, "value of type %s is not supported", dtype_name(t));
         value = a->t->data;
     }
-    ir_set_shape(c, y, t, (int)len, shape);
     size_t es = dtype_size(t);
     n->priv = arena_dup(c->arena, value, es);
+    if (!shape) {
+        /* runtime shape: the declared one, checked by emit_constantofshape */
+        len = runtime_ints(c, n, x, "shape", y, t);
+        if (len != y->rank)
+            o2c_error(c, n, "shape has %lld entries but output '%s' is declared with rank %d",
+                      (long long)len, y->name, y->rank);
+        return;
+    }
+    ir_set_shape(c, y, t, (int)len, shape);
     int64_t cnt = ir_known_len(y);
     if (cnt >= 0 && cnt <= FOLD_MAX) {
         unsigned char *d = arena_alloc(c->arena, es * (size_t)(cnt ? cnt : 1));
@@ -533,7 +676,17 @@ static void infer_constantofshape(Compiler *c, Node *n) {
     }
 }
 
+/* Each shape-like entry i (read at run time) must equal the declared dim i. */
+static void emit_rt_equal(Emit *e, Value *v, Value *y) {
+    for (int i = 0; i < y->rank; i++) {
+        emit_line(e, "if (%s != %s)", rt_elem(e, v, i), emit_sym(e, y->shape[i]));
+        emit_line(e, "    return %d;", O2C_RUN_EDATA);
+    }
+}
+
 static void emit_constantofshape(Compiler *c, Emit *e, Node *n) {
+    if (!known(n->in[0]))
+        emit_rt_equal(e, n->in[0], n->out[0]);
     emit_fill(c, e, n->out[0], n->priv);
 }
 
@@ -556,6 +709,25 @@ static void infer_range(Compiler *c, Node *n) {
             o2c_error(c, n, "%s must be a scalar", names[i]);
     }
     DType t = v[0]->dtype;
+    if (t != DT_FLOAT && t != DT_DOUBLE && !dtype_is_int(t))
+        o2c_error(c, n, "type %s is not supported", dtype_name(t));
+    bool runtime = false;
+    for (int i = 0; i < 3; i++)
+        if (dtype_is_int(t) ? !ir_known_ints(c, v[i]) : !v[i]->data)
+            runtime = true;
+    if (runtime) {
+        /* operands read at run time: the declared length, checked by emit_range */
+        for (int i = 0; i < 3; i++)
+            if ((dtype_is_int(t) ? !ir_known_ints(c, v[i]) : !v[i]->data) &&
+                !infer_declared_shape(c, n, y, t))
+                o2c_error(c, n, "%s '%s' is not known at compile time: the output length "
+                                "would be data-dependent, which is not supported unless the "
+                                "model declares the output's shape", names[i], v[i]->name);
+        if (y->rank != 1)
+            o2c_error(c, n, "output '%s' is declared with rank %d, not 1", y->name, y->rank);
+        n->priv = NULL;
+        return;
+    }
     if (dtype_is_int(t)) {
         Sym *k[3];
         for (int i = 0; i < 3; i++) {
@@ -587,8 +759,6 @@ static void infer_range(Compiler *c, Node *n) {
         }
         return;
     }
-    if (t != DT_FLOAT && t != DT_DOUBLE)
-        o2c_error(c, n, "type %s is not supported", dtype_name(t));
     for (int i = 0; i < 3; i++)
         if (!v[i]->data)
             o2c_error(c, n, "%s '%s' is not known at compile time: the output length "
@@ -623,6 +793,27 @@ static void emit_range(Compiler *c, Emit *e, Node *n) {
     Sym **prm = n->priv;
     const char *ct = dtype_ctype(y->dtype);
     int64_t v;
+    if (!prm) {
+        /* runtime operands: the length must be the declared one */
+        const char *yp = emit_ptr(e, y), *len = emit_sym(e, y->shape[0]);
+        emit_line(e, "const %s st = %s[0], li = %s[0], de = %s[0];", ct, emit_ptr(e, n->in[0]),
+                  emit_ptr(e, n->in[1]), emit_ptr(e, n->in[2]));
+        if (dtype_is_int(y->dtype)) {
+            emit_line(e, "const int64_t num = de > 0 ? (int64_t)li - (int64_t)st : (int64_t)st - (int64_t)li;");
+            emit_line(e, "const int64_t den = de > 0 ? (int64_t)de : -(int64_t)de;");
+            emit_line(e, "if (de == 0 || (num > 0 ? (num + den - 1) / den : 0) != %s)", len);
+            emit_line(e, "    return %d;", O2C_RUN_EDATA);
+            emit_line(e, "for (int64_t i = 0; i < %s; i++)", len);
+            emit_line(e, "    %s[i] = (%s)(st + i * de);", yp, ct);
+        } else {
+            emit_line(e, "const double nf = ceil(((double)li - (double)st) / (double)de);");
+            emit_line(e, "if (!(de != 0 && isfinite(nf) && (nf > 0 ? nf : 0) == (double)%s))", len);
+            emit_line(e, "    return %d;", O2C_RUN_EDATA);
+            emit_line(e, "for (int64_t i = 0; i < %s; i++)", len);
+            emit_line(e, "    %s[i] = st + (%s)i * de;", yp, ct);
+        }
+        return;
+    }
     const char *term = sym_get_const(prm[1], &v) && v == 1
                            ? "i"
                            : arena_printf(c->arena, "i * %s", emit_sym(e, prm[1]));
@@ -640,7 +831,20 @@ static void infer_expand(Compiler *c, Node *n) {
     infer_require_inputs(c, n, 2, 2);
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     int64_t len;
-    Sym **t = need_ints(c, n, n->in[1], "shape", &len);
+    Sym **t = get_ints(c, n, n->in[1], "shape", &len);
+    if (!t) {
+        /* runtime shape: the declared one, checked by emit_expand; x must broadcast to it */
+        len = runtime_ints(c, n, n->in[1], "shape", y, x->dtype);
+        int r = y->rank;
+        if (r != (len > x->rank ? len : x->rank))
+            o2c_error(c, n, "shape has %lld entries and the input rank %d, but output '%s' is "
+                      "declared with rank %d", (long long)len, x->rank, y->name, r);
+        Sym **b = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(r + 1));
+        infer_broadcast(c, n, x->rank, x->shape, r, y->shape, b);
+        for (int d = 0; d < r; d++)
+            decl_agree(c, n, y, d, b[d]);
+        return;
+    }
     if (len > 64)
         o2c_error(c, n, "shape has %lld dims, at most 64 are supported", (long long)len);
     for (int64_t i = 0; i < len; i++) {
@@ -656,7 +860,24 @@ static void infer_expand(Compiler *c, Node *n) {
 }
 
 static void emit_expand(Compiler *c, Emit *e, Node *n) {
-    (void)c;
+    Value *x = n->in[0], *t = n->in[1], *y = n->out[0];
+    if (!known(t)) {
+        /* broadcast of x with the runtime shape must give the declared dims */
+        int64_t len = ir_known_len(t);
+        for (int d = 0; d < y->rank; d++) {
+            int k = d - (y->rank - (int)len);
+            if (k < 0)
+                continue; /* x's dim: settled at compile time (decl_agree) */
+            Sym *xd = d - (y->rank - x->rank) >= 0 ? x->shape[d - (y->rank - x->rank)]
+                                                   : sym_const(c->sym, 1);
+            emit_line(e, "{");
+            emit_line(e, "    const int64_t t = %s, xd = %s, want = %s;", rt_elem(e, t, k),
+                      emit_sym(e, xd), emit_sym(e, y->shape[d]));
+            emit_line(e, "    if (!((t == xd || t == 1) ? xd == want : (xd == 1 && t == want)))");
+            emit_line(e, "        return %d;", O2C_RUN_EDATA);
+            emit_line(e, "}");
+        }
+    }
     emit_elementwise(e, n, n->out[0], 1, n->in, "$0");
 }
 
@@ -680,7 +901,15 @@ static void infer_tile(Compiler *c, Node *n) {
     } else {
         infer_require_inputs(c, n, 2, 2);
         int64_t len;
-        rep = need_ints(c, n, n->in[1], "repeats", &len);
+        rep = get_ints(c, n, n->in[1], "repeats", &len);
+        if (!rep) {
+            /* runtime repeats: the declared shape, checked by emit_tile */
+            len = runtime_ints(c, n, n->in[1], "repeats", y, x->dtype);
+            if (len != x->rank || y->rank != x->rank)
+                o2c_error(c, n, "repeats has %lld entries, the input rank %d and output '%s' is "
+                          "declared with rank %d", (long long)len, x->rank, y->name, y->rank);
+            return;
+        }
         if (len != x->rank)
             o2c_error(c, n, "repeats has %lld entries but the input has rank %d", (long long)len,
                       x->rank);
@@ -702,6 +931,15 @@ static void emit_tile(Compiler *c, Emit *e, Node *n) {
     Sym *one = sym_const(s, 1);
     int r = y->rank;
     const char *yp = emit_ptr(e, y), *xp = emit_ptr(e, x);
+    if (n->opset >= 6 && !known(n->in[1]))
+        for (int d = 0; d < r; d++) {
+            emit_line(e, "{");
+            emit_line(e, "    const int64_t t = %s;", rt_elem(e, n->in[1], d));
+            emit_line(e, "    if (t < 0 || t * %s != %s)", emit_sym(e, x->shape[d]),
+                      emit_sym(e, y->shape[d]));
+            emit_line(e, "        return %d;", O2C_RUN_EDATA);
+            emit_line(e, "}");
+        }
     if (r == 0) {
         emit_line(e, "%s[0] = %s[0];", yp, xp);
         return;
@@ -739,10 +977,10 @@ static void emit_tile(Compiler *c, Emit *e, Node *n) {
 const OpDef ops_shape[] = {
     {"Shape", NULL, infer_shape, NULL},
     {"Size", NULL, infer_size, NULL},
-    {"Reshape", NULL, infer_reshape, emit_copy},
+    {"Reshape", NULL, infer_reshape, emit_reshape},
     {"Flatten", NULL, infer_flatten, emit_copy},
-    {"Squeeze", NULL, infer_squeeze, emit_copy},
-    {"Unsqueeze", NULL, infer_unsqueeze, emit_copy},
+    {"Squeeze", NULL, infer_squeeze, emit_squeeze},
+    {"Unsqueeze", NULL, infer_unsqueeze, emit_squeeze},
     {"Identity", NULL, infer_identity, emit_copy},
     {"Dropout", NULL, infer_dropout, emit_dropout},
     {"Constant", NULL, infer_constant, NULL},
