@@ -50,6 +50,9 @@ typedef struct Resize {
     double scale[MAX_AXES];
     Value *roi;                /* tf_crop_and_resize: roi [starts..., ends...] over all axes */
     const double *roi_c;       /* its known contents (2 * rank), or NULL: read at run time */
+    /* declared shapes: scales or sizes read at run time (the output shape is the declared
+     * one; emit checks the data against it and resamples every axis) */
+    Value *rt_scales, *rt_sizes;
 } Resize;
 
 static int lookup(Compiler *c, Node *n, const char *attr, const char *def,
@@ -179,6 +182,12 @@ static void infer_resize(Compiler *c, Node *n) {
                 o2c_error(c, n, "scales '%s' must be float, got %s", scales->name,
                           dtype_name(scales->dtype));
             nsc = known_floats(c, n, scales, "scales", &sc);
+            int64_t l;
+            if (nsc < 0 && sym_get_const(scales->shape[0], &l) &&
+                infer_declared_shape(c, n, n->out[0], x->dtype)) {
+                r->rt_scales = scales;
+                nsc = l;
+            }
             if (nsc < 0)
                 o2c_error(c, n, "scales '%s' is not known at compile time (it depends on runtime "
                                 "tensor data): data-dependent shapes are not supported",
@@ -204,6 +213,10 @@ static void infer_resize(Compiler *c, Node *n) {
         else {
             sz = ir_known_ints(c, sizes);
             len = ir_known_len(sizes);
+            if ((!sz || len < 0) && len >= 0 && infer_declared_shape(c, n, n->out[0], x->dtype)) {
+                r->rt_sizes = sizes;
+                sz = n->out[0]->shape;
+            }
             if (!sz || len < 0)
                 o2c_error(c, n, "sizes '%s' is not known at compile time (it depends on runtime "
                                 "tensor data): data-dependent shapes are not supported",
@@ -220,7 +233,10 @@ static void infer_resize(Compiler *c, Node *n) {
     if (nsc >= 0 && nsc != rank)
         o2c_error(c, n, "scales has %lld values, expected %d (the input rank)", (long long)nsc,
                   rank);
-    for (int i = 0; nsc >= 0 && i < rank; i++)
+    if ((r->rt_scales || r->rt_sizes) && n->out[0]->rank != rank)
+        o2c_error(c, n, "output '%s' is declared with rank %d, the input has rank %d",
+                  n->out[0]->name, n->out[0]->rank, rank);
+    for (int i = 0; nsc >= 0 && sc && i < rank; i++)
         if (!(sc[i] > 0))
             o2c_error(c, n, "scales[%d] = %g: must be positive", i, sc[i]);
 
@@ -243,7 +259,7 @@ static void infer_resize(Compiler *c, Node *n) {
             o2c_error(c, n, "roi has %lld values, expected %d", (long long)len, 2 * rank);
         r->roi = rv;
         roi = r->roi_c = d;
-        if (!sizes && !roi)
+        if (!sizes && !roi && !r->rt_scales)
             o2c_error(c, n, "tf_crop_and_resize with scales needs a roi known at compile time");
     }
 
@@ -253,12 +269,15 @@ static void infer_resize(Compiler *c, Node *n) {
     for (int i = 0; i < rank; i++) {
         Sym *in = x->shape[i];
         double crop = roi ? roi[rank + i] - roi[i] : 1.0;
-        shape[i] = sz ? sz[i] : scaled_dim(c, n, i, in, sc[i], crop);
+        shape[i] = sz ? sz[i] : r->rt_scales ? n->out[0]->shape[i]
+                                              : scaled_dim(c, n, i, in, sc[i], crop);
         int64_t v;
         if (sym_get_const(shape[i], &v) && v < 0)
             o2c_error(c, n, "axis %d: output size %lld is negative", i, (long long)v);
-        bool same = sz ? shape[i] == in : sc[i] == 1.0;
+        bool same = sz ? shape[i] == in : sc && sc[i] == 1.0;
         if (r->ctm == CTM_CROP && (!roi || roi[i] != 0.0 || roi[rank + i] != 1.0))
+            same = false;
+        if (r->rt_scales)
             same = false;
         if (!same && first == rank)
             first = i;
@@ -273,7 +292,7 @@ static void infer_resize(Compiler *c, Node *n) {
     for (int d = 0; d < r->k; d++) {
         r->in[d] = x->shape[first + d];
         r->out[d] = shape[first + d];
-        if (!sz)
+        if (!sz && sc)
             r->scale[d] = sc[first + d];
     }
     ir_set_shape(c, n->out[0], x->dtype, rank, shape);
@@ -296,6 +315,28 @@ static void emit_resize(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *y = n->out[0];
     int k = r->k, ntap = r->mode == RS_NEAREST ? 1 : r->mode == RS_LINEAR ? 2 : 4;
     int rank = x->rank, first = rank - k;
+    /* declared shapes: the runtime scales / sizes must give the declared output dims */
+    for (int i = 0; r->rt_sizes && i < rank; i++) {
+        emit_line(e, "if ((int64_t)%s[%d] != %s)", emit_ptr(e, r->rt_sizes), i,
+                  emit_sym(e, y->shape[i]));
+        emit_line(e, "    return %d;", O2C_RUN_EDATA);
+    }
+    for (int i = 0; r->rt_scales && i < rank; i++) {
+        const char *crop = "1.0";
+        if (r->ctm == CTM_CROP && r->roi_c)
+            crop = emit_literal(e, DT_DOUBLE, r->roi_c[rank + i] - r->roi_c[i]);
+        else if (r->ctm == CTM_CROP)
+            crop = arena_printf(c->arena, "((double)%s[%d] - (double)%s[%d])", emit_ptr(e, r->roi),
+                                rank + i, emit_ptr(e, r->roi), i);
+        /* floor(in * scale), allowing a float32 scale just below its fraction (0.7f * 10) */
+        emit_line(e, "{");
+        emit_line(e, "    const double sv = (double)%s[%d], v = (double)%s * sv * %s;",
+                  emit_ptr(e, r->rt_scales), i, emit_sym(e, x->shape[i]), crop);
+        emit_line(e, "    if (!(sv > 0) || (%s != (int64_t)floor(v) && %s != (int64_t)floor(v + 1e-6)))",
+                  emit_sym(e, y->shape[i]), emit_sym(e, y->shape[i]));
+        emit_line(e, "        return %d;", O2C_RUN_EDATA);
+        emit_line(e, "}");
+    }
     emit_template(e, "resize_coords", DT_UNDEFINED);
     const char *sfx = emit_template(e, r->mode == RS_NEAREST ? "resize_nearest" : "resize_interp",
                                     x->dtype);
@@ -308,7 +349,12 @@ static void emit_resize(Compiler *c, Emit *e, Node *n) {
     buf_init(&br);
     for (int d = 0; d < k; d++) {
         const char *sep = d ? ", " : "";
-        if (r->have_scale) {
+        if (r->rt_scales) {
+            const char *sv = arena_printf(c->arena, "(double)%s[%d]", emit_ptr(e, r->rt_scales),
+                                          first + d);
+            buf_printf(&bs, "%s%s", sep, sv);
+            buf_printf(&bl, "%s%s * (double)%s", sep, sv, emit_sym(e, r->in[d]));
+        } else if (r->have_scale) {
             const char *lit = emit_literal(e, DT_DOUBLE, r->scale[d]);
             buf_printf(&bs, "%s%s", sep, lit);
             int64_t iv;
