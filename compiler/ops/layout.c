@@ -35,6 +35,7 @@ typedef struct Piece {
 typedef struct Pieces {
     int n, cap;
     Piece *p;
+    const void *rt; /* declared shapes: the op's runtime description (Slice, Split), or NULL */
 } Pieces;
 
 /* ---- helpers */
@@ -109,6 +110,38 @@ static int64_t known_input(Compiler *c, Node *n, Value *v, const char *what, Sym
                   what, v->name);
     *out = k;
     return len;
+}
+
+/* Declared shapes: an attribute-like input that is runtime data (not known at compile time)
+ * with a constant element count; -1 when it is known. */
+static int64_t runtime_input(Compiler *c, Value *v) {
+    if (!v || !dtype_is_int(v->dtype) || (ir_known_ints(c, v) && ir_known_len(v) >= 0))
+        return -1;
+    int64_t len = ir_known_len(v);
+    return len;
+}
+
+/* The declared shape of out, or the usual error about `what` not being known. */
+static void need_declared(Compiler *c, Node *n, Value *v, const char *what, Value *out, DType t,
+                          int rank) {
+    if (ir_known_len(v) < 0 || !infer_declared_shape(c, n, out, t))
+        o2c_error(c, n, "%s ('%s') must be known at compile time (a constant or shape arithmetic) "
+                  "unless the model declares the output's shape", what, v->name);
+    if (out->rank != rank)
+        o2c_error(c, n, "output '%s' is declared with rank %d, expected %d", out->name, out->rank,
+                  rank);
+}
+
+/* A declared dim that the compiler also knows: they must agree. */
+static void decl_agree(Compiler *c, Node *n, Value *out, int d, Sym *want) {
+    int64_t a, b;
+    if (out->shape[d] == want)
+        return;
+    if (sym_get_const(out->shape[d], &a) && sym_get_const(want, &b))
+        o2c_error(c, n, "output '%s' is declared with dimension %d = %lld, but it is %lld",
+                  out->name, d, (long long)a, (long long)b);
+    ir_constrain(c, n, 0, out->shape[d], want, "declared dimension %d of '%s' must match", d,
+                 out->name);
 }
 
 /* Same, but every value must also be a constant. */
@@ -395,7 +428,22 @@ static void infer_split(Compiler *c, Node *n) {
     const int64_t *sa;
     int nsa = n->opset < 13 ? attr_ints(c, n, "split", &sa) : -1;
     if (sv || nsa >= 0) {
-        if (sv) {
+        if (sv && runtime_input(c, sv) >= 0) {
+            /* runtime sizes: each output's declared dim, checked by emit_split */
+            if (runtime_input(c, sv) != nout)
+                o2c_error(c, n, "split has %lld entries but the node has %d outputs",
+                          (long long)runtime_input(c, sv), nout);
+            for (int i = 0; i < nout; i++) {
+                if (!n->out[i])
+                    o2c_error(c, n, "split ('%s') must be known at compile time when an output "
+                              "is omitted", sv->name);
+                need_declared(c, n, sv, "split", n->out[i], x->dtype, r);
+                for (int d = 0; d < r; d++)
+                    if (d != axis)
+                        decl_agree(c, n, n->out[i], d, x->shape[d]);
+                sizes[i] = n->out[i]->shape[axis];
+            }
+        } else if (sv) {
             Sym **k;
             int64_t len = known_input(c, n, sv, "split", &k);
             if (len != nout)
@@ -460,7 +508,26 @@ static void infer_split(Compiler *c, Node *n) {
         }
         off = sym_add(c->sym, off, sizes[k]);
     }
-    fold_pieces(c, n, ps);
+    if (sv && runtime_input(c, sv) >= 0)
+        ps->rt = sv; /* no folding: the sizes are checked at run time */
+    else
+        fold_pieces(c, n, ps);
+}
+
+static void emit_pieces(Compiler *c, Emit *e, Node *n);
+
+static void emit_split(Compiler *c, Emit *e, Node *n) {
+    const Pieces *ps = n->priv;
+    if (ps->rt) {
+        Value *sv = (Value *)ps->rt;
+        int axis = infer_axis(c, n, attr_int(c, n, "axis", 0), n->in[0]->rank);
+        for (int i = 0; i < n->nout; i++) {
+            emit_line(e, "if ((int64_t)%s[%d] != %s)", emit_ptr(e, sv), i,
+                      emit_sym(e, n->out[i]->shape[axis]));
+            emit_line(e, "    return %d;", O2C_RUN_EDATA);
+        }
+    }
+    emit_pieces(c, e, n);
 }
 
 /* ---- Slice: y = x[starts:ends:steps] on the given axes (numpy semantics).
@@ -517,6 +584,33 @@ static void infer_slice(Compiler *c, Node *n) {
     } else {
         infer_require_inputs(c, n, 3, 5);
         x = infer_in(c, n, 0);
+        bool rt = false;
+        for (int i = 1; i < 5; i++)
+            if (node_in(n, i) && runtime_input(c, n->in[i]) >= 0)
+                rt = true;
+        if (rt) {
+            /* runtime starts/ends/axes/steps: the declared shape, checked by emit_slice */
+            require_rank(c, n, x, -1);
+            int64_t cnt = -1;
+            for (int i = 1; i < 5; i++) {
+                Value *v = node_in(n, i);
+                if (!v)
+                    continue;
+                if (!dtype_is_int(v->dtype) || ir_known_len(v) < 0)
+                    need_declared(c, n, v, "starts, ends, axes and steps", n->out[0], x->dtype,
+                                  x->rank);
+                if (cnt >= 0 && ir_known_len(v) != cnt)
+                    o2c_error(c, n, "starts, ends, axes and steps must have as many entries");
+                cnt = ir_known_len(v);
+            }
+            if (cnt > x->rank)
+                o2c_error(c, n, "starts has %lld entries but the input has rank %d",
+                          (long long)cnt, x->rank);
+            need_declared(c, n, n->in[1], "starts", n->out[0], x->dtype, x->rank);
+            Pieces *ps = new_pieces(c, n);
+            ps->rt = n;
+            return;
+        }
         nst = known_input(c, n, n->in[1], "starts", &starts);
         nen = known_input(c, n, n->in[2], "ends", &ends);
         if (node_in(n, 3))
@@ -576,6 +670,78 @@ static void infer_slice(Compiler *c, Node *n) {
         p->sbase = sym_add(s, p->sbase, sym_mul(s, start[d], xs[d]));
     }
     fold_pieces(c, n, ps);
+}
+
+/* Slice with runtime starts/ends/axes/steps: computes the clamped bounds as infer_slice does,
+ * checks the lengths against the declared shape, then copies with runtime offsets. */
+static void emit_slice(Compiler *c, Emit *e, Node *n) {
+    const Pieces *ps = n->priv;
+    if (!ps->rt) {
+        emit_pieces(c, e, n);
+        return;
+    }
+    Value *x = n->in[0], *y = n->out[0], *ax = node_in(n, 3), *sp = node_in(n, 4);
+    int r = x->rank;
+    int64_t cnt = ir_known_len(n->in[1]);
+    const char *xd = emit_sym_array(e, "xd", r, x->shape);
+    const char *yd = emit_sym_array(e, "yd", r, y->shape);
+    const char *xs = emit_sym_array(e, "xs", r, contig_strides(c, r, x->shape));
+    int rr = r > 0 ? r : 1;
+    emit_line(e, "int64_t st[%d], sp[%d], ln[%d];", rr, rr, rr);
+    emit_line(e, "int mk[%d] = {0};", rr);
+    emit_line(e, "for (int64_t d = 0; d < %d; d++) {", r);
+    emit_line(e, "    st[d] = 0;");
+    emit_line(e, "    sp[d] = 1;");
+    emit_line(e, "    ln[d] = %s[d];", xd);
+    emit_line(e, "}");
+    emit_line(e, "for (int64_t i = 0; i < %lld; i++) {", (long long)cnt);
+    emit_indent(e, 1);
+    emit_line(e, "int64_t a = %s;", ax ? arena_printf(c->arena, "(int64_t)%s[i]", emit_ptr(e, ax)) : "i");
+    emit_line(e, "const int64_t stp = %s;", sp ? arena_printf(c->arena, "(int64_t)%s[i]", emit_ptr(e, sp)) : "1");
+    emit_line(e, "if (a < 0)");
+    emit_line(e, "    a += %d;", r);
+    emit_line(e, "if (a < 0 || a >= %d || mk[a] || stp == 0)", r);
+    emit_line(e, "    return %d;", O2C_RUN_EDATA);
+    emit_line(e, "mk[a] = 1;");
+    emit_line(e, "int64_t b = (int64_t)%s[i], en = (int64_t)%s[i];", emit_ptr(e, n->in[1]),
+              emit_ptr(e, n->in[2]));
+    emit_line(e, "const int64_t dim = %s[a];", xd);
+    emit_line(e, "if (b < 0)");
+    emit_line(e, "    b += dim;");
+    emit_line(e, "if (en < 0)");
+    emit_line(e, "    en += dim;");
+    emit_line(e, "if (stp > 0) {");
+    emit_line(e, "    b = b < 0 ? 0 : b > dim ? dim : b;");
+    emit_line(e, "    en = en < 0 ? 0 : en > dim ? dim : en;");
+    emit_line(e, "    ln[a] = en > b ? (en - b + stp - 1) / stp : 0;");
+    emit_line(e, "} else {");
+    emit_line(e, "    b = b < 0 ? 0 : b > dim - 1 ? dim - 1 : b;");
+    emit_line(e, "    en = en < -1 ? -1 : en > dim - 1 ? dim - 1 : en;");
+    emit_line(e, "    ln[a] = b > en ? (b - en - stp - 1) / -stp : 0;");
+    emit_line(e, "}");
+    emit_line(e, "st[a] = b;");
+    emit_line(e, "sp[a] = stp;");
+    emit_indent(e, -1);
+    emit_line(e, "}");
+    emit_line(e, "for (int64_t d = 0; d < %d; d++)", r);
+    emit_line(e, "    if (ln[d] != %s[d])", yd);
+    emit_line(e, "        return %d;", O2C_RUN_EDATA);
+    /* the copy: y in order, x at st + i * sp per axis */
+    const char *Y = emit_ptr(e, y), *X = emit_ptr(e, x);
+    emit_line(e, "int64_t o = 0;");
+    Buf ix;
+    buf_init(&ix);
+    for (int d = 0; d < r; d++) {
+        emit_line(e, "for (int64_t i%d = 0; i%d < %s[%d]; i%d++) {", d, d, yd, d, d);
+        emit_indent(e, 1);
+        buf_printf(&ix, "%s(st[%d] + i%d * sp[%d]) * %s[%d]", d ? " + " : "", d, d, d, xs, d);
+    }
+    emit_line(e, "%s[o++] = %s[%s];", Y, X, r ? ix.data : "0");
+    for (int d = 0; d < r; d++) {
+        emit_indent(e, -1);
+        emit_line(e, "}");
+    }
+    buf_free(&ix);
 }
 
 /* ---- DepthToSpace / SpaceToDepth (blocksize b), x is [N, C, H, W].
@@ -703,7 +869,7 @@ static void infer_gather(Compiler *c, Node *n) {
     Sym **ik = (x->data || x->kv) ? ir_known_ints(c, idx) : NULL;
     if (!ik || !ir_numel_const(idx, &ni) || ni > FOLD_MAX_KV || !sym_get_const(g->dim, &dimv))
         return;
-    Pieces ps = {0, 0, NULL};
+    Pieces ps = {0, 0, NULL, NULL};
     for (int64_t j = 0; j < ni; j++) {
         int64_t iv;
         if (!sym_get_const(ik[j], &iv))
@@ -830,6 +996,10 @@ typedef struct PadPriv {
     int mode;
     Sym *begin[MAX_RANK], *end[MAX_RANK]; /* Syms: pads may come from shape arithmetic */
     double value; /* attribute value (opset < 11) */
+    /* declared shapes: pads read at run time, for the axes axes[0..nax) */
+    Value *rt_pads;
+    int nax;
+    int axes[MAX_RANK];
 } PadPriv;
 
 static void infer_pad(Compiler *c, Node *n) {
@@ -858,7 +1028,12 @@ static void infer_pad(Compiler *c, Node *n) {
     for (int d = 0; d < r; d++)
         axes[d] = d;
     if (n->opset >= 11) {
-        np = known_input(c, n, n->in[1], "pads", &pads);
+        np = runtime_input(c, n->in[1]);
+        if (np >= 0) {
+            pp->rt_pads = n->in[1];
+            pads = NULL;
+        } else
+            np = known_input(c, n, n->in[1], "pads", &pads);
         Value *cv = node_in(n, 2);
         if (cv && ir_known_len(cv) != 1)
             o2c_error(c, n, "constant_value must hold one element");
@@ -893,6 +1068,21 @@ static void infer_pad(Compiler *c, Node *n) {
     for (int d = 0; d < r; d++) {
         shape[d] = x->shape[d];
         pp->begin[d] = pp->end[d] = K(c, 0);
+    }
+    if (pp->rt_pads) {
+        /* runtime pads: the declared shape, checked by emit_pad */
+        need_declared(c, n, pp->rt_pads, "pads", n->out[0], x->dtype, r);
+        pp->nax = nax;
+        bool padded[MAX_RANK] = {false};
+        for (int i = 0; i < nax; i++) {
+            pp->axes[i] = (int)axes[i];
+            padded[axes[i]] = true;
+        }
+        for (int d = 0; d < r; d++)
+            if (!padded[d])
+                decl_agree(c, n, n->out[0], d, x->shape[d]);
+        n->priv = pp;
+        return;
     }
     for (int i = 0; i < nax; i++) {
         int d = (int)axes[i];
@@ -947,19 +1137,45 @@ static void emit_pad(Compiler *c, Emit *e, Node *n) {
     Buf src;
     buf_init(&src);
     const char *ok = NULL;
+    bool rt[MAX_RANK] = {false};
+    if (pp->rt_pads) {
+        /* runtime pads: the declared dims must be x + begin + end; non-constant modes must
+         * not read outside the input */
+        const char *P = emit_ptr(e, pp->rt_pads);
+        for (int i = 0; i < pp->nax; i++) {
+            int d = pp->axes[i];
+            const char *D = emit_sym(e, x->shape[d]);
+            rt[d] = true;
+            emit_line(e, "const int64_t pb%d = (int64_t)%s[%d], pe%d = (int64_t)%s[%d];", d, P, i,
+                      d, P, i + pp->nax);
+            emit_line(e, "if (%s + pb%d + pe%d != %s)", D, d, d, emit_sym(e, y->shape[d]));
+            emit_line(e, "    return %d;", O2C_RUN_EDATA);
+            if (pp->mode == PAD_REFLECT)
+                emit_line(e, "if ((pb%d > 0 && pb%d > %s - 1) || (pe%d > 0 && pe%d > %s - 1))", d, d,
+                          D, d, d, D);
+            else if (pp->mode != PAD_CONSTANT)
+                emit_line(e, "if ((pb%d > 0 || pe%d > 0) && %s < 1)", d, d, D);
+            if (pp->mode != PAD_CONSTANT)
+                emit_line(e, "    return %d;", O2C_RUN_EDATA);
+        }
+    }
     emit_line(e, "int64_t o = 0;");
     for (int d = 0; d < r; d++) {
         const char *D = emit_sym(e, x->shape[d]);
         Sym *b = pp->begin[d], *en = pp->end[d];
         int64_t bv, ev;
         bool bk = sym_get_const(b, &bv), ek = sym_get_const(en, &ev);
+        if (rt[d])
+            bk = ek = false;
         emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, y->shape[d]), d);
         emit_indent(e, 1);
         if (bk && ek && bv == 0 && ev == 0) {
             buf_printf(&src, "%s%s", src.len ? " + " : "", term(e, arena_printf(a, "i%d", d), xs[d]));
             continue;
         }
-        if (bk && bv == 0)
+        if (rt[d])
+            emit_line(e, "int64_t j%d = i%d - pb%d;", d, d, d);
+        else if (bk && bv == 0)
             emit_line(e, "int64_t j%d = i%d;", d, d);
         else if (bk && bv < 0)
             emit_line(e, "int64_t j%d = i%d + %lld;", d, d, (long long)-bv);
@@ -1007,8 +1223,8 @@ static void emit_pad(Compiler *c, Emit *e, Node *n) {
 const OpDef ops_layout[] = {
     {"Transpose", NULL, infer_transpose, emit_pieces},
     {"Concat", NULL, infer_concat, emit_pieces},
-    {"Split", NULL, infer_split, emit_pieces},
-    {"Slice", NULL, infer_slice, emit_pieces},
+    {"Split", NULL, infer_split, emit_split},
+    {"Slice", NULL, infer_slice, emit_slice},
     {"DepthToSpace", NULL, infer_depth_space, emit_pieces},
     {"SpaceToDepth", NULL, infer_depth_space, emit_pieces},
     {"Gather", NULL, infer_gather, emit_gather},
