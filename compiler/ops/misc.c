@@ -135,6 +135,7 @@ static void emit_cumsum(Compiler *c, Emit *e, Node *n) {
 
 typedef struct OneHot {
     Sym *outer, *depth, *inner;
+    Value *rt_depth; /* declared shapes: depth read at run time (the declared dim) */
 } OneHot;
 
 static void infer_onehot(Compiler *c, Node *n) {
@@ -143,11 +144,6 @@ static void infer_onehot(Compiler *c, Node *n) {
     Value *ind = infer_in(c, n, 0), *dv = infer_in(c, n, 1), *vals = infer_in(c, n, 2);
     if (!numeric(ind->dtype))
         o2c_error(c, n, "indices type %s is not supported", dtype_name(ind->dtype));
-    double dd;
-    if (!known_scalar(c, dv, &dd))
-        o2c_error(c, n, "depth must be known at compile time (it is a dim of the output)");
-    if (!(dd >= 1) || dd > 1e15)
-        o2c_error(c, n, "depth = %g: must be positive", dd);
     int64_t len;
     if (vals->rank != 1 || !ir_numel_const(vals, &len) || len != 2)
         o2c_error(c, n, "values must be a 2-element vector [off, on]");
@@ -156,7 +152,20 @@ static void infer_onehot(Compiler *c, Node *n) {
     if (axis < 0)
         axis += r + 1;
     OneHot *p = arena_alloc(c->arena, sizeof *p);
-    p->depth = sym_const(c->sym, (int64_t)dd);
+    double dd;
+    int64_t dl;
+    if (known_scalar(c, dv, &dd)) {
+        if (!(dd >= 1) || dd > 1e15)
+            o2c_error(c, n, "depth = %g: must be positive", dd);
+        p->depth = sym_const(c->sym, (int64_t)dd);
+    } else if (ir_numel_const(dv, &dl) && dl == 1 && numeric(dv->dtype) &&
+               infer_declared_shape(c, n, n->out[0], vals->dtype) && n->out[0]->rank == r + 1) {
+        /* runtime depth: the declared dim, checked by emit_onehot */
+        p->depth = n->out[0]->shape[axis];
+        p->rt_depth = dv;
+    } else
+        o2c_error(c, n, "depth must be known at compile time (it is a dim of the output) unless "
+                        "the model declares the output's shape");
     p->outer = prod(c, ind->shape, 0, axis);
     p->inner = prod(c, ind->shape, axis, r);
     Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(r + 1));
@@ -172,6 +181,10 @@ static void emit_onehot(Compiler *c, Emit *e, Node *n) {
     const char *ind = emit_ptr(e, n->in[0]), *v = emit_ptr(e, n->in[2]);
     const char *y = emit_ptr(e, n->out[0]);
     const char *D = emit_sym(e, p->depth), *in = emit_sym(e, p->inner);
+    if (p->rt_depth) {
+        emit_line(e, "if ((int64_t)%s[0] != %s)", emit_ptr(e, p->rt_depth), D);
+        emit_line(e, "    return %d;", O2C_RUN_EDATA);
+    }
     emit_line(e, "for (int64_t o = 0; o < %s; o++) {", emit_sym(e, p->outer));
     emit_line(e, "    for (int64_t i = 0; i < %s; i++) {", in);
     emit_line(e, "        double f = (double)%s[o * %s + i];", ind, in);
@@ -362,6 +375,7 @@ static void emit_gathernd(Compiler *c, Emit *e, Node *n) {
 
 typedef struct TopK {
     Sym *outer, *n, *inner, *k;
+    Value *rt_k; /* declared shapes: K read at run time (the declared dim) */
 } TopK;
 
 static void infer_topk(Compiler *c, Node *n) {
@@ -373,10 +387,20 @@ static void infer_topk(Compiler *c, Node *n) {
     if (x->rank < 1)
         o2c_error(c, n, "input is a scalar: TopK needs rank >= 1");
     double kv;
+    Value *rt_k = NULL;
     if (n->opset >= 10) {
         Value *kin = infer_in(c, n, 1);
-        if (!known_scalar(c, kin, &kv))
-            o2c_error(c, n, "k must be known at compile time (it is a dim of the outputs)");
+        int64_t kl;
+        if (known_scalar(c, kin, &kv))
+            ;
+        else if (ir_numel_const(kin, &kl) && kl == 1 && dtype_is_int(kin->dtype) &&
+                 infer_declared_shape(c, n, n->out[0], x->dtype) && n->out[0]->rank == x->rank) {
+            /* runtime K: the declared dim, checked by emit_topk */
+            rt_k = kin;
+            kv = 0;
+        } else
+            o2c_error(c, n, "k must be known at compile time (it is a dim of the outputs) unless "
+                            "the model declares the output's shape");
     } else {
         if (!node_attr(n, "k"))
             o2c_error(c, n, "attribute k is required");
@@ -390,12 +414,23 @@ static void infer_topk(Compiler *c, Node *n) {
         o2c_error(c, n, "largest and sorted must be 0 or 1");
     TopK *p = arena_alloc(c->arena, sizeof *p);
     p->k = sym_const(c->sym, (int64_t)kv);
+    if (rt_k) {
+        p->k = n->out[0]->shape[axis];
+        p->rt_k = rt_k;
+    }
     p->outer = prod(c, x->shape, 0, axis);
     p->n = x->shape[axis];
     p->inner = prod(c, x->shape, axis + 1, x->rank);
-    ir_constrain(c, n, 1, p->k, p->n, "k (%lld) must not exceed the size of axis %d",
-                 (long long)kv, axis);
+    if (rt_k)
+        ir_constrain(c, n, 1, p->k, p->n, "k must not exceed the size of axis %d", axis);
+    else
+        ir_constrain(c, n, 1, p->k, p->n, "k (%lld) must not exceed the size of axis %d",
+                     (long long)kv, axis);
     Sym **shape = arena_dup(c->arena, x->shape, sizeof(Sym *) * (size_t)x->rank);
+    for (int d = 0; rt_k && d < x->rank; d++)
+        if (d != axis && n->out[0]->shape[d] != x->shape[d])
+            ir_constrain(c, n, 0, n->out[0]->shape[d], x->shape[d],
+                         "declared dimension %d of '%s' must match the input", d, n->out[0]->name);
     shape[axis] = p->k;
     ir_set_shape(c, n->out[0], x->dtype, x->rank, shape);
     ir_set_shape(c, n->out[1], DT_INT64, x->rank, shape);
@@ -406,6 +441,10 @@ static void emit_topk(Compiler *c, Emit *e, Node *n) {
     const TopK *p = n->priv;
     Value *x = n->in[0];
     const char *sfx = emit_template(e, "misc_topk", x->dtype);
+    if (p->rt_k) {
+        emit_line(e, "if ((int64_t)%s[0] != %s)", emit_ptr(e, p->rt_k), emit_sym(e, p->k));
+        emit_line(e, "    return %d;", O2C_RUN_EDATA);
+    }
     emit_line(e, "topk_%s(%s, %s, %s, %s, %s, %s, %s, %d);", sfx, emit_ptr(e, x),
               emit_ptr(e, n->out[0]), emit_ptr(e, n->out[1]), emit_sym(e, p->outer),
               emit_sym(e, p->n), emit_sym(e, p->inner), emit_sym(e, p->k),
