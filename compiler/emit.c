@@ -83,6 +83,26 @@ static const char *dimname_cb(int i, void *user) {
     return arena_printf(e->a, "d_%s", e->c->g->dims[i].cname);
 }
 
+static void mark_sym(Emit *e, Sym *s);
+
+static void mark_atoms(Emit *e, Sym *s) {
+    if (s->kind == SYM_CONST || s->kind == SYM_DIM)
+        return;
+    if (s->kind == SYM_ADD || s->kind == SYM_MUL) {
+        for (int i = 0; i < s->n; i++)
+            mark_atoms(e, s->args[i]);
+        return;
+    }
+    mark_sym(e, s);
+}
+
+static const char *subname_cb(const Sym *s, void *user) {
+    Emit *e = user;
+    if (s->id < e->sym_cap && e->sym_used[s->id])
+        return arena_printf(e->a, "s%d", s->id);
+    return NULL;
+}
+
 static void mark_sym(Emit *e, Sym *s) {
     if (s->id >= e->sym_cap) {
         int cap = e->sym_cap ? e->sym_cap : 256;
@@ -97,6 +117,10 @@ static void mark_sym(Emit *e, Sym *s) {
     if (e->sym_used[s->id])
         return;
     e->sym_used[s->id] = 1;
+    /* non-polynomial sub-expressions (min, max, divisions) become locals of their own, so each
+     * is computed once and the expressions that use them stay short */
+    for (int i = 0; i < s->n; i++)
+        mark_atoms(e, s->args[i]);
     if (e->nsyms == e->syms_cap) {
         int cap = e->syms_cap ? e->syms_cap * 2 : 64;
         Sym **ns = arena_alloc(e->a, sizeof(Sym *) * (size_t)cap);
@@ -587,7 +611,7 @@ static void end_function(Emit *e, Buf *out, const char *signature, const char *g
         qsort(e->syms, (size_t)e->nsyms, sizeof(Sym *), cmp_sym_id);
     for (int i = 0; i < e->nsyms; i++) {
         buf_printf(&syms, "    const int64_t s%d = ", e->syms[i]->id);
-        sym_print_c(&syms, e->syms[i], dimname_cb, e);
+        sym_print_c_named(&syms, e->syms[i], dimname_cb, subname_cb, e);
         buf_puts(&syms, ";\n");
     }
     for (int i = 0; i < g->ndims; i++)
@@ -880,11 +904,8 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     }
     int64_t wsc;
     e->force_ws = !(sym_get_const(g->workspace, &wsc) && wsc == 0);
-    if (e->force_ws) {
-        buf_puts(&pre, "    if (!workspace && ");
-        sym_print_c(&pre, g->workspace, dimname_cb, e);
-        buf_printf(&pre, " > 0)\n        return %d;\n", E_NULL);
-    }
+    if (e->force_ws)
+        buf_printf(&pre, "    if (!workspace && %s_workspace_size(dims) > 0)\n        return %d;\n", P, E_NULL);
     emit_line(e, "(void)inputs;");
     emit_line(e, "(void)outputs;");
     emit_line(e, "(void)workspace;");

@@ -25,6 +25,16 @@ static bool nonneg(const Sym *e) {
     return false;
 }
 
+static void require_divisors(Compiler *c, Sym *e) {
+    if (e->kind == SYM_CONST || e->kind == SYM_DIM)
+        return;
+    for (int i = 0; i < e->n; i++)
+        require_divisors(c, e->args[i]);
+    if ((e->kind == SYM_FLOORDIV || e->kind == SYM_CEILDIV || e->kind == SYM_MOD) &&
+        !sym_is_const(e->args[1]))
+        ir_constrain(c, NULL, 1, sym_const(c->sym, 1), e->args[1], "a divisor in a shape must be positive");
+}
+
 static bool value_known(const Value *v) {
     return v->data || (v->kv && ir_known_len(v) >= 0);
 }
@@ -90,6 +100,12 @@ void infer_graph(Compiler *c) {
         for (int i = 0; i < g->nvalues; i++)
             if (g->values[i]->kind != VAL_INPUT && g->values[i]->rank >= 0)
                 apply_unified(c, g->values[i]);
+    /* a symbolic divisor in a shape must not be 0 at run time (generated code divides by it) */
+    for (int i = 0; i < g->nvalues; i++) {
+        Value *v = g->values[i];
+        for (int d = 0; d < v->rank; d++)
+            require_divisors(c, v->shape[d]);
+    }
 }
 
 void infer_require_inputs(Compiler *c, Node *n, int min, int max) {

@@ -132,6 +132,10 @@ bool sym_bounds(const Sym *e, const int64_t *dlo, const int64_t *dhi, int64_t *l
 bool sym_eval(const Sym *e, const int64_t *dims, int64_t *out);
 /* Prints e as a C99 int64_t expression; dim i is printed by dimname(i, user). */
 void sym_print_c(Buf *b, const Sym *e, const char *(*dimname)(int, void *), void *user);
+/* The same, where subname(sub, user) may name a sub-expression (a local computed earlier):
+ * the named sub-expression is printed as that name. */
+void sym_print_c_named(Buf *b, const Sym *e, const char *(*dimname)(int, void *),
+                       const char *(*subname)(const Sym *, void *), void *user);
 /* Human-readable form using the given dim names, e.g. "(H - 3) / 2 + 1". */
 char *sym_str(Arena *a, const Sym *e, const char *const *dim_names);
 

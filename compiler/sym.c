@@ -660,6 +660,8 @@ typedef struct {
     bool c; /* C99 rather than human-readable */
     const char *(*dimname)(int, void *);
     void *user;
+    const char *(*subname)(const Sym *, void *); /* names for sub-expressions, or NULL */
+    const Sym *root;
 } Printer;
 
 static void print(Printer *p, const Sym *e, int prec);
@@ -777,6 +779,13 @@ static void print_term(Printer *p, const Sym *t, bool first) {
 }
 
 static void print(Printer *p, const Sym *e, int prec) {
+    if (p->subname && e != p->root && e->kind != SYM_CONST && e->kind != SYM_DIM) {
+        const char *name = p->subname(e, p->user);
+        if (name) {
+            buf_puts(p->b, name);
+            return;
+        }
+    }
     bool paren = prec_of(p, e) < prec;
     if (paren)
         buf_puts(p->b, "(");
@@ -813,7 +822,13 @@ static void print(Printer *p, const Sym *e, int prec) {
 }
 
 void sym_print_c(Buf *b, const Sym *e, const char *(*dimname)(int, void *), void *user) {
-    Printer p = {b, true, dimname, user};
+    Printer p = {b, true, dimname, user, NULL, NULL};
+    print(&p, e, P_ADD);
+}
+
+void sym_print_c_named(Buf *b, const Sym *e, const char *(*dimname)(int, void *),
+                       const char *(*subname)(const Sym *, void *), void *user) {
+    Printer p = {b, true, dimname, user, subname, e};
     print(&p, e, P_ADD);
 }
 
@@ -825,7 +840,7 @@ static const char *name_from_array(int i, void *user) {
 char *sym_str(Arena *a, const Sym *e, const char *const *dim_names) {
     Buf b;
     buf_init(&b);
-    Printer p = {&b, false, name_from_array, (void *)dim_names};
+    Printer p = {&b, false, name_from_array, (void *)dim_names, NULL, NULL};
     print(&p, e, P_ADD);
     char *s = arena_strdup(a, b.data ? b.data : "");
     buf_free(&b);
