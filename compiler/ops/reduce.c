@@ -84,12 +84,15 @@ typedef struct ReducePlan {
     const ReduceOp *op;
     bool identity;     /* noop_with_empty_axes with no axes: y = x */
     bool mask[MAXR];   /* reduced axes of x */
+    Value *rt_axes;    /* declared shapes: axes read at run time (mask unused) */
+    bool keepdims;
 } ReducePlan;
 
 /* ---- axes */
 
-/* The reduced axes: sets mask and returns how many; -1 when the node reduces nothing (noop). */
-static int reduce_axes(Compiler *c, Node *n, int rank, bool *mask) {
+/* The reduced axes: sets mask and returns how many; -1 when the node reduces nothing (noop);
+ * -2 when the axes are runtime data (*rt: the input). */
+static int reduce_axes(Compiler *c, Node *n, int rank, bool *mask, Value **rt) {
     const ReduceOp *op = find_op(n);
     bool axes_input = n->opset >= 18 || (!strcmp(op->name, "ReduceSum") && n->opset >= 13);
     int64_t axes[MAXR];
@@ -109,6 +112,10 @@ static int reduce_axes(Compiler *c, Node *n, int rank, bool *mask) {
                 o2c_error(c, n, "axes input '%s' must be 1-D", av->name);
             int64_t len = ir_known_len(av);
             Sym **k = len == 0 ? NULL : ir_known_ints(c, av);
+            if (len > 0 && !k) {
+                *rt = av;
+                return -2;
+            }
             if (len != 0 && !k)
                 o2c_error(c, n, "axes input '%s' must be known at compile time", av->name);
             if (len > MAXR)
@@ -221,8 +228,23 @@ static void infer_reduce(Compiler *c, Node *n) {
     if (x->rank > MAXR)
         o2c_error(c, n, "rank %d is not supported", x->rank);
     bool keepdims = attr_int(c, n, "keepdims", 1) != 0;
-    int nred = reduce_axes(c, n, x->rank, p->mask);
+    Value *rt = NULL;
+    int nred = reduce_axes(c, n, x->rank, p->mask, &rt);
     Value *y = n->out[0];
+    if (nred == -2) {
+        /* runtime axes: the declared shape, checked by emit_reduce_rt */
+        int64_t len = ir_known_len(rt);
+        if (p->op->max_pass || !infer_declared_shape(c, n, y, x->dtype))
+            o2c_error(c, n, "axes input '%s' must be known at compile time unless the model "
+                      "declares the output's shape", rt->name);
+        if (len > x->rank || y->rank != (keepdims ? x->rank : x->rank - (int)len))
+            o2c_error(c, n, "%lld axes reduced from rank %d but output '%s' is declared with "
+                      "rank %d", (long long)len, x->rank, y->name, y->rank);
+        p->rt_axes = rt;
+        p->keepdims = keepdims;
+        n->priv = p;
+        return;
+    }
     if (nred < 0) {
         /* noop_with_empty_axes = 1 and no axes: the identity */
         p->identity = true;
@@ -341,10 +363,89 @@ static const char *offset_expr(Emit *e, Compiler *c, const Axis *ax, int nax, bo
     return r;
 }
 
+/* Runtime axes: a mask read from the axes input, checked against the declared shape; then one
+ * pass per output element over the reduced elements (coordinates rebuilt by division). */
+static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
+    const ReducePlan *p = n->priv;
+    const ReduceOp *op = p->op;
+    Value *x = n->in[0], *y = n->out[0], *av = p->rt_axes;
+    int r = x->rank, rr = r > 0 ? r : 1;
+    DType t = x->dtype;
+    SymCtx *s = c->sym;
+    const char *xd = emit_sym_array(e, "xd", r, x->shape);
+    const char *yd = emit_sym_array(e, "yd", y->rank, y->shape);
+    Sym **st = arena_alloc(c->arena, sizeof(Sym *) * (size_t)rr);
+    Sym *stride = sym_const(s, 1);
+    for (int d = r - 1; d >= 0; d--) {
+        st[d] = stride;
+        stride = sym_mul(s, stride, x->shape[d]);
+    }
+    const char *xs = emit_sym_array(e, "xs", r, st);
+    emit_line(e, "int mk[%d] = {0};", rr);
+    emit_line(e, "for (int64_t i = 0; i < %lld; i++) {", (long long)ir_known_len(av));
+    emit_line(e, "    int64_t a = (int64_t)%s[i];", emit_ptr(e, av));
+    emit_line(e, "    if (a < 0)");
+    emit_line(e, "        a += %d;", r);
+    emit_line(e, "    if (a < 0 || a >= %d || mk[a])", r);
+    emit_line(e, "        return %d;", O2C_RUN_EDATA);
+    emit_line(e, "    mk[a] = 1;");
+    emit_line(e, "}");
+    emit_line(e, "int64_t cnt = 1;");
+    emit_line(e, "for (int64_t d = 0, j = 0; d < %d; d++) {", r);
+    emit_line(e, "    if (mk[d])");
+    emit_line(e, "        cnt *= %s[d];", xd);
+    if (p->keepdims)
+        emit_line(e, "    if (%s[j++] != (mk[d] ? 1 : %s[d]))", yd, xd);
+    else
+        emit_line(e, "    if (!mk[d] && %s[j++] != %s[d])", yd, xd);
+    emit_line(e, "        return %d;", O2C_RUN_EDATA);
+    emit_line(e, "}");
+    const char *T = dtype_ctype(t), *A = acc_type(op, t);
+    bool is_float = dtype_is_float(t);
+    const char *init;
+    switch (op->init) {
+    case INIT_ZERO: init = "0"; break;
+    case INIT_ONE: init = "1"; break;
+    default: init = limit_literal(e, t, op->init == INIT_HIGHEST); break;
+    }
+    const char *accum = expand(e, is_float && op->accum_float ? op->accum_float : op->accum, A, "cnt");
+    const char *fin = expand(e, op->fin, A, "cnt");
+    if (strstr(op->fin, "$N") && !is_float)
+        fin = arena_printf(emit_arena(e), "cnt > 0 ? %s : 0", fin);
+    emit_line(e, "for (int64_t o = 0; o < %s; o++) {", emit_sym(e, ir_numel(c, y)));
+    emit_indent(e, 1);
+    emit_line(e, "int64_t base = 0, rem = o;");
+    emit_line(e, "for (int64_t d = %d; d >= 0; d--)", r - 1);
+    emit_line(e, "    if (!mk[d]) {");
+    emit_line(e, "        base += rem %% %s[d] * %s[d];", xd, xs);
+    emit_line(e, "        rem /= %s[d];", xd);
+    emit_line(e, "    }");
+    emit_line(e, "%s a = %s;", A, init);
+    emit_line(e, "for (int64_t j = 0; j < cnt; j++) {");
+    emit_indent(e, 1);
+    emit_line(e, "int64_t off = base, rj = j;");
+    emit_line(e, "for (int64_t d = %d; d >= 0; d--)", r - 1);
+    emit_line(e, "    if (mk[d]) {");
+    emit_line(e, "        off += rj %% %s[d] * %s[d];", xd, xs);
+    emit_line(e, "        rj /= %s[d];", xd);
+    emit_line(e, "    }");
+    emit_line(e, "const %s v = (%s)%s[off];", A, A, emit_ptr(e, x));
+    emit_line(e, "%s;", accum);
+    emit_indent(e, -1);
+    emit_line(e, "}");
+    emit_line(e, "%s[o] = (%s)(%s);", emit_ptr(e, y), T, fin);
+    emit_indent(e, -1);
+    emit_line(e, "}");
+}
+
 static void emit_reduce(Compiler *c, Emit *e, Node *n) {
     const ReducePlan *p = n->priv;
     const ReduceOp *op = p->op;
     Value *x = n->in[0], *y = n->out[0];
+    if (p->rt_axes) {
+        emit_reduce_rt(c, e, n);
+        return;
+    }
     if (p->identity) {
         emit_elementwise(e, n, y, 1, n->in, "$0");
         return;
