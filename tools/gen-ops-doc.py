@@ -31,7 +31,8 @@ lines = ["# Supported operators", "",
          "Cases: ONNX 1.12 backend node tests (Debian's libonnx-testdata) that contain the op and pass",
          "under libtcc and gcc strict C99, out of those that contain it. A case can fail for another",
          "op it contains, or because it passes a shape-deciding value (Reshape's shape, Resize's scales,",
-         "Slice's starts...) as a runtime input: onnx2c needs those known at compile time.", "",
+         "Slice's starts...) as a runtime input without declaring the output's shape: onnx2c needs",
+         "either that value at compile time or a declared shape, checked at run time.", "",
          "| operator | family | node cases passing |", "|---|---|---|"]
 for op in sorted(ops):
     cases = "%d / %d" % (passed[op], total[op]) if total[op] else "-"
