@@ -2,8 +2,11 @@
 # deps.sh — installs the Debian packages onnx2c needs that are missing (Debian 12, as root).
 #   tools/deps.sh           build + test dependencies
 set -euo pipefail
+#   (gcc-arm-none-eabi, libnewlib-arm-none-eabi, qemu-system-arm: the embedded tests, ~110 MB
+#    of packages, ~30 s to install; clang: the second compiler of contract_compile)
 pkgs=(cmake make gcc pkg-config protobuf-c-compiler libprotobuf-c-dev libtcc-dev tcc
-      libcriterion-dev libonnx-testdata)
+      libcriterion-dev libonnx-testdata clang
+      gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
