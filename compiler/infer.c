@@ -174,3 +174,26 @@ bool infer_declared_shape(Compiler *c, Node *n, Value *out, DType t) {
     ir_set_shape(c, out, t, out->decl_rank, shape);
     return true;
 }
+
+int64_t infer_len(Compiler *c, const Value *v) {
+    if (v->rank < 0)
+        return -1;
+    int64_t n = 1;
+    for (int d = 0; d < v->rank; d++) {
+        int64_t k;
+        if (!sym_get_const(ir_unified(c, v->shape[d]), &k))
+            return -1;
+        n *= k;
+    }
+    return n;
+}
+
+int64_t infer_implied_len(Compiler *c, Node *n, Value *v, int64_t want, const char *what) {
+    int64_t len = infer_len(c, v);
+    if (len >= 0 || want < 0)
+        return len;
+    ir_constrain(c, n, 0, ir_numel(c, v), sym_const(c->sym, want),
+                 "%s '%s' must have %lld elements (the declared shape of the output implies it)",
+                 what, v->name, (long long)want);
+    return want;
+}

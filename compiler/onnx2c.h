@@ -359,6 +359,14 @@ int infer_axis(Compiler *c, Node *n, int64_t axis, int rank); /* normalizes nega
  * false otherwise.  The op's emit must then read the data at run time and return
  * O2C_RUN_EDATA from NAME_run, before writing anything, when it contradicts the shape. */
 bool infer_declared_shape(Compiler *c, Node *n, Value *out, DType t);
+/* v's element count with the dims unified so far (what NAME_check guarantees), -1 when it is
+ * symbolic.  Use it, not ir_known_len, for a runtime-data input whose length the op implies. */
+int64_t infer_len(Compiler *c, const Value *v);
+/* A runtime-data input v (shape, axes, pads, scales...) whose length is symbolic but implied
+ * by the op and the declared output shape (want >= 0): records the constraint
+ * numel(v) == want, so NAME_check refuses other lengths, and returns want.  With a constant
+ * length returns it (the caller compares); with want < 0, -1. */
+int64_t infer_implied_len(Compiler *c, Node *n, Value *v, int64_t want, const char *what);
 /* The code NAME_run returns when runtime data contradicts a declared output shape. */
 #define O2C_RUN_EDATA (-4)
 

@@ -112,19 +112,16 @@ static int64_t known_input(Compiler *c, Node *n, Value *v, const char *what, Sym
     return len;
 }
 
-/* Declared shapes: an attribute-like input that is runtime data (not known at compile time)
- * with a constant element count; -1 when it is known. */
-static int64_t runtime_input(Compiler *c, Value *v) {
-    if (!v || !dtype_is_int(v->dtype) || (ir_known_ints(c, v) && ir_known_len(v) >= 0))
-        return -1;
-    int64_t len = ir_known_len(v);
-    return len;
+/* Declared shapes: an attribute-like input that is runtime data (not known at compile time).
+ * Its element count may be symbolic: the rule then implies it (infer_implied_len). */
+static bool runtime_input(Compiler *c, Value *v) {
+    return v && dtype_is_int(v->dtype) && !(ir_known_ints(c, v) && ir_known_len(v) >= 0);
 }
 
 /* The declared shape of out, or the usual error about `what` not being known. */
 static void need_declared(Compiler *c, Node *n, Value *v, const char *what, Value *out, DType t,
                           int rank) {
-    if (ir_known_len(v) < 0 || !infer_declared_shape(c, n, out, t))
+    if (!infer_declared_shape(c, n, out, t))
         o2c_error(c, n, "%s ('%s') must be known at compile time (a constant or shape arithmetic) "
                   "unless the model declares the output's shape", what, v->name);
     if (out->rank != rank)
@@ -428,11 +425,12 @@ static void infer_split(Compiler *c, Node *n) {
     const int64_t *sa;
     int nsa = n->opset < 13 ? attr_ints(c, n, "split", &sa) : -1;
     if (sv || nsa >= 0) {
-        if (sv && runtime_input(c, sv) >= 0) {
+        if (sv && runtime_input(c, sv)) {
             /* runtime sizes: each output's declared dim, checked by emit_split */
-            if (runtime_input(c, sv) != nout)
+            int64_t len = infer_implied_len(c, n, sv, nout, "split");
+            if (len != nout)
                 o2c_error(c, n, "split has %lld entries but the node has %d outputs",
-                          (long long)runtime_input(c, sv), nout);
+                          (long long)len, nout);
             for (int i = 0; i < nout; i++) {
                 if (!n->out[i])
                     o2c_error(c, n, "split ('%s') must be known at compile time when an output "
@@ -508,7 +506,7 @@ static void infer_split(Compiler *c, Node *n) {
         }
         off = sym_add(c->sym, off, sizes[k]);
     }
-    if (sv && runtime_input(c, sv) >= 0)
+    if (sv && runtime_input(c, sv))
         ps->rt = sv; /* no folding: the sizes are checked at run time */
     else
         fold_pieces(c, n, ps);
@@ -586,26 +584,27 @@ static void infer_slice(Compiler *c, Node *n) {
         x = infer_in(c, n, 0);
         bool rt = false;
         for (int i = 1; i < 5; i++)
-            if (node_in(n, i) && runtime_input(c, n->in[i]) >= 0)
+            if (node_in(n, i) && runtime_input(c, n->in[i]))
                 rt = true;
         if (rt) {
             /* runtime starts/ends/axes/steps: the declared shape, checked by emit_slice */
             require_rank(c, n, x, -1);
-            int64_t cnt = -1;
+            /* the entry count may be symbolic: emit_slice loops over it at run time */
+            Sym *cnt = NULL;
             for (int i = 1; i < 5; i++) {
                 Value *v = node_in(n, i);
                 if (!v)
                     continue;
-                if (!dtype_is_int(v->dtype) || ir_known_len(v) < 0)
-                    need_declared(c, n, v, "starts, ends, axes and steps", n->out[0], x->dtype,
-                                  x->rank);
-                if (cnt >= 0 && ir_known_len(v) != cnt)
-                    o2c_error(c, n, "starts, ends, axes and steps must have as many entries");
-                cnt = ir_known_len(v);
+                if (!dtype_is_int(v->dtype) || v->rank > 1)
+                    o2c_error(c, n, "starts, ends, axes and steps must be 1-D integer tensors");
+                if (cnt)
+                    ir_constrain(c, n, 0, cnt, ir_numel(c, v),
+                                 "starts, ends, axes and steps must have as many entries");
+                else
+                    cnt = ir_numel(c, v);
             }
-            if (cnt > x->rank)
-                o2c_error(c, n, "starts has %lld entries but the input has rank %d",
-                          (long long)cnt, x->rank);
+            ir_constrain(c, n, 1, cnt, K(c, x->rank),
+                         "starts must have at most as many entries as the input's rank");
             need_declared(c, n, n->in[1], "starts", n->out[0], x->dtype, x->rank);
             Pieces *ps = new_pieces(c, n);
             ps->rt = n;
@@ -682,7 +681,7 @@ static void emit_slice(Compiler *c, Emit *e, Node *n) {
     }
     Value *x = n->in[0], *y = n->out[0], *ax = node_in(n, 3), *sp = node_in(n, 4);
     int r = x->rank;
-    int64_t cnt = ir_known_len(n->in[1]);
+    const char *cnt = emit_sym(e, ir_numel(c, n->in[1]));
     const char *xd = emit_sym_array(e, "xd", r, x->shape);
     const char *yd = emit_sym_array(e, "yd", r, y->shape);
     const char *xs = emit_sym_array(e, "xs", r, contig_strides(c, r, x->shape));
@@ -694,7 +693,7 @@ static void emit_slice(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "    sp[d] = 1;");
     emit_line(e, "    ln[d] = %s[d];", xd);
     emit_line(e, "}");
-    emit_line(e, "for (int64_t i = 0; i < %lld; i++) {", (long long)cnt);
+    emit_line(e, "for (int64_t i = 0; i < %s; i++) {", cnt);
     emit_indent(e, 1);
     emit_line(e, "int64_t a = %s;", ax ? arena_printf(c->arena, "(int64_t)%s[i]", emit_ptr(e, ax)) : "i");
     emit_line(e, "const int64_t stp = %s;", sp ? arena_printf(c->arena, "(int64_t)%s[i]", emit_ptr(e, sp)) : "1");
@@ -1028,14 +1027,14 @@ static void infer_pad(Compiler *c, Node *n) {
     for (int d = 0; d < r; d++)
         axes[d] = d;
     if (n->opset >= 11) {
-        np = runtime_input(c, n->in[1]);
-        if (np >= 0) {
+        if (runtime_input(c, n->in[1])) {
+            np = -1; /* below: its count, implied by the axes when symbolic */
             pp->rt_pads = n->in[1];
             pads = NULL;
         } else
             np = known_input(c, n, n->in[1], "pads", &pads);
         Value *cv = node_in(n, 2);
-        if (cv && ir_known_len(cv) != 1)
+        if (cv && infer_implied_len(c, n, cv, 1, "constant_value") != 1)
             o2c_error(c, n, "constant_value must hold one element");
         if (cv && cv->dtype != x->dtype)
             o2c_error(c, n, "constant_value has type %s but data has %s", dtype_name(cv->dtype),
@@ -1062,6 +1061,8 @@ static void infer_pad(Compiler *c, Node *n) {
         if (pp->value != 0 && (x->dtype == DT_FLOAT16 || x->dtype == DT_BFLOAT16))
             o2c_error(c, n, "a non-zero pad value is not supported for %s", dtype_name(x->dtype));
     }
+    if (pp->rt_pads)
+        np = infer_implied_len(c, n, pp->rt_pads, 2 * nax, "pads");
     if (np != 2 * nax)
         o2c_error(c, n, "pads has %lld entries, expected %d (2 per axis)", (long long)np, 2 * nax);
     Sym **shape = sym_arr(c, r);

@@ -64,12 +64,33 @@ static Sym **need_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t
 
 /* Declared shapes: a shape-like input `v` that is runtime data, read by the generated code.
  * Uses the declared shape of out (dtype t); errors as before when there is none.  Returns
- * v's element count (a constant). */
-static int64_t runtime_ints(Compiler *c, Node *n, Value *v, const char *what, Value *out, DType t) {
-    int64_t len = ir_known_len(v);
-    if (len < 0 || !infer_declared_shape(c, n, out, t))
+ * v's element count: a constant one, else `want(out)` (the count the op implies for out's
+ * declared rank, recorded as a constraint: see infer_implied_len). */
+static int64_t runtime_ints(Compiler *c, Node *n, Value *v, const char *what, Value *out, DType t,
+                            int64_t (*want)(const Node *n, const Value *out)) {
+    if (!infer_declared_shape(c, n, out, t))
+        data_dependent(c, n, v, what);
+    int64_t len = infer_implied_len(c, n, v, want(n, out), what);
+    if (len < 0)
         data_dependent(c, n, v, what);
     return len;
+}
+
+/* The lengths the declared rank implies: Reshape's target, ConstantOfShape's and Expand's
+ * shape (Expand: a shorter shape is refused), Tile's repeats, Squeeze's and Unsqueeze's axes. */
+static int64_t want_rank(const Node *n, const Value *out) {
+    (void)n;
+    return out->rank;
+}
+static int64_t want_in_rank(const Node *n, const Value *out) {
+    (void)out;
+    return n->in[0]->rank;
+}
+static int64_t want_squeezed(const Node *n, const Value *out) {
+    return n->in[0]->rank - out->rank;
+}
+static int64_t want_unsqueezed(const Node *n, const Value *out) {
+    return out->rank - n->in[0]->rank;
 }
 
 /* The declared shape contradicts what the compiler knows: the model is invalid. */
@@ -265,7 +286,7 @@ static void emit_squeeze(Compiler *c, Emit *e, Node *n) {
     if (n->opset >= 13 && a && !known(a)) {
         bool un = strcmp(n->op_type, "Unsqueeze") == 0;
         Value *big = un ? y : x, *small = un ? x : y;
-        emit_rt_axes(e, a, ir_known_len(a), big->rank);
+        emit_rt_axes(e, a, infer_len(c, a), big->rank);
         const char *bd = emit_sym_array(e, "bd", big->rank, big->shape);
         const char *sd = emit_sym_array(e, "sd", small->rank, small->shape);
         emit_line(e, "for (int64_t d = 0, j = 0; d < %d; d++)", big->rank);
@@ -339,7 +360,7 @@ static void infer_reshape(Compiler *c, Node *n) {
         t = get_ints(c, n, n->in[1], "target shape", &len);
         if (!t) {
             /* runtime target: the declared shape, checked by emit_reshape */
-            len = runtime_ints(c, n, n->in[1], "target shape", y, x->dtype);
+            len = runtime_ints(c, n, n->in[1], "target shape", y, x->dtype, want_rank);
             if (len != y->rank)
                 o2c_error(c, n, "target shape has %lld entries but output '%s' is declared with "
                           "rank %d", (long long)len, y->name, y->rank);
@@ -431,7 +452,7 @@ static void infer_squeeze(Compiler *c, Node *n) {
     Value *av = n->opset >= 13 ? node_in(n, 1) : NULL;
     if (av && !get_ints(c, n, av, "axes", &k)) {
         /* runtime axes: the declared shape, checked by emit_squeeze */
-        k = runtime_ints(c, n, av, "axes", y, x->dtype);
+        k = runtime_ints(c, n, av, "axes", y, x->dtype, want_squeezed);
         if (y->rank != x->rank - k)
             o2c_error(c, n, "%lld axes squeezed from rank %d but output '%s' is declared with "
                       "rank %d", (long long)k, x->rank, y->name, y->rank);
@@ -475,7 +496,7 @@ static void infer_unsqueeze(Compiler *c, Node *n) {
     int64_t k = 0;
     if (n->opset >= 13 && !get_ints(c, n, n->in[1], "axes", &k)) {
         /* runtime axes: the declared shape, checked by emit_squeeze */
-        k = runtime_ints(c, n, n->in[1], "axes", y, x->dtype);
+        k = runtime_ints(c, n, n->in[1], "axes", y, x->dtype, want_unsqueezed);
         if (y->rank != x->rank + k)
             o2c_error(c, n, "%lld axes inserted into rank %d but output '%s' is declared with "
                       "rank %d", (long long)k, x->rank, y->name, y->rank);
@@ -660,7 +681,7 @@ static void infer_constantofshape(Compiler *c, Node *n) {
     n->priv = arena_dup(c->arena, value, es);
     if (!shape) {
         /* runtime shape: the declared one, checked by emit_constantofshape */
-        len = runtime_ints(c, n, x, "shape", y, t);
+        len = runtime_ints(c, n, x, "shape", y, t, want_rank);
         if (len != y->rank)
             o2c_error(c, n, "shape has %lld entries but output '%s' is declared with rank %d",
                       (long long)len, y->name, y->rank);
@@ -834,7 +855,7 @@ static void infer_expand(Compiler *c, Node *n) {
     Sym **t = get_ints(c, n, n->in[1], "shape", &len);
     if (!t) {
         /* runtime shape: the declared one, checked by emit_expand; x must broadcast to it */
-        len = runtime_ints(c, n, n->in[1], "shape", y, x->dtype);
+        len = runtime_ints(c, n, n->in[1], "shape", y, x->dtype, want_rank);
         int r = y->rank;
         if (r != (len > x->rank ? len : x->rank))
             o2c_error(c, n, "shape has %lld entries and the input rank %d, but output '%s' is "
@@ -863,7 +884,7 @@ static void emit_expand(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *t = n->in[1], *y = n->out[0];
     if (!known(t)) {
         /* broadcast of x with the runtime shape must give the declared dims */
-        int64_t len = ir_known_len(t);
+        int64_t len = infer_len(c, t);
         for (int d = 0; d < y->rank; d++) {
             int k = d - (y->rank - (int)len);
             if (k < 0)
@@ -904,7 +925,7 @@ static void infer_tile(Compiler *c, Node *n) {
         rep = get_ints(c, n, n->in[1], "repeats", &len);
         if (!rep) {
             /* runtime repeats: the declared shape, checked by emit_tile */
-            len = runtime_ints(c, n, n->in[1], "repeats", y, x->dtype);
+            len = runtime_ints(c, n, n->in[1], "repeats", y, x->dtype, want_in_rank);
             if (len != x->rank || y->rank != x->rank)
                 o2c_error(c, n, "repeats has %lld entries, the input rank %d and output '%s' is "
                           "declared with rank %d", (long long)len, x->rank, y->name, y->rank);
