@@ -245,6 +245,54 @@ static Sym *fold_fmod(SymCtx *s, Sym *a, Sym *b) { /* fmod=1: C %, sign of the d
     return NULL;
 }
 
+/* True when e >= 0 for every value of the dims (which are >= 0), divisions being defined. */
+static bool provably_nonneg(const Sym *e) {
+    switch (e->kind) {
+    case SYM_CONST: return e->c >= 0;
+    case SYM_DIM: return true;
+    case SYM_ADD:
+    case SYM_MUL:
+        for (int i = 0; i < e->n; i++)
+            if (!provably_nonneg(e->args[i]))
+                return false;
+        return true;
+    case SYM_FLOORDIV:
+    case SYM_CEILDIV:
+    case SYM_MIN: return provably_nonneg(e->args[0]) && provably_nonneg(e->args[1]);
+    case SYM_MOD: return provably_nonneg(e->args[1]);
+    case SYM_MAX: return provably_nonneg(e->args[0]) || provably_nonneg(e->args[1]);
+    }
+    return false;
+}
+
+/* -1, 0 or 1 when a < b, a == b or a > b for every value of the dims; 2 when unknown.  Shape
+ * arithmetic compares symbolic sizes with constants: torch's expand(N, -1, -1) exports as
+ * Where(Equal([N, -1, -1], -1), 1, [N, -1, -1]), where N == -1 is false because N >= 0. */
+static int sym_cmp(SymCtx *s, Sym *a, Sym *b) {
+    if (a == b)
+        return 0;
+    if (provably_nonneg(sym_sub(s, sym_sub(s, a, b), sym_const(s, 1))))
+        return 1;
+    if (provably_nonneg(sym_sub(s, sym_sub(s, b, a), sym_const(s, 1))))
+        return -1;
+    return 2;
+}
+
+#define FOLD_CMP(name, op)                                                                         \
+    static Sym *name(SymCtx *s, Sym *a, Sym *b) {                                                  \
+        int64_t x, y;                                                                              \
+        if (both_const(a, b, &x, &y))                                                              \
+            return sym_const(s, x op y);                                                           \
+        int r = sym_cmp(s, a, b);                                                                  \
+        if (r != 2)                                                                                \
+            return sym_const(s, r op 0);                                                           \
+        return NULL;                                                                               \
+    }
+FOLD_CMP(fold_less, <)
+FOLD_CMP(fold_less_equal, <=)
+FOLD_CMP(fold_greater, >)
+FOLD_CMP(fold_greater_equal, >=)
+#undef FOLD_CMP
 #define FOLD_CMP(name, op)                                                                         \
     static Sym *name(SymCtx *s, Sym *a, Sym *b) {                                                  \
         int64_t x, y;                                                                              \
@@ -252,21 +300,16 @@ static Sym *fold_fmod(SymCtx *s, Sym *a, Sym *b) { /* fmod=1: C %, sign of the d
             return sym_const(s, x op y);                                                           \
         return NULL;                                                                               \
     }
-FOLD_CMP(fold_less, <)
-FOLD_CMP(fold_less_equal, <=)
-FOLD_CMP(fold_greater, >)
-FOLD_CMP(fold_greater_equal, >=)
 FOLD_CMP(fold_and, &&)
 FOLD_CMP(fold_or, ||)
 FOLD_CMP(fold_xor, !=)
 
 static Sym *fold_equal(SymCtx *s, Sym *a, Sym *b) {
+    int r = sym_cmp(s, a, b); /* interned: the same expression is the same pointer */
     int64_t x, y;
-    if (a == b)
-        return sym_const(s, 1); /* interned: the same expression */
-    if (both_const(a, b, &x, &y))
-        return sym_const(s, 0);
-    return NULL;
+    if (r == 2 && both_const(a, b, &x, &y))
+        r = x != y;
+    return r == 2 ? NULL : sym_const(s, r == 0);
 }
 
 static Sym *fold_neg(SymCtx *s, Sym *a) { return sym_neg(s, a); }
