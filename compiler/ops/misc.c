@@ -145,7 +145,7 @@ static void infer_onehot(Compiler *c, Node *n) {
     if (!numeric(ind->dtype))
         o2c_error(c, n, "indices type %s is not supported", dtype_name(ind->dtype));
     int64_t len;
-    if (vals->rank != 1 || !ir_numel_const(vals, &len) || len != 2)
+    if (vals->rank != 1 || (len = infer_implied_len(c, n, vals, 2, "values")) != 2)
         o2c_error(c, n, "values must be a 2-element vector [off, on]");
     int r = ind->rank;
     int axis = infer_axis(c, n, attr_int(c, n, "axis", -1), r + 1);
@@ -153,13 +153,12 @@ static void infer_onehot(Compiler *c, Node *n) {
         axis += r + 1;
     OneHot *p = arena_alloc(c->arena, sizeof *p);
     double dd;
-    int64_t dl;
     if (known_scalar(c, dv, &dd)) {
         if (!(dd >= 1) || dd > 1e15)
             o2c_error(c, n, "depth = %g: must be positive", dd);
         p->depth = sym_const(c->sym, (int64_t)dd);
-    } else if (ir_numel_const(dv, &dl) && dl == 1 && numeric(dv->dtype) &&
-               infer_declared_shape(c, n, n->out[0], vals->dtype) && n->out[0]->rank == r + 1) {
+    } else if (numeric(dv->dtype) && infer_declared_shape(c, n, n->out[0], vals->dtype) &&
+               n->out[0]->rank == r + 1 && infer_implied_len(c, n, dv, 1, "depth") == 1) {
         /* runtime depth: the declared dim, checked by emit_onehot */
         p->depth = n->out[0]->shape[axis];
         p->rt_depth = dv;
@@ -336,8 +335,20 @@ static void infer_gathernd(Compiler *c, Node *n) {
         o2c_error(c, n, "data and indices must have rank >= 1");
     if (b < 0 || b >= q || b >= r)
         o2c_error(c, n, "batch_dims = %lld: must be below both ranks", (long long)b);
-    if (!sym_get_const(ind->shape[q - 1], &k))
-        o2c_error(c, n, "the last dim of indices must be known at compile time");
+    if (!sym_get_const(ind->shape[q - 1], &k)) {
+        /* symbolic: the output's declared rank q - 1 + r - b - k decides it (a constraint) */
+        Value *y = n->out[0];
+        if (!y->has_decl)
+            o2c_error(c, n, "the last dim of indices must be known at compile time unless the "
+                            "model declares the output's shape");
+        k = q - 1 + r - b - y->decl_rank;
+        if (k < 1 || k > r - b)
+            o2c_error(c, n, "output '%s' is declared with rank %d, which no index tuple length "
+                      "gives", y->name, y->decl_rank);
+        ir_constrain(c, n, 0, ind->shape[q - 1], sym_const(c->sym, k),
+                     "the last dim of indices must be %lld (the declared rank of '%s' implies it)",
+                     (long long)k, y->name);
+    }
     if (k < 1 || k > r - b)
         o2c_error(c, n, "index tuples of %lld entries for data of rank %d with %lld batch dims",
                   (long long)k, r, (long long)b);
@@ -390,11 +401,10 @@ static void infer_topk(Compiler *c, Node *n) {
     Value *rt_k = NULL;
     if (n->opset >= 10) {
         Value *kin = infer_in(c, n, 1);
-        int64_t kl;
         if (known_scalar(c, kin, &kv))
             ;
-        else if (ir_numel_const(kin, &kl) && kl == 1 && dtype_is_int(kin->dtype) &&
-                 infer_declared_shape(c, n, n->out[0], x->dtype) && n->out[0]->rank == x->rank) {
+        else if (dtype_is_int(kin->dtype) && infer_declared_shape(c, n, n->out[0], x->dtype) &&
+                 n->out[0]->rank == x->rank && infer_implied_len(c, n, kin, 1, "K") == 1) {
             /* runtime K: the declared dim, checked by emit_topk */
             rt_k = kin;
             kv = 0;

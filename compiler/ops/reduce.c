@@ -86,6 +86,7 @@ typedef struct ReducePlan {
     bool mask[MAXR];   /* reduced axes of x */
     Value *rt_axes;    /* declared shapes: axes read at run time (mask unused) */
     bool keepdims;
+    bool rt_noop; /* runtime axes: noop_with_empty_axes, for an axes count that may be 0 */
 } ReducePlan;
 
 /* ---- axes */
@@ -112,7 +113,8 @@ static int reduce_axes(Compiler *c, Node *n, int rank, bool *mask, Value **rt) {
                 o2c_error(c, n, "axes input '%s' must be 1-D", av->name);
             int64_t len = ir_known_len(av);
             Sym **k = len == 0 ? NULL : ir_known_ints(c, av);
-            if (len > 0 && !k) {
+            if (len != 0 && !k) {
+                /* runtime axes; a symbolic count (len < 0) may be 0 at run time */
                 *rt = av;
                 return -2;
             }
@@ -233,15 +235,24 @@ static void infer_reduce(Compiler *c, Node *n) {
     Value *y = n->out[0];
     if (nred == -2) {
         /* runtime axes: the declared shape, checked by emit_reduce_rt */
-        int64_t len = ir_known_len(rt);
         if (p->op->max_pass || !infer_declared_shape(c, n, y, x->dtype))
             o2c_error(c, n, "axes input '%s' must be known at compile time unless the model "
                       "declares the output's shape", rt->name);
-        if (len > x->rank || y->rank != (keepdims ? x->rank : x->rank - (int)len))
+        /* a symbolic count: any count with keepdims (the mask is read at run time), else the
+         * one the declared rank implies */
+        int64_t len = keepdims ? infer_len(c, rt)
+                               : infer_implied_len(c, n, rt, x->rank - y->rank, "axes");
+        if (len < 0)
+            ir_constrain(c, n, 1, ir_numel(c, rt), sym_const(c->sym, x->rank),
+                         "axes input '%s' must have at most as many entries as the input's rank",
+                         rt->name);
+        if (len > x->rank || (len >= 0 && y->rank != (keepdims ? x->rank : x->rank - (int)len)) ||
+            (len < 0 && y->rank != x->rank))
             o2c_error(c, n, "%lld axes reduced from rank %d but output '%s' is declared with "
                       "rank %d", (long long)len, x->rank, y->name, y->rank);
         p->rt_axes = rt;
         p->keepdims = keepdims;
+        p->rt_noop = attr_int(c, n, "noop_with_empty_axes", 0) != 0;
         n->priv = p;
         return;
     }
@@ -382,7 +393,9 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
     }
     const char *xs = emit_sym_array(e, "xs", r, st);
     emit_line(e, "int mk[%d] = {0};", rr);
-    emit_line(e, "for (int64_t i = 0; i < %lld; i++) {", (long long)ir_known_len(av));
+    int64_t len = infer_len(c, av);
+    const char *cnt = emit_sym(e, ir_numel(c, av));
+    emit_line(e, "for (int64_t i = 0; i < %s; i++) {", cnt);
     emit_line(e, "    int64_t a = (int64_t)%s[i];", emit_ptr(e, av));
     emit_line(e, "    if (a < 0)");
     emit_line(e, "        a += %d;", r);
@@ -390,6 +403,12 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "        return %d;", O2C_RUN_EDATA);
     emit_line(e, "    mk[a] = 1;");
     emit_line(e, "}");
+    if (len < 0 && !p->rt_noop) {
+        /* no axes at run time: every axis */
+        emit_line(e, "if (%s == 0)", cnt);
+        emit_line(e, "    for (int64_t d = 0; d < %d; d++)", r);
+        emit_line(e, "        mk[d] = 1;");
+    }
     emit_line(e, "int64_t cnt = 1;");
     emit_line(e, "for (int64_t d = 0, j = 0; d < %d; d++) {", r);
     emit_line(e, "    if (mk[d])");

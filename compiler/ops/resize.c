@@ -182,11 +182,11 @@ static void infer_resize(Compiler *c, Node *n) {
                 o2c_error(c, n, "scales '%s' must be float, got %s", scales->name,
                           dtype_name(scales->dtype));
             nsc = known_floats(c, n, scales, "scales", &sc);
-            int64_t l;
-            if (nsc < 0 && sym_get_const(scales->shape[0], &l) &&
+            if (nsc < 0 && scales->rank == 1 &&
                 infer_declared_shape(c, n, n->out[0], x->dtype)) {
+                /* a symbolic count is implied: one scale per input axis */
                 r->rt_scales = scales;
-                nsc = l;
+                nsc = infer_implied_len(c, n, scales, rank, "scales");
             }
             if (nsc < 0)
                 o2c_error(c, n, "scales '%s' is not known at compile time (it depends on runtime "
@@ -213,9 +213,11 @@ static void infer_resize(Compiler *c, Node *n) {
         else {
             sz = ir_known_ints(c, sizes);
             len = ir_known_len(sizes);
-            if ((!sz || len < 0) && len >= 0 && infer_declared_shape(c, n, n->out[0], x->dtype)) {
+            if ((!sz || len < 0) && infer_declared_shape(c, n, n->out[0], x->dtype)) {
+                /* a symbolic count is implied: one size per input axis */
                 r->rt_sizes = sizes;
                 sz = n->out[0]->shape;
+                len = infer_implied_len(c, n, sizes, rank, "sizes");
             }
             if (!sz || len < 0)
                 o2c_error(c, n, "sizes '%s' is not known at compile time (it depends on runtime "
@@ -252,8 +254,7 @@ static void infer_resize(Compiler *c, Node *n) {
                       dtype_name(rv->dtype));
         double *d;
         int64_t len = known_floats(c, n, rv, "roi", &d);
-        int64_t l2;
-        if (len < 0 && !(sym_get_const(rv->shape[0], &l2) && l2 == 2 * rank))
+        if (len < 0 && (rv->rank != 1 || infer_implied_len(c, n, rv, 2 * rank, "roi") != 2 * rank))
             o2c_error(c, n, "roi '%s' must have %d values", rv->name, 2 * rank);
         if (len >= 0 && len != 2 * rank)
             o2c_error(c, n, "roi has %lld values, expected %d", (long long)len, 2 * rank);
