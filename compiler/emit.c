@@ -178,8 +178,10 @@ static const char *float_literal(Arena *a, double v, bool is_double) {
     if (isnan(v))
         return is_double ? "(double)NAN" : "NAN";
     if (isinf(v))
+        /* tcc 0.9.27 rejects a negated INFINITY (or HUGE_VAL) in a static initializer as "not
+         * constant"; an overflowing product is a constant expression for every compiler */
         return v > 0 ? (is_double ? "(double)INFINITY" : "INFINITY")
-                     : (is_double ? "(-(double)INFINITY)" : "(-INFINITY)");
+                     : (is_double ? "(-1e300 * 1e300)" : "((float)(-1e300 * 1e300))");
     char tmp[64];
     snprintf(tmp, sizeof tmp, is_double ? "%.17g" : "%.9g", v);
     if (!strpbrk(tmp, ".e"))
