@@ -98,6 +98,29 @@ Test(elementwise, shape_arithmetic_folds) {
     tu_close(&m);
 }
 
+/* Comparisons of symbolic shape values fold when they differ for every size: torch's
+ * x.expand(N, -1, -1) pattern Where(Equal([N, 4], -1), 1, [N, 4]) and Greater/Less(N + 1, 0)
+ * leave both Expand targets known (no data-dependent shape). */
+Test(elementwise, symbolic_comparisons_fold) {
+    TuModel m;
+    tu_open(&m, EW "cmp_fold.onnx", NULL);
+    cr_assert(strstr(m.o.h_src, "output 0 'e': float[N, 4]"), "%s", m.o.h_src);
+    cr_assert(strstr(m.o.h_src, "output 1 'y': float[N + 1, 4, 4]"), "%s", m.o.h_src);
+    enum { N = 3 };
+    float x[N], e[N * 4], y[(N + 1) * 16];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)i;
+    int64_t dims[1] = {N};
+    const void *in[1] = {x};
+    void *outs[2] = {e, y};
+    cr_assert_eq(tu_run(&m, dims, in, outs), 0);
+    for (int i = 0; i < N * 4; i++)
+        cr_assert_eq(e[i], (float)(i / 4));
+    for (int i = 0; i < (N + 1) * 16; i++)
+        cr_assert_eq(y[i], 1.5f);
+    tu_close(&m);
+}
+
 /* Run-time kernels on other element types: int32 Mod (fmod=0) with mixed signs, Round half to
  * even, Cast float -> float16 (round to nearest even) -> float, Pow with an int64 exponent. */
 Test(elementwise, types_run) {

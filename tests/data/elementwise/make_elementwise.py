@@ -96,3 +96,25 @@ model("types.onnx",
        vi("e", [4], I64)],
       [vi("mod", None, TensorProto.INT32), vi("round", None), vi("h", None, TensorProto.FLOAT16),
        vi("back", None), vi("pow", None)])
+
+# Comparisons of symbolic shape values fold when they differ for every size (dims are >= 0):
+# torch's x.expand(N, -1, -1) exports as Where(Equal(shape, -1), 1, shape): here [N, 4] is
+# compared with -1 (Equal), and N + 1 with 0 (Greater, Less) to pick 4 rather than 9, so both
+# Expand targets are known: e [N, 4] and y [N + 1, 4, 4].
+model("cmp_fold.onnx",
+      [N("Shape", ["x"], ["shp"], name="shape", start=0, end=1),
+       N("Add", ["shp", "k1"], ["n1"], name="add"),
+       N("Concat", ["shp", "k4"], ["cat"], name="cat", axis=0),
+       N("Equal", ["cat", "km1"], ["eq"], name="eq"),
+       N("Where", ["eq", "kone2", "cat"], ["tgt0"], name="where"),
+       N("Greater", ["n1", "k0"], ["gt"], name="gt"),
+       N("Less", ["n1", "k0"], ["lt"], name="lt"),
+       N("Where", ["gt", "k4", "k9"], ["c1"], name="pick_gt"),
+       N("Where", ["lt", "k9", "k4"], ["c2"], name="pick_lt"),
+       N("Concat", ["n1", "c1", "c2"], ["tgt"], name="cat2", axis=0),
+       N("Expand", ["x", "tgt0"], ["e"], name="expand"),
+       N("Expand", ["one", "tgt"], ["y"], name="expand2")],
+      [vi("x", ["N", 1])],
+      [vi("e", None), vi("y", None)],
+      [const("k1", [1]), const("k4", [4]), const("k9", [9]), const("k0", [0]),
+       const("km1", [-1]), const("kone2", [1, 1]), const("one", [[[1.5]]], np.float32)])
