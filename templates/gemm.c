@@ -27,7 +27,8 @@
  *      Block pc starts at pc * Np, its panel j at j * kc.
  * The micro-kernel is 8 x (two 64-byte vectors): 8 x 32 for float, 16 accumulators, written
  * with GCC/Clang vector extensions; GCC splits 64-byte vectors on targets with narrower ones.
- * Other compilers (tcc, MSVC) get the same loops in plain C. */
+ * Other compilers (tcc, MSVC) get the same loops in plain C (also when O2C_NO_VECTOR is
+ * defined: the unit tests check both paths). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #endif
@@ -57,16 +58,8 @@ typedef struct gemm_epi_T {
     T p0, p1;
 } gemm_epi_T;
 
-/* Elements of scratch gemm_T needs for an M x N x K product (unpacked operands only). */
-static inline int64_t gemm_work_T(int64_t M, int64_t N, int64_t K) {
-    const int64_t nr = GEMM_NR_T;
-    int64_t mp = (M + GEMM_MR - 1) / GEMM_MR * GEMM_MR, np = (N + nr - 1) / nr * nr;
-    int64_t kc = K < GEMM_KC ? K : GEMM_KC;
-    return (mp < GEMM_MC ? mp : GEMM_MC) * kc + kc * (np < GEMM_NC ? np : GEMM_NC);
-}
-
 /* Packs the mc x kc block of alpha * op(A) at (i0, k0) into MR-row panels. */
-static inline void gemm_pack_a_T(const T *A, int64_t lda, int transA, int64_t i0, int64_t k0,
+static void gemm_pack_a_T(const T *A, int64_t lda, int transA, int64_t i0, int64_t k0,
                                  int64_t mc, int64_t kc, T alpha, T *dst) {
     int64_t i, k, r;
     for (i = 0; i < mc; i += GEMM_MR) {
@@ -92,7 +85,7 @@ static inline void gemm_pack_a_T(const T *A, int64_t lda, int transA, int64_t i0
 }
 
 /* Packs the kc x nc block of alpha * op(B) at (k0, j0) into NR-column panels. */
-static inline void gemm_pack_b_T(const T *B, int64_t ldb, int transB, int64_t k0, int64_t j0,
+static void gemm_pack_b_T(const T *B, int64_t ldb, int transB, int64_t k0, int64_t j0,
                                  int64_t kc, int64_t nc, T alpha, T *dst) {
     const int64_t NR = GEMM_NR_T;
     int64_t j, k, c;
@@ -125,35 +118,17 @@ static inline void gemm_pack_b_T(const T *B, int64_t ldb, int transB, int64_t k0
     }
 }
 
-/* Packs a whole operand (all K blocks) the way gemm_T reads GEMM_PACKED operands: the
- * compiler's layout, for runtime operands packed once and reused (and for the tests). */
-static inline void gemm_pack_full_a_T(const T *A, int64_t lda, int transA, int64_t M, int64_t K,
-                                      T *dst) {
-    const int64_t mp = (M + GEMM_MR - 1) / GEMM_MR * GEMM_MR;
-    int64_t k0;
-    for (k0 = 0; k0 < K; k0 += GEMM_KC)
-        gemm_pack_a_T(A, lda, transA, 0, k0, M, K - k0 < GEMM_KC ? K - k0 : GEMM_KC, (T)1,
-                      dst + k0 * mp);
-}
-static inline void gemm_pack_full_b_T(const T *B, int64_t ldb, int transB, int64_t K, int64_t N,
-                                      T *dst) {
-    const int64_t NR = GEMM_NR_T, np = (N + NR - 1) / NR * NR;
-    int64_t k0;
-    for (k0 = 0; k0 < K; k0 += GEMM_KC)
-        gemm_pack_b_T(B, ldb, transB, k0, 0, K - k0 < GEMM_KC ? K - k0 : GEMM_KC, N, (T)1,
-                      dst + k0 * np);
-}
-
-/* Micro-kernel: acc = A panel (kc x MR) x B panel (kc x NR); then the mr x nr corner of the
- * tile is stored to C (overwriting when `first`, else accumulating). */
-#if defined(__GNUC__) && !defined(__TINYC__)
+/* Micro-kernel: acc = A panel (kc x MR) x B panel (kc x NR, rows ldb apart: NR when packed,
+ * the matrix's own ldb when read in place); then the mr x nr corner of the tile is stored to C
+ * (overwriting when `first`, else accumulating). */
+#if defined(__GNUC__) && !defined(__TINYC__) && !defined(O2C_NO_VECTOR)
 __extension__ typedef T gemm_v_T __attribute__((vector_size(64)));
 __extension__ typedef T gemm_vu_T __attribute__((vector_size(64), aligned(sizeof(T)), may_alias));
 #if !defined(__clang__)
 __attribute__((optimize("fp-contract=fast")))
 #endif
-static void gemm_ukr_T(int64_t kc, const T *a, const T *b, T *c, int64_t ldc, int64_t mr,
-                       int64_t nr, int first) {
+static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
+                       int64_t mr, int64_t nr, int first) {
     const int VL = GEMM_VL_T;
     gemm_v_T c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0}, c30 = {0},
              c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0}, c60 = {0}, c61 = {0},
@@ -171,7 +146,7 @@ static void gemm_ukr_T(int64_t kc, const T *a, const T *b, T *c, int64_t ldc, in
         c60 += a[6] * b0, c61 += a[6] * b1;
         c70 += a[7] * b0, c71 += a[7] * b1;
         a += GEMM_MR;
-        b += 2 * VL;
+        b += ldb;
     }
     if (mr == GEMM_MR && nr == 2 * VL) {
         gemm_v_T acc[16];
@@ -201,8 +176,8 @@ static void gemm_ukr_T(int64_t kc, const T *a, const T *b, T *c, int64_t ldc, in
 }
 #else
 /* Plain C: the same tile in an array (tcc keeps it in memory; it is the correctness path). */
-static void gemm_ukr_T(int64_t kc, const T *a, const T *b, T *c, int64_t ldc, int64_t mr,
-                       int64_t nr, int first) {
+static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
+                       int64_t mr, int64_t nr, int first) {
     const int64_t NR = GEMM_NR_T;
     T acc[GEMM_MR * 2 * (64 / sizeof(T))];
     int64_t i, j, k;
@@ -216,7 +191,7 @@ static void gemm_ukr_T(int64_t kc, const T *a, const T *b, T *c, int64_t ldc, in
                 ar[j] += ai * b[j];
         }
         a += GEMM_MR;
-        b += NR;
+        b += ldb;
     }
     for (i = 0; i < mr; i++)
         for (j = 0; j < nr; j++)
@@ -225,7 +200,7 @@ static void gemm_ukr_T(int64_t kc, const T *a, const T *b, T *c, int64_t ldc, in
 #endif
 
 /* Epilogue over the mr x nr tile of C at (i0, j0) of the whole product. */
-static inline void gemm_epi_tile_T(const gemm_epi_T *ep, T *c, int64_t ldc, int64_t i0,
+static void gemm_epi_tile_T(const gemm_epi_T *ep, T *c, int64_t ldc, int64_t i0,
                                    int64_t j0, int64_t mr, int64_t nr) {
     int64_t i, j;
     for (i = 0; i < mr; i++) {
@@ -280,7 +255,9 @@ static inline void gemm_epi_tile_T(const gemm_epi_T *ep, T *c, int64_t ldc, int6
     }
 }
 
-/* The engine.  work: gemm_work_T(M, N, K) elements (fewer when an operand is GEMM_PACKED). */
+/* The engine.  work: min(roundup(M, MR), MC) * min(K, KC) + min(K, KC) * min(roundup(N, NR), NC)
+ * elements (+16 keeps the B part 64-byte aligned; the compiler's gp_work), none for a
+ * GEMM_PACKED operand's part. */
 static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int transA,
                    const T *B, int64_t ldb, int transB, T *C, int64_t ldc, T alpha, T beta,
                    const gemm_epi_T *epi, T *work) {
@@ -288,8 +265,16 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
     const int64_t mp = (M + GEMM_MR - 1) / GEMM_MR * GEMM_MR, np = (N + NR - 1) / NR * NR;
     const int64_t kc0 = K < GEMM_KC ? K : GEMM_KC;
     T *abuf = work, *bbuf = work + (transA == GEMM_PACKED ? 0 : (mp < GEMM_MC ? mp : GEMM_MC) * kc0);
-    /* alpha is applied while packing B (or A when B comes packed, with alpha folded in) */
-    const T alpha_b = alpha, alpha_a = transB == GEMM_PACKED ? alpha : (T)1;
+    /* B is read in place (no packing) when few row panels share it and its rows are few: M <= MC
+     * and K <= 128 (measured on 1x1-conv shapes: up to 30% faster at K = 32, equal at 64, slower
+     * from about K = 256 as the strided rows of B stress the prefetchers and the TLB); the last,
+     * partial column panel is still packed.  alpha then goes into A (never pre-packed with
+     * alpha != 1). */
+    const int direct_b = transB == 0 && M <= GEMM_MC && K <= 128 &&
+                         (transA != GEMM_PACKED || alpha == (T)1);
+    /* alpha is applied while packing B, or A when B is not packed here */
+    const T alpha_b = direct_b ? (T)1 : alpha;
+    const T alpha_a = transB == GEMM_PACKED || direct_b ? alpha : (T)1;
     int64_t i, j, jc, pc, ic, ir, jr;
     if (M <= 0 || N <= 0)
         return;
@@ -311,13 +296,14 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
         for (pc = 0; pc < K; pc += GEMM_KC) {
             const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
             const int first = pc == 0 && beta == (T)0, last = pc + kc == K;
-            const T *bp;
+            const T *bp = bbuf;
+            const int64_t nfull = nc / NR * NR; /* direct_b: panels read in place */
             if (transB == GEMM_PACKED)
                 bp = B + pc * np + jc * kc;
-            else {
+            else if (!direct_b)
                 gemm_pack_b_T(B, ldb, transB, pc, jc, kc, nc, alpha_b, bbuf);
-                bp = bbuf;
-            }
+            else if (nfull < nc)
+                gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
             for (ic = 0; ic < M; ic += GEMM_MC) {
                 const int64_t mc = M - ic < GEMM_MC ? M - ic : GEMM_MC;
                 const T *ap;
@@ -332,7 +318,13 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
                     for (jr = 0; jr < nc; jr += NR) {
                         const int64_t nr = nc - jr < NR ? nc - jr : NR;
                         T *ct = C + (ic + ir) * ldc + jc + jr;
-                        gemm_ukr_T(kc, ap + ir * kc, bp + jr * kc, ct, ldc, mr, nr, first);
+                        if (!direct_b)
+                            gemm_ukr_T(kc, ap + ir * kc, bp + jr * kc, NR, ct, ldc, mr, nr, first);
+                        else if (jr < nfull)
+                            gemm_ukr_T(kc, ap + ir * kc, B + pc * ldb + jc + jr, ldb, ct, ldc, mr,
+                                       nr, first);
+                        else
+                            gemm_ukr_T(kc, ap + ir * kc, bbuf, NR, ct, ldc, mr, nr, first);
                         if (last && epi)
                             gemm_epi_tile_T(epi, ct, ldc, ic + ir, jc + jr, mr, nr);
                     }

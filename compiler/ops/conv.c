@@ -40,6 +40,7 @@ typedef struct ConvPlan {
     bool direct;    /* Conv 1x1, stride 1, no padding: the input is its own unfolded matrix */
     Value *wpk;     /* Conv: constant weight packed per group for the engine (A operand), or NULL */
     Sym *cols;      /* elements of the unfolded tile at the start of the scratch (0 when direct) */
+    bool depthwise; /* one input and one output channel per group, 1-D or 2-D: direct loops */
 } ConvPlan;
 
 static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
@@ -201,8 +202,20 @@ static void infer_conv(Compiler *c, Node *n) {
     p->rows = sym_mul(s, p->cg, kvol);
     p->isp = prod3(c, p->in);
     p->osp = prod3(c, p->out);
+    int64_t G, mgv, rowsv, one;
+    p->depthwise = sym_get_const(p->cg, &one) && one == 1 && sym_get_const(p->mg, &mgv) &&
+                   mgv == 1 && sym_get_const(p->k[0], &one) && one == 1 &&
+                   sym_get_const(p->in[0], &one) && one == 1;
+    if (p->depthwise) {
+        Sym *shape[5] = {x->shape[0], m};
+        for (int i = 0; i < sp; i++)
+            shape[2 + i] = p->out[off + i];
+        ir_set_shape(c, n->out[0], x->dtype, x->rank, shape);
+        n->scratch = NULL;
+        n->priv = p;
+        return;
+    }
     /* a constant weight: each group's W[g] (mg x rows) packed as the engine's A operand */
-    int64_t G, mgv, rowsv;
     if (w->data && sym_get_const(p->group, &G) && sym_get_const(p->mg, &mgv) &&
         sym_get_const(p->rows, &rowsv)) {
         size_t es = dtype_size(w->dtype);
@@ -247,16 +260,34 @@ static void emit_conv(Compiler *c, Emit *e, Node *n) {
     ConvPlan *p = n->priv;
     Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2), *res = node_in(n, 3), *y = n->out[0];
     const char *ct = dtype_ctype(y->dtype);
-    const char *gemm = emit_template(e, "gemm", y->dtype);
-    const char *sfx = p->direct ? NULL : emit_template(e, "conv_im2col", y->dtype);
-    const char *G = emit_sym(e, p->group), *N = emit_sym(e, x->shape[0]);
+    const char *N = emit_sym(e, x->shape[0]);
     const char *C = emit_sym(e, x->shape[1]), *M = emit_sym(e, y->shape[1]);
-    const char *cg = emit_sym(e, p->cg), *mg = emit_sym(e, p->mg), *rows = emit_sym(e, p->rows);
     const char *isp = emit_sym(e, p->isp), *osp = emit_sym(e, p->osp);
-    const char *arr[6] = {0};
     int act;
     float p0, p1;
     gp_epi_attrs(c, n, &act, &p0, &p1);
+    if (p->depthwise) {
+        const char *dw = emit_template(e, "conv_dw", y->dtype);
+        emit_line(e, "/* depthwise: direct loops */");
+        emit_line(e, "for (int64_t nb = 0; nb < %s; nb++)", N);
+        emit_line(e, "    dwconv_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, %s, %s, %s, %s, "
+                  "%s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s);",
+                  dw, emit_ptr(e, x), C, isp, emit_ptr(e, w), b ? emit_ptr(e, b) : "0",
+                  res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp)
+                      : "0",
+                  emit_ptr(e, y), M, osp, C, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
+                  emit_sym(e, p->out[1]), emit_sym(e, p->out[2]), emit_sym(e, p->k[1]),
+                  emit_sym(e, p->k[2]), emit_sym(e, p->stride[1]), emit_sym(e, p->stride[2]),
+                  emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]),
+                  emit_sym(e, p->pad[2]), act, emit_literal(e, y->dtype, p0),
+                  emit_literal(e, y->dtype, p1));
+        return;
+    }
+    const char *gemm = emit_template(e, "gemm", y->dtype);
+    const char *sfx = p->direct ? NULL : emit_template(e, "conv_im2col", y->dtype);
+    const char *G = emit_sym(e, p->group);
+    const char *cg = emit_sym(e, p->cg), *mg = emit_sym(e, p->mg), *rows = emit_sym(e, p->rows);
+    const char *arr[6] = {0};
     if (!p->direct) {
         emit_geometry(e, p, arr);
         emit_line(e, "%s *const cols = %s;", ct, scratch_ptr(e, n, ct));

@@ -385,7 +385,7 @@ Test(matconv, gemm_template_vs_naive) {
                             double c0 = beta == 0 ? 0 : beta * want[i * ldc + j];
                             want[i * ldc + j] = (float)(alpha * acc + c0);
                         }
-                    float *work = malloc(sizeof(float) * (size_t)gemm_work_T(M, N, K));
+                    float *work = malloc(sizeof(float) * (size_t)(128 * 256 + 256 * 1056 + 16));
                     gemm_T(M, N, K, A, lda, ta, B, ldb, tb, C, ldc, alpha, beta, NULL, work);
                     free(work);
                     for (int64_t i = 0; i < M; i++)
