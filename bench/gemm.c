@@ -21,13 +21,14 @@
 
 /* The adapter: the only code that knows the kernel's interface.  templates/gemm.c is being
  * reworked: the packed engine (GEMM_PACKED defined) takes an epilogue and a scratch buffer of
- * gemm_work_T(M, N, K) elements (allocated once, outside the timing, as a model's workspace
+ * GEMM_MC*GEMM_KC + GEMM_KC*(GEMM_NC+NR) elements (allocated once, outside the timing, as a model's workspace
  * is); the older blocked kernel takes neither.  Both operands unpacked, as a runtime MatMul. */
 static void bench_gemm(int64_t n, const float *A, const float *B, float *C) {
 #ifdef GEMM_PACKED
     static T *work;
     if (!work) {
-        size_t elems = (size_t)gemm_work_T(n, n, n);
+        /* the engine's scratch: one packed A block and one packed B panel (+ alignment) */
+        size_t elems = (size_t)(GEMM_MC * GEMM_KC + GEMM_KC * (GEMM_NC + GEMM_NR_T) + 16);
         work = aligned_alloc(64, (elems * sizeof(T) + 63) / 64 * 64 + 64);
         if (!work) {
             fprintf(stderr, "gemm: out of memory\n");
