@@ -382,7 +382,9 @@ static void emit_gathernd(Compiler *c, Emit *e, Node *n) {
 
 /* ---- TopK (opset 1: attribute k; 10+: input K; 11+: largest, sorted): the k largest (or
  * smallest) elements along `axis` (default -1) and their int64 indices, sorted, ties by lower
- * index.  k must be known at compile time (it is a dim of the outputs); k <= the axis size. */
+ * index.  k must be known at compile time (it is a dim of the outputs), possibly symbolic (a
+ * Sym from shape arithmetic: torch.sort/argsort along a dynamic axis exports k = that dim); the
+ * kernel takes k at run time; k <= the axis size. */
 
 typedef struct TopK {
     Sym *outer, *n, *inner, *k;
@@ -399,11 +401,17 @@ static void infer_topk(Compiler *c, Node *n) {
         o2c_error(c, n, "input is a scalar: TopK needs rank >= 1");
     double kv;
     Value *rt_k = NULL;
+    Sym *sym_k = NULL; /* known but symbolic k (the size of a dynamic axis: torch.sort) */
     if (n->opset >= 10) {
         Value *kin = infer_in(c, n, 1);
+        Sym **ks;
         if (known_scalar(c, kin, &kv))
             ;
-        else if (dtype_is_int(kin->dtype) && infer_declared_shape(c, n, n->out[0], x->dtype) &&
+        else if (dtype_is_int(kin->dtype) && ir_known_len(kin) == 1 &&
+                 (ks = ir_known_ints(c, kin))) {
+            sym_k = ks[0];
+            kv = 0;
+        } else if (dtype_is_int(kin->dtype) && infer_declared_shape(c, n, n->out[0], x->dtype) &&
                  n->out[0]->rank == x->rank && infer_implied_len(c, n, kin, 1, "K") == 1) {
             /* runtime K: the declared dim, checked by emit_topk */
             rt_k = kin;
@@ -423,7 +431,7 @@ static void infer_topk(Compiler *c, Node *n) {
     if ((largest != 0 && largest != 1) || (sorted != 0 && sorted != 1))
         o2c_error(c, n, "largest and sorted must be 0 or 1");
     TopK *p = arena_alloc(c->arena, sizeof *p);
-    p->k = sym_const(c->sym, (int64_t)kv);
+    p->k = sym_k ? sym_k : sym_const(c->sym, (int64_t)kv);
     if (rt_k) {
         p->k = n->out[0]->shape[axis];
         p->rt_k = rt_k;
@@ -431,7 +439,7 @@ static void infer_topk(Compiler *c, Node *n) {
     p->outer = prod(c, x->shape, 0, axis);
     p->n = x->shape[axis];
     p->inner = prod(c, x->shape, axis + 1, x->rank);
-    if (rt_k)
+    if (rt_k || sym_k)
         ir_constrain(c, n, 1, p->k, p->n, "k must not exceed the size of axis %d", axis);
     else
         ir_constrain(c, n, 1, p->k, p->n, "k (%lld) must not exceed the size of axis %d",

@@ -40,6 +40,35 @@ Test(misc, onehot_known_depth) {
     tu_close(&m);
 }
 
+/* TopK whose k is the size of the axis (Shape -> Gather -> Unsqueeze: known, symbolic N), as
+ * torch.sort / argsort along a dynamic axis exports: a full descending sort of each row. */
+Test(misc, topk_symbolic_k_full_sort) {
+    TuModel m;
+    tu_open(&m, MISC "topk_symk.onnx", NULL);
+    for (int64_t N = 1; N <= 5; N += 2) {
+        const int64_t dims[2] = {2, N};
+        tu_expect_shape(&m, dims, 0, 2, dims);
+        tu_expect_shape(&m, dims, 1, 2, dims);
+        float x[10], v[10];
+        int64_t idx[10];
+        for (int64_t i = 0; i < 2 * N; i++)
+            x[i] = (float)((i * 7) % 5) - (float)i * 0.25f;
+        const void *ins[1] = {x};
+        void *outs[2] = {v, idx};
+        run(&m, dims, ins, outs);
+        for (int b = 0; b < 2; b++)
+            for (int64_t j = 0; j < N; j++) {
+                const float *row = x + b * N;
+                int64_t k = idx[b * N + j];
+                cr_assert(k >= 0 && k < N, "index %lld out of range", (long long)k);
+                cr_assert_eq(v[b * N + j], row[k]);
+                if (j > 0)
+                    cr_assert(v[b * N + j - 1] >= v[b * N + j], "row %d not descending", b);
+            }
+    }
+    tu_close(&m);
+}
+
 /* TopK k = 3, smallest, axis 1 of [B, N]: sorted ascending, ties by lower index. */
 Test(misc, topk_smallest_stable) {
     TuModel m;

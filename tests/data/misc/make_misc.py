@@ -47,6 +47,21 @@ model("topk_sym.onnx",
       helper.make_node("TopK", ["x", "k"], ["v", "i"], name="tk", axis=1, largest=0),
       [vi("x", ["B", "N"])], [vi("v", None), vi("i", None, I64)], 11,
       [const("k", np.array([3], dtype=np.int64))])
+# TopK with k = the size of axis 1 (Shape -> Gather -> Unsqueeze: a symbolic known k), the
+# export of torch.sort / argsort along a dynamic axis
+_g = helper.make_graph(
+    [helper.make_node("Shape", ["x"], ["s"]),
+     helper.make_node("Gather", ["s", "one"], ["n"], axis=0),
+     helper.make_node("Unsqueeze", ["n", "zero"], ["k"]),
+     helper.make_node("TopK", ["x", "k"], ["v", "i"], name="tk", axis=1)],
+    "topk_symk", [vi("x", ["B", "N"])], [vi("v", None), vi("i", None, I64)],
+    initializer=[const("one", np.array(1, dtype=np.int64)),
+                 const("zero", np.array([0], dtype=np.int64))])
+_m = helper.make_model(_g, opset_imports=[helper.make_opsetid("", 13)],
+                       producer_name="onnx2c-make_misc")
+_m.ir_version = 8
+with open(os.path.join(HERE, "topk_symk.onnx"), "wb") as f:
+    f.write(_m.SerializeToString())
 # Trilu upper with a runtime k on [B, R, C]
 model("trilu_sym.onnx",
       helper.make_node("Trilu", ["x", "k"], ["y"], name="tr"),
