@@ -714,6 +714,30 @@ static Sym *fold_cast(SymCtx *s, Sym *a) { /* wrapped to the output type by fold
     return a;
 }
 
+/* A known integer value cast to float/double (torch.arange(S, dtype=float): Cast(Shape ->
+ * Gather)): the output keeps the known integers as kv (Syms), so that Range can compute its
+ * length.  Constant elements must be exact in the float type; symbolic ones are dims, taken
+ * to be exact (below 2^24).  Every consumer reads kv as integers or as a local array of the
+ * float type (emit.c); integer folding rules ignore float values. */
+static void fold_int_to_float(Compiler *c, Node *n, DType to) {
+    Value *x = n->in[0], *y = n->out[0];
+    int64_t len = ir_known_len(y);
+    Sym **kx;
+    if (len < 0 || len > 4096 || !(kx = ir_known_ints(c, x)))
+        return;
+    for (int64_t i = 0; i < len; i++) {
+        int64_t v;
+        if (!sym_get_const(kx[i], &v))
+            continue;
+        if (x->dtype == DT_UINT64 && v < 0)
+            return;
+        int64_t lim = to == DT_FLOAT ? INT64_C(1) << 24 : INT64_C(1) << 53;
+        if (v < -lim || v > lim)
+            return;
+    }
+    y->kv = arena_dup(c->arena, kx, sizeof(Sym *) * (size_t)(len ? len : 1));
+}
+
 static void infer_cast(Compiler *c, Node *n) {
     DType to;
     if (!strcmp(n->op_type, "CastLike")) {
@@ -734,9 +758,12 @@ static void infer_cast(Compiler *c, Node *n) {
         o2c_error(c, n, "cast to type %d is not supported", (int)to);
     Value *x = n->in[0];
     ir_set_shape(c, n->out[0], to, x->rank, x->shape);
-    if (foldable_type(x->dtype))
-        fold_unary(c, n, fold_cast);
-    else if (foldable_type(to) && x->data && dtype_is_float(x->dtype)) {
+    if (foldable_type(x->dtype) || (x->kv && dtype_is_float(x->dtype))) {
+        if (foldable_type(to))
+            fold_unary(c, n, fold_cast); /* a float kv holds integers: exact */
+        else if (to == DT_FLOAT || to == DT_DOUBLE)
+            fold_int_to_float(c, n, to);
+    } else if (foldable_type(to) && x->data && dtype_is_float(x->dtype)) {
         /* a constant float tensor cast to an integer type (e.g. a computed size) */
         int64_t len = ir_known_len(x);
         if (len < 0 || len > 4096)

@@ -714,7 +714,9 @@ static void emit_constantofshape(Compiler *c, Emit *e, Node *n) {
 /* ---- Range */
 
 /* Range-11: y[i] = start + i * delta for i < max(ceil((limit - start) / delta), 0).  Integer
- * operands may be symbolic (Syms) when delta is a constant; float operands must be constants.
+ * operands may be symbolic (Syms) when delta is a constant; float operands are constants, or
+ * known integers (kv, exact) with integral constant others: the length is then the Sym
+ * max(ceildiv(limit - start, delta), 0) and the kernel computes (T)(start + i * delta).
  * Operands known at compile time are required: the length is the output's shape. */
 static void infer_range(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
@@ -732,14 +734,16 @@ static void infer_range(Compiler *c, Node *n) {
     DType t = v[0]->dtype;
     if (t != DT_FLOAT && t != DT_DOUBLE && !dtype_is_int(t))
         o2c_error(c, n, "type %s is not supported", dtype_name(t));
-    bool runtime = false;
-    for (int i = 0; i < 3; i++)
-        if (dtype_is_int(t) ? !ir_known_ints(c, v[i]) : !v[i]->data)
+    bool runtime = false, all_data = true;
+    for (int i = 0; i < 3; i++) {
+        if (dtype_is_int(t) ? !ir_known_ints(c, v[i]) : !v[i]->data && !v[i]->kv)
             runtime = true;
+        all_data &= v[i]->data != NULL;
+    }
     if (runtime) {
         /* operands read at run time: the declared length, checked by emit_range */
         for (int i = 0; i < 3; i++)
-            if ((dtype_is_int(t) ? !ir_known_ints(c, v[i]) : !v[i]->data) &&
+            if ((dtype_is_int(t) ? !ir_known_ints(c, v[i]) : !v[i]->data && !v[i]->kv) &&
                 !infer_declared_shape(c, n, y, t))
                 o2c_error(c, n, "%s '%s' is not known at compile time: the output length "
                                 "would be data-dependent, which is not supported unless the "
@@ -749,15 +753,22 @@ static void infer_range(Compiler *c, Node *n) {
         n->priv = NULL;
         return;
     }
-    if (dtype_is_int(t)) {
+    if (dtype_is_int(t) || !all_data) {
+        /* integer operands, or float ones of which one is a known integer Sym (kv: a Cast of
+         * shape arithmetic, torch.arange(S, dtype=float)): the others must be integral */
         Sym *k[3];
         for (int i = 0; i < 3; i++) {
             Sym **kk = ir_known_ints(c, v[i]);
-            if (!kk)
-                o2c_error(c, n, "%s '%s' is not known at compile time: the output length "
-                                "would be data-dependent, which is not supported", names[i],
-                          v[i]->name);
-            k[i] = kk[0];
+            if (kk) {
+                k[i] = kk[0];
+                continue;
+            }
+            O2C_ASSERT(c, !dtype_is_int(t) && v[i]->data);
+            double d = data_double(v[i], 0);
+            if (!(d == floor(d) && fabs(d) <= 9007199254740992.0))
+                o2c_error(c, n, "%s is %g: a float Range whose operands are symbolic needs "
+                                "integral start, limit and delta", names[i], d);
+            k[i] = sym_const(s, (int64_t)d);
         }
         int64_t delta;
         if (!sym_get_const(k[2], &delta))
@@ -773,7 +784,7 @@ static void infer_range(Compiler *c, Node *n) {
         prm[1] = k[2];
         n->priv = prm;
         int64_t cnt;
-        if (sym_get_const(len, &cnt) && cnt <= FOLD_MAX) {
+        if (dtype_is_int(t) && sym_get_const(len, &cnt) && cnt <= FOLD_MAX) {
             y->kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(cnt + 1));
             for (int64_t i = 0; i < cnt; i++)
                 y->kv[i] = sym_add(s, k[0], sym_mul(s, sym_const(s, i), k[2]));

@@ -186,6 +186,32 @@ Test(shape, constantofshape_and_range_symbolic) {
     tu_close(&m);
 }
 
+/* Float Range with a limit (or start) that is Cast(Gather(Shape(x))), the position-encoding
+ * pattern torch.arange(S, dtype=float): the Cast keeps the known dim, the length is a Sym.
+ * r = Range(1.0, W, 2.0): ceildiv(W - 1, 2) elements (0 for W = 1); q = Range(W, -1.0, -1.0):
+ * W, W - 1, ..., 0. */
+Test(shape, range_float_symbolic_limit) {
+    TuModel m;
+    tu_open(&m, SHAPE "range_float.onnx", NULL);
+    expect_no_shape_code(&m, (const char *const[]){"Shape", "Gather", "Cast", NULL});
+    for (int64_t W = 1; W <= 6; W++) {
+        int64_t dims[2] = {2, W}, nr = W / 2, nq = W + 1;
+        tu_expect_shape(&m, dims, 0, 1, &nr);
+        tu_expect_shape(&m, dims, 1, 1, &nq);
+        float x[12] = {0}, r[8], q[8];
+        const void *ins[1] = {x};
+        void *outs[2] = {r, q};
+        cr_assert_eq(tu_run(&m, dims, ins, outs), 0);
+        for (int64_t i = 0; i < nr; i++)
+            cr_assert_eq(r[i], (float)(1 + 2 * i), "W=%lld r[%lld] = %g", (long long)W,
+                         (long long)i, r[i]);
+        for (int64_t i = 0; i < nq; i++)
+            cr_assert_eq(q[i], (float)(W - i), "W=%lld q[%lld] = %g", (long long)W, (long long)i,
+                         q[i]);
+    }
+    tu_close(&m);
+}
+
 /* Constant value_float, value_floats, value_int, value_ints, value; Shape(x) + value_ints. */
 Test(shape, constant_attributes) {
     TuModel m;
@@ -228,4 +254,9 @@ Test(shape_errors, sparse_constant) {
 Test(shape_errors, squeeze_of_a_dim_that_is_not_one) {
     static const char *const parts[] = {"node 'sq' (Squeeze)", "not 1", NULL};
     tu_expect_error_parts(SHAPE "bad_squeeze_not_one.onnx", O2C_EMODEL, parts);
+}
+
+Test(shape_errors, range_float_symbolic_limit_fractional_delta) {
+    static const char *const parts[] = {"node 'rg' (Range)", "delta is 0.5", "integral", NULL};
+    tu_expect_error_parts(SHAPE "bad_range_float_step.onnx", O2C_EMODEL, parts);
 }

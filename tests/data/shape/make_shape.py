@@ -8,11 +8,13 @@ Every model has symbolic dims, so the shape arithmetic must fold into symbolic e
   moves.onnx            Flatten, Squeeze(Unsqueeze), Identity, Dropout(+mask) of x[N,C,W]
   expand_tile.onnx      Expand(x[N,1], Shape(z[N,W])), Tile(x, [2,3])
   fill_range.onnx       ConstantOfShape(Shape(x)) = 7 (int64), Range(0, Size(x), 1)
+  range_float.onnx      Range(1.0, Cast(W, float), 2.0) and Range(Cast(W, float), -1.0, -1.0), x[N,W]
   constants.onnx        Constant value_float, value_floats, value_int, value_ints, value tensor
   bad_reshape_runtime.onnx  Reshape whose target shape is a runtime input (data-dependent)
   bad_reshape_two_neg.onnx  Reshape target with two -1
   bad_constant_sparse.onnx  Constant with sparse_value
   bad_squeeze_not_one.onnx  Squeeze of an axis of size 3
+  bad_range_float_step.onnx Range(0.0, Cast(W, float), 0.5): a symbolic float length needs integers
 """
 import numpy as np
 import onnx
@@ -88,6 +90,30 @@ save("fill_range",
      [vi("c", TP.INT64, None), vi("r", TP.INT64, None)],
      [nh.from_array(np.array(0, dtype=np.int64), "zero"),
       nh.from_array(np.array(1, dtype=np.int64), "one")])
+
+
+def f32(name, v):
+    return nh.from_array(np.array(v, dtype=np.float32), name)
+
+
+save("range_float",
+     [h.make_node("Shape", ["x"], ["s"]),
+      h.make_node("Gather", ["s", "one"], ["w"], axis=0),
+      h.make_node("Cast", ["w"], ["wf"], to=TP.FLOAT),
+      h.make_node("Range", ["st", "wf", "de"], ["r"]),
+      h.make_node("Range", ["wf", "m1", "m1"], ["q"])],
+     [vi("x", TP.FLOAT, ["N", "W"])],
+     [vi("r", TP.FLOAT, None), vi("q", TP.FLOAT, None)],
+     [nh.from_array(np.array(1, dtype=np.int64), "one"), f32("st", 1.0), f32("de", 2.0),
+      f32("m1", -1.0)])
+
+save("bad_range_float_step",
+     [h.make_node("Shape", ["x"], ["s"]),
+      h.make_node("Gather", ["s", "one"], ["w"], axis=0),
+      h.make_node("Cast", ["w"], ["wf"], to=TP.FLOAT),
+      h.make_node("Range", ["st", "wf", "de"], ["r"], name="rg")],
+     [vi("x", TP.FLOAT, ["N", "W"])], [vi("r", TP.FLOAT, None)],
+     [nh.from_array(np.array(1, dtype=np.int64), "one"), f32("st", 0.0), f32("de", 0.5)])
 
 save("constants",
      [h.make_node("Constant", [], ["a"], value_float=1.5),
