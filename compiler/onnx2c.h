@@ -230,9 +230,10 @@ struct Value {
     int rank;          /* -1 while unknown */
     Sym **shape;       /* rank entries */
     /* Known contents at compile time.  `data` holds dense bytes when every element is a
-     * constant (initializers, Constant, folded shape math).  `kv` holds the elements of an
-     * integer (or bool) tensor as Syms when they are known but may be symbolic (Shape(x)
-     * gives the dims of x).  Either may be NULL. */
+     * constant (initializers, Constant, folded shape math).  `kv` holds the elements as Syms
+     * when they are known but may be symbolic (Shape(x) gives the dims of x): integer and bool
+     * tensors, and float tensors holding integers (a Cast of a known integer value, as in
+     * torch.arange(S, dtype=float)).  Check the dtype before folding on kv.  Either may be NULL. */
     void *data;
     Sym **kv;
     Node *producer;
