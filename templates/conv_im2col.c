@@ -39,9 +39,17 @@ static void im2col_T(const T *x, int64_t C, const int64_t *in, const int64_t *ou
                         } else {
                             const T *src = x + ((c * in[0] + iz) * in[1] + iy) * in[2];
                             const int64_t ix0 = ox * stride[2] + kx * dil[2] - pad[2];
-                            for (t = 0; t < run; t++) {
-                                const int64_t ix = ix0 + t * stride[2];
-                                dst[q + t] = ix >= 0 && ix < in[2] ? src[ix] : (T)0;
+                            if (stride[2] == 1 && ix0 >= 0 && ix0 + run <= in[2]) {
+                                /* the whole run inside the row: a plain copy */
+                                const T *s1 = src + ix0;
+                                T *d1 = dst + q;
+                                for (t = 0; t < run; t++)
+                                    d1[t] = s1[t];
+                            } else {
+                                for (t = 0; t < run; t++) {
+                                    const int64_t ix = ix0 + t * stride[2];
+                                    dst[q + t] = ix >= 0 && ix < in[2] ? src[ix] : (T)0;
+                                }
                             }
                         }
                         q += run;

@@ -27,6 +27,8 @@
  *      Block pc starts at pc * Np, its panel j at j * kc.
  * The micro-kernel is 8 x (two 64-byte vectors): 8 x 32 for float, 16 accumulators, written
  * with GCC/Clang vector extensions; GCC splits 64-byte vectors on targets with narrower ones.
+ * M < MR takes gemm_small_T instead: no MR padding (an 8-row tile for one row wasted 7/8 of
+ * the work), A and row-major B read in place, a 1-row or 4-row kernel over NR-column panels.
  * Other compilers (tcc, MSVC) get the same loops in plain C (also when O2C_NO_VECTOR is
  * defined: the unit tests check both paths). */
 #ifndef O2C_TEMPLATE
@@ -255,6 +257,129 @@ static void gemm_epi_tile_T(const gemm_epi_T *ep, T *c, int64_t ldc, int64_t i0,
     }
 }
 
+/* Small M (fewer than MR rows: a GEMV, a fully connected layer on one sample, a correlation
+ * with one output channel): the mr x nr tile (mr <= 4) of alpha * A x B panel, A read in place
+ * (element (i, k) at a[i * sai + k * sak]), B panel rows ldb apart; overwrites C when `first`,
+ * else accumulates.  Rows past mr repeat the last one (computed, never stored). */
+#if defined(__GNUC__) && !defined(__TINYC__) && !defined(O2C_NO_VECTOR)
+#if !defined(__clang__)
+__attribute__((optimize("fp-contract=fast")))
+#endif
+static void gemm_ukr_small_T(int64_t kc, int64_t mr, const T *a, int64_t sai, int64_t sak,
+                             const T *b, int64_t ldb, T *c, int64_t ldc, int64_t nr, int first,
+                             T alpha) {
+    const int VL = GEMM_VL_T;
+    gemm_v_T acc[8];
+    int64_t i, j, k;
+    if (mr == 1) {
+        /* one row: four k steps in flight (8 independent sums) */
+        gemm_v_T s00 = {0}, s01 = {0}, s10 = {0}, s11 = {0}, s20 = {0}, s21 = {0}, s30 = {0},
+                 s31 = {0};
+        for (k = 0; k + 4 <= kc; k += 4) {
+            const T *bk = b + k * ldb;
+            s00 += a[k * sak] * *(const gemm_vu_T *)(const void *)bk;
+            s01 += a[k * sak] * *(const gemm_vu_T *)(const void *)(bk + VL);
+            s10 += a[(k + 1) * sak] * *(const gemm_vu_T *)(const void *)(bk + ldb);
+            s11 += a[(k + 1) * sak] * *(const gemm_vu_T *)(const void *)(bk + ldb + VL);
+            s20 += a[(k + 2) * sak] * *(const gemm_vu_T *)(const void *)(bk + 2 * ldb);
+            s21 += a[(k + 2) * sak] * *(const gemm_vu_T *)(const void *)(bk + 2 * ldb + VL);
+            s30 += a[(k + 3) * sak] * *(const gemm_vu_T *)(const void *)(bk + 3 * ldb);
+            s31 += a[(k + 3) * sak] * *(const gemm_vu_T *)(const void *)(bk + 3 * ldb + VL);
+        }
+        for (; k < kc; k++) {
+            s00 += a[k * sak] * *(const gemm_vu_T *)(const void *)(b + k * ldb);
+            s01 += a[k * sak] * *(const gemm_vu_T *)(const void *)(b + k * ldb + VL);
+        }
+        acc[0] = (s00 + s10) + (s20 + s30);
+        acc[1] = (s01 + s11) + (s21 + s31);
+    } else {
+        const T *a0 = a, *a1 = a + sai, *a2 = a + (mr > 2 ? 2 : mr - 1) * sai,
+                *a3 = a + (mr > 3 ? 3 : mr - 1) * sai;
+        gemm_v_T c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0}, c30 = {0},
+                 c31 = {0};
+        for (k = 0; k < kc; k++) {
+            const gemm_v_T b0 = *(const gemm_vu_T *)(const void *)(b + k * ldb);
+            const gemm_v_T b1 = *(const gemm_vu_T *)(const void *)(b + k * ldb + VL);
+            const int64_t ak = k * sak;
+            c00 += a0[ak] * b0, c01 += a0[ak] * b1;
+            c10 += a1[ak] * b0, c11 += a1[ak] * b1;
+            c20 += a2[ak] * b0, c21 += a2[ak] * b1;
+            c30 += a3[ak] * b0, c31 += a3[ak] * b1;
+        }
+        acc[0] = c00, acc[1] = c01, acc[2] = c10, acc[3] = c11;
+        acc[4] = c20, acc[5] = c21, acc[6] = c30, acc[7] = c31;
+    }
+    for (i = 0; i < mr; i++) {
+        T t[2 * (64 / sizeof(T))];
+        gemm_vu_T *tv = (gemm_vu_T *)(void *)t;
+        tv[0] = alpha * acc[2 * i], tv[1] = alpha * acc[2 * i + 1];
+        for (j = 0; j < nr; j++)
+            c[i * ldc + j] = first ? t[j] : c[i * ldc + j] + t[j];
+    }
+}
+#else
+static void gemm_ukr_small_T(int64_t kc, int64_t mr, const T *a, int64_t sai, int64_t sak,
+                             const T *b, int64_t ldb, T *c, int64_t ldc, int64_t nr, int first,
+                             T alpha) {
+    T acc[2 * (64 / sizeof(T))];
+    int64_t i, j, k;
+    for (i = 0; i < mr; i++) {
+        for (j = 0; j < nr; j++)
+            acc[j] = (T)0;
+        for (k = 0; k < kc; k++) {
+            const T ak = a[i * sai + k * sak];
+            const T *bk = b + k * ldb;
+            for (j = 0; j < nr; j++)
+                acc[j] += ak * bk[j];
+        }
+        for (j = 0; j < nr; j++)
+            c[i * ldc + j] = first ? alpha * acc[j] : c[i * ldc + j] + alpha * acc[j];
+    }
+}
+#endif
+
+/* The engine for M < MR: B panels read in place when B is row-major (the last partial one,
+ * and a transposed B, packed into bbuf), A read in place, no MR padding.  beta is already
+ * applied to C. */
+static void gemm_small_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int transA,
+                         const T *B, int64_t ldb, int transB, T *C, int64_t ldc, T alpha, T beta,
+                         const gemm_epi_T *epi, T *bbuf) {
+    const int64_t NR = GEMM_NR_T, np = (N + NR - 1) / NR * NR;
+    const int64_t sai = transA ? 1 : lda;
+    const int64_t sak = transA == GEMM_PACKED ? GEMM_MR : transA ? lda : 1;
+    int64_t jc, pc, jr, i;
+    for (jc = 0; jc < N; jc += GEMM_NC) {
+        const int64_t nc = N - jc < GEMM_NC ? N - jc : GEMM_NC;
+        const int64_t nfull = transB == 0 ? nc / NR * NR : 0;
+        for (pc = 0; pc < K; pc += GEMM_KC) {
+            const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
+            const int first = pc == 0 && beta == (T)0, last = pc + kc == K;
+            /* packed A: block pc at pc * MR (one panel); else column pc of op(A) */
+            const T *ap = transA == GEMM_PACKED ? A + pc * GEMM_MR : A + pc * sak;
+            if (transB == 1)
+                gemm_pack_b_T(B, ldb, 1, pc, jc, kc, nc, (T)1, bbuf);
+            else if (transB == 0 && nfull < nc)
+                gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
+            for (jr = 0; jr < nc; jr += NR) {
+                const int64_t nr = nc - jr < NR ? nc - jr : NR;
+                const T *bp = bbuf + jr * kc;
+                int64_t lb = NR;
+                if (transB == GEMM_PACKED)
+                    bp = B + pc * np + (jc + jr) * kc;
+                else if (transB == 0 && jr < nfull)
+                    bp = B + pc * ldb + jc + jr, lb = ldb;
+                else if (transB == 0)
+                    bp = bbuf;
+                for (i = 0; i < M; i += 4)
+                    gemm_ukr_small_T(kc, M - i < 4 ? M - i : 4, ap + i * sai, sai, sak, bp, lb,
+                                     C + i * ldc + jc + jr, ldc, nr, first, alpha);
+                if (last && epi)
+                    gemm_epi_tile_T(epi, C + jc + jr, ldc, 0, jc + jr, M, nr);
+            }
+        }
+    }
+}
+
 /* The engine.  work: min(roundup(M, MR), MC) * min(K, KC) + min(K, KC) * min(roundup(N, NR), NC)
  * elements (+16 keeps the B part 64-byte aligned; the compiler's gp_work), none for a
  * GEMM_PACKED operand's part. */
@@ -289,6 +414,10 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
         if (epi)
             for (i = 0; i < M; i += GEMM_MR)
                 gemm_epi_tile_T(epi, C + i * ldc, ldc, i, 0, M - i < GEMM_MR ? M - i : GEMM_MR, N);
+        return;
+    }
+    if (M < GEMM_MR) {
+        gemm_small_T(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta, epi, bbuf);
         return;
     }
     for (jc = 0; jc < N; jc += GEMM_NC) {

@@ -5,7 +5,8 @@
  * promoted dim is removed from the result.
  * ONNX Gemm: Y = alpha * A' * B' + beta * C, A' = transA ? A^T : A (M x K), B' = transB ? B^T : B
  * (K x N), C (optional) broadcast unidirectionally to [M, N].
- * Code: one gemm_T call per batch element on the engine of templates/gemm.c.  A constant B
+ * Code: one gemm_T call per batch element on the engine of templates/gemm.c; when B has no
+ * batch dims, A's batch dims fold into M and a single call does the whole product.  A constant B
  * (a Linear layer's weight) is packed at compile time into the engine's layout (with its
  * transpose); a runtime one is packed block by block into the node's scratch.  Gemm with a
  * bias C of shape [N] or [1, N] and beta 1 adds it in the engine's epilogue; other C are
@@ -93,7 +94,11 @@ static void infer_matmul(Compiler *c, Node *n) {
         gp_pack(b->data, es, kk, nn, nn, 0, false, gp_nr(b->dtype), d);
         p->bpk = gp_const(c, b->name, b->dtype, cnt, d);
     }
-    n->scratch = sym_mul(s, gp_work(c, a->dtype, p->m, p->n, p->k, false, p->bpk != NULL),
+    Sym *mm = p->m; /* emit_matmul folds A's batch dims into M when B has none */
+    if (rb <= 2)
+        for (int i = 0; i < p->rb; i++)
+            mm = sym_mul(s, mm, p->batch[i]);
+    n->scratch = sym_mul(s, gp_work(c, a->dtype, mm, p->n, p->k, false, p->bpk != NULL),
                          sym_const(s, (int64_t)dtype_size(a->dtype)));
     n->priv = p;
 }
@@ -124,14 +129,24 @@ static void emit_matmul(Compiler *c, Emit *e, Node *n) {
     MatMulPlan *p = n->priv;
     Value *a = n->in[0], *b = n->in[1], *y = n->out[0];
     const char *sfx = emit_template(e, "gemm", y->dtype);
-    const char *M = emit_sym(e, p->m), *N = emit_sym(e, p->n), *K = emit_sym(e, p->k);
-    for (int d = 0; d < p->rb; d++) {
+    const char *N = emit_sym(e, p->n), *K = emit_sym(e, p->k);
+    /* B without batch dims: A's batch dims fold into M (one call on [batch * M, K]; Y is
+     * contiguous the same way), so a [S, 1, K] x [K, N] projection is one product of S rows. */
+    int rb = p->rb;
+    Sym *mm = p->m;
+    if (b->rank <= 2 && rb > 0) {
+        for (int d = 0; d < rb; d++)
+            mm = sym_mul(s, mm, p->batch[d]);
+        rb = 0;
+    }
+    const char *M = emit_sym(e, mm);
+    for (int d = 0; d < rb; d++) {
         emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, p->batch[d]), d);
         emit_indent(e, 1);
     }
-    const char *ao = batch_offset(e, s, p, p->abatch, sym_mul(s, p->m, p->k));
-    const char *bo = batch_offset(e, s, p, p->bbatch, sym_mul(s, p->k, p->n));
-    const char *yo = batch_offset(e, s, p, p->batch, sym_mul(s, p->m, p->n));
+    const char *ao = rb ? batch_offset(e, s, p, p->abatch, sym_mul(s, p->m, p->k)) : "0";
+    const char *bo = rb ? batch_offset(e, s, p, p->bbatch, sym_mul(s, p->k, p->n)) : "0";
+    const char *yo = rb ? batch_offset(e, s, p, p->batch, sym_mul(s, p->m, p->n)) : "0";
     const char *ct = dtype_ctype(y->dtype);
     int act;
     float p0, p1;
@@ -150,7 +165,7 @@ static void emit_matmul(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "gemm_%s(%s, %s, %s, %s + %s, %s, 0, %s + %s, %s, 0, %s + %s, %s, (%s)1, (%s)0, %s, %s);",
                   sfx, M, N, K, emit_ptr(e, a), ao, K, emit_ptr(e, b), bo, N, emit_ptr(e, y), yo, N,
                   ct, ct, ep, work);
-    for (int d = 0; d < p->rb; d++) {
+    for (int d = 0; d < rb; d++) {
         emit_indent(e, -1);
         emit_line(e, "}");
     }

@@ -131,6 +131,21 @@ Test(GEMM_SUITE, epilogues) {
         }
 }
 
+/* M < MR: the small-M path (GEMV-like; B read in place, partial and transposed panels packed) */
+Test(GEMM_SUITE, small_m) {
+    static const int64_t sm[][3] = {{1, 289, 9216}, {2, 64, 300}, {3, 33, 513}, {4, 1030, 17},
+                                    {5, 7, 260},    {6, 96, 3},   {7, 65, 1030}, {1, 1000, 512},
+                                    {1, 32, 1},     {4, 31, 256}};
+    for (int s = 0; s < 10; s++)
+        for (int t = 0; t < 4; t++) {
+            check(sm[s][0], sm[s][1], sm[s][2], t & 1, t >> 1, t == 1 ? -2 : 1, t == 2 ? 0.5f : 0,
+                  0, 0, 0);
+            check(sm[s][0], sm[s][1], sm[s][2], t & 1, t >> 1, 1, 0, 1, 1, GEMM_ACT_RELU);
+            check(sm[s][0], sm[s][1], sm[s][2], t & 1, t >> 1, t ? 0.5f : 1, 0, 2, 2,
+                  GEMM_ACT_CLIP);
+        }
+}
+
 Test(GEMM_SUITE, empty) {
     check(0, 5, 3, 0, 0, 1, 0, 0, 0, 0);
     check(4, 5, 0, 0, 0, 1, 0, 0, 1, GEMM_ACT_RELU);
