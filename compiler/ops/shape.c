@@ -35,6 +35,7 @@ static void propagate(Value *x, Value *y) {
 /* A shape-like integer input (target shape, axes, repeats): its elements as Syms when known
  * at compile time (*len their count), else NULL. */
 static Sym **get_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len) {
+    *len = -1; /* not known */
     if (!dtype_is_int(v->dtype))
         o2c_error(c, n, "%s '%s' must be an integer tensor, got %s", what, v->name,
                   dtype_name(v->dtype));
