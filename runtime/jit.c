@@ -107,7 +107,8 @@ Jit *jit_compile(const char *c_src, const char *header_name, const char *h_src, 
         snprintf(err, errlen, "%s failed: %s", cc, line);
         goto fail;
     }
-    j->dl = dlopen(sopath, RTLD_NOW | RTLD_LOCAL);
+    /* NODELETE: a model built with -fopenmp loads libgomp, whose idle threads outlive dlclose */
+    j->dl = dlopen(sopath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!j->dl) {
         snprintf(err, errlen, "dlopen: %s", dlerror());
         goto fail;
