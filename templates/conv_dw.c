@@ -16,13 +16,8 @@ static void dwconv_T(const T *x, const T *w, const T *bias, const T *res, T *y, 
                      int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH, int64_t KW,
                      int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph, int64_t pw,
                      int act, T p0, T p1) {
-    int64_t c;
-    /* channels are independent: built with OpenMP, the threads share them out */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (C * OH * OW * KH * KW >= 32768)
-#endif
+    int64_t c, oy, ky, kx, ox;
     for (c = 0; c < C; c++) {
-        int64_t oy, ky, kx, ox;
         const T *xc = x + c * H * W, *wc = w + c * KH * KW;
         const T b = bias ? bias[c] : (T)0;
         for (oy = 0; oy < OH; oy++) {

@@ -15,55 +15,52 @@
 static void im2col_T(const T *x, int64_t C, const int64_t *in, const int64_t *out,
                      const int64_t *kern, const int64_t *stride, const int64_t *dil,
                      const int64_t *pad, int64_t p0, int64_t np, T *cols) {
-    const int64_t OHW = out[1] * out[2], khw = kern[1] * kern[2], kvol = kern[0] * khw;
-    int64_t r;
+    const int64_t OHW = out[1] * out[2];
+    int64_t c, kz, ky, kx, r = 0;
     if (np <= 0)
         return;
-    /* rows are independent: built with OpenMP, the threads share them out */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (C * kvol * np >= 32768)
-#endif
-    for (r = 0; r < C * kvol; r++) {
-        const int64_t c = r / kvol, kz = r % kvol / khw, ky = r % khw / kern[2],
-                      kx = r % kern[2];
-        T *dst = cols + r * np;
-        int64_t oz = p0 / OHW, oy = (p0 % OHW) / out[2], ox = p0 % out[2];
-        int64_t q = 0;
-        while (q < np) {
-            /* one run of output positions along the last axis */
-            int64_t run = out[2] - ox, t;
-            const int64_t iz = oz * stride[0] + kz * dil[0] - pad[0];
-            const int64_t iy = oy * stride[1] + ky * dil[1] - pad[1];
-            if (run > np - q)
-                run = np - q;
-            if (iz < 0 || iz >= in[0] || iy < 0 || iy >= in[1]) {
-                for (t = 0; t < run; t++)
-                    dst[q + t] = (T)0;
-            } else {
-                const T *src = x + ((c * in[0] + iz) * in[1] + iy) * in[2];
-                const int64_t ix0 = ox * stride[2] + kx * dil[2] - pad[2];
-                if (stride[2] == 1 && ix0 >= 0 && ix0 + run <= in[2]) {
-                    /* the whole run inside the row: a plain copy */
-                    const T *s1 = src + ix0;
-                    T *d1 = dst + q;
-                    for (t = 0; t < run; t++)
-                        d1[t] = s1[t];
-                } else {
-                    for (t = 0; t < run; t++) {
-                        const int64_t ix = ix0 + t * stride[2];
-                        dst[q + t] = ix >= 0 && ix < in[2] ? src[ix] : (T)0;
+    for (c = 0; c < C; c++)
+        for (kz = 0; kz < kern[0]; kz++)
+            for (ky = 0; ky < kern[1]; ky++)
+                for (kx = 0; kx < kern[2]; kx++, r++) {
+                    T *dst = cols + r * np;
+                    int64_t oz = p0 / OHW, oy = (p0 % OHW) / out[2], ox = p0 % out[2];
+                    int64_t q = 0;
+                    while (q < np) {
+                        /* one run of output positions along the last axis */
+                        int64_t run = out[2] - ox, t;
+                        const int64_t iz = oz * stride[0] + kz * dil[0] - pad[0];
+                        const int64_t iy = oy * stride[1] + ky * dil[1] - pad[1];
+                        if (run > np - q)
+                            run = np - q;
+                        if (iz < 0 || iz >= in[0] || iy < 0 || iy >= in[1]) {
+                            for (t = 0; t < run; t++)
+                                dst[q + t] = (T)0;
+                        } else {
+                            const T *src = x + ((c * in[0] + iz) * in[1] + iy) * in[2];
+                            const int64_t ix0 = ox * stride[2] + kx * dil[2] - pad[2];
+                            if (stride[2] == 1 && ix0 >= 0 && ix0 + run <= in[2]) {
+                                /* the whole run inside the row: a plain copy */
+                                const T *s1 = src + ix0;
+                                T *d1 = dst + q;
+                                for (t = 0; t < run; t++)
+                                    d1[t] = s1[t];
+                            } else {
+                                for (t = 0; t < run; t++) {
+                                    const int64_t ix = ix0 + t * stride[2];
+                                    dst[q + t] = ix >= 0 && ix < in[2] ? src[ix] : (T)0;
+                                }
+                            }
+                        }
+                        q += run;
+                        ox += run;
+                        if (ox == out[2]) {
+                            ox = 0;
+                            if (++oy == out[1]) {
+                                oy = 0;
+                                oz++;
+                            }
+                        }
                     }
                 }
-            }
-            q += run;
-            ox += run;
-            if (ox == out[2]) {
-                ox = 0;
-                if (++oy == out[1]) {
-                    oy = 0;
-                    oz++;
-                }
-            }
-        }
-    }
 }

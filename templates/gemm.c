@@ -64,11 +64,6 @@ typedef struct gemm_epi_T {
 static void gemm_pack_a_T(const T *A, int64_t lda, int transA, int64_t i0, int64_t k0,
                                  int64_t mc, int64_t kc, T alpha, T *dst) {
     int64_t i, k, r;
-    /* panels are independent: called inside gemm_T's parallel region, the threads share
-     * them out (and wait for each other at the end) */
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
     for (i = 0; i < mc; i += GEMM_MR) {
         const int64_t mr = mc - i < GEMM_MR ? mc - i : GEMM_MR;
         T *d = dst + i * kc;
@@ -96,11 +91,6 @@ static void gemm_pack_b_T(const T *B, int64_t ldb, int transB, int64_t k0, int64
                                  int64_t kc, int64_t nc, T alpha, T *dst) {
     const int64_t NR = GEMM_NR_T;
     int64_t j, k, c;
-    /* panels are independent: called inside gemm_T's parallel region, the threads share
-     * them out (and wait for each other at the end) */
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
     for (j = 0; j < nc; j += NR) {
         const int64_t nr = nc - j < NR ? nc - j : NR;
         T *d = dst + j * kc;
@@ -357,7 +347,7 @@ static void gemm_small_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t ld
     const int64_t NR = GEMM_NR_T, np = (N + NR - 1) / NR * NR;
     const int64_t sai = transA ? 1 : lda;
     const int64_t sak = transA == GEMM_PACKED ? GEMM_MR : transA ? lda : 1;
-    int64_t jc, pc, jr;
+    int64_t jc, pc, jr, i;
     for (jc = 0; jc < N; jc += GEMM_NC) {
         const int64_t nc = N - jc < GEMM_NC ? N - jc : GEMM_NC;
         const int64_t nfull = transB == 0 ? nc / NR * NR : 0;
@@ -366,36 +356,25 @@ static void gemm_small_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t ld
             const int first = pc == 0 && beta == (T)0, last = pc + kc == K;
             /* packed A: block pc at pc * MR (one panel); else column pc of op(A) */
             const T *ap = transA == GEMM_PACKED ? A + pc * GEMM_MR : A + pc * sak;
-            /* built with OpenMP, the threads share out the panels of B (the packing's, then
-             * the products'; each writes its own columns of C); the region also keeps the
-             * packing's worksharing loop bound to this call */
-#ifdef _OPENMP
-#pragma omp parallel if (M * nc * kc >= 262144)
-#endif
-            {
-                if (transB == 1)
-                    gemm_pack_b_T(B, ldb, 1, pc, jc, kc, nc, (T)1, bbuf);
-                else if (transB == 0 && nfull < nc)
-                    gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-                for (jr = 0; jr < nc; jr += NR) {
-                    const int64_t nr = nc - jr < NR ? nc - jr : NR;
-                    const T *bp = bbuf + jr * kc;
-                    int64_t lb = NR, i;
-                    if (transB == GEMM_PACKED)
-                        bp = B + pc * np + (jc + jr) * kc;
-                    else if (transB == 0 && jr < nfull)
-                        bp = B + pc * ldb + jc + jr, lb = ldb;
-                    else if (transB == 0)
-                        bp = bbuf;
-                    for (i = 0; i < M; i += 4)
-                        gemm_ukr_small_T(kc, M - i < 4 ? M - i : 4, ap + i * sai, sai, sak, bp,
-                                         lb, C + i * ldc + jc + jr, ldc, nr, first, alpha);
-                    if (last && epi)
-                        gemm_epi_tile_T(epi, C + jc + jr, ldc, 0, jc + jr, M, nr);
-                }
+            if (transB == 1)
+                gemm_pack_b_T(B, ldb, 1, pc, jc, kc, nc, (T)1, bbuf);
+            else if (transB == 0 && nfull < nc)
+                gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
+            for (jr = 0; jr < nc; jr += NR) {
+                const int64_t nr = nc - jr < NR ? nc - jr : NR;
+                const T *bp = bbuf + jr * kc;
+                int64_t lb = NR;
+                if (transB == GEMM_PACKED)
+                    bp = B + pc * np + (jc + jr) * kc;
+                else if (transB == 0 && jr < nfull)
+                    bp = B + pc * ldb + jc + jr, lb = ldb;
+                else if (transB == 0)
+                    bp = bbuf;
+                for (i = 0; i < M; i += 4)
+                    gemm_ukr_small_T(kc, M - i < 4 ? M - i : 4, ap + i * sai, sai, sak, bp, lb,
+                                     C + i * ldc + jc + jr, ldc, nr, first, alpha);
+                if (last && epi)
+                    gemm_epi_tile_T(epi, C + jc + jr, ldc, 0, jc + jr, M, nr);
             }
         }
     }
@@ -421,7 +400,7 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
     /* alpha is applied while packing B, or A when B is not packed here */
     const T alpha_b = direct_b ? (T)1 : alpha;
     const T alpha_a = transB == GEMM_PACKED || direct_b ? alpha : (T)1;
-    int64_t i, j, jc, pc;
+    int64_t i, j, jc, pc, ic, ir, jr;
     if (M <= 0 || N <= 0)
         return;
     if (beta != (T)0 && beta != (T)1)
@@ -446,40 +425,26 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
         for (pc = 0; pc < K; pc += GEMM_KC) {
             const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
             const int first = pc == 0 && beta == (T)0, last = pc + kc == K;
-            const T *bp = transB == GEMM_PACKED ? B + pc * np + jc * kc : bbuf;
+            const T *bp = bbuf;
             const int64_t nfull = nc / NR * NR; /* direct_b: panels read in place */
-            /* a pre-packed A is one block of all M rows (the same order of tiles as MC blocks) */
-            const int64_t mcs = transA == GEMM_PACKED ? M : GEMM_MC;
-            /* Built with OpenMP, the threads share out the panels of each packing and the
-             * tiles of each block (each tile reads the packed A and B, read-only, and writes its
-             * own part of C); the worksharing loops end with a barrier, so a buffer is packed
-             * before it is read and read before it is packed again.  Every thread walks the
-             * same ic loop.  Blocks too small to pay for the threads stay serial. */
-#ifdef _OPENMP
-#pragma omp parallel if (M * nc * kc >= 262144)
-#endif
-            {
-                int64_t ic;
-                if (transB != GEMM_PACKED && !direct_b)
-                    gemm_pack_b_T(B, ldb, transB, pc, jc, kc, nc, alpha_b, bbuf);
-                else if (direct_b && nfull < nc)
-                    gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
-                for (ic = 0; ic < M; ic += mcs) {
-                    const int64_t mc = M - ic < mcs ? M - ic : mcs;
-                    const int64_t npr = (mc + GEMM_MR - 1) / GEMM_MR, npc = (nc + NR - 1) / NR;
-                    const T *ap = abuf;
-                    int64_t t;
-                    if (transA == GEMM_PACKED)
-                        ap = A + pc * mp + ic * kc;
-                    else
-                        gemm_pack_a_T(A, lda, transA, ic, pc, mc, kc, alpha_a, abuf);
-                    /* the mc x nc block as (row panel, column panel) tiles, row panel major */
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-                    for (t = 0; t < npr * npc; t++) {
-                        const int64_t ir = t / npc * GEMM_MR, jr = t % npc * NR;
-                        const int64_t mr = mc - ir < GEMM_MR ? mc - ir : GEMM_MR;
+            if (transB == GEMM_PACKED)
+                bp = B + pc * np + jc * kc;
+            else if (!direct_b)
+                gemm_pack_b_T(B, ldb, transB, pc, jc, kc, nc, alpha_b, bbuf);
+            else if (nfull < nc)
+                gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
+            for (ic = 0; ic < M; ic += GEMM_MC) {
+                const int64_t mc = M - ic < GEMM_MC ? M - ic : GEMM_MC;
+                const T *ap;
+                if (transA == GEMM_PACKED)
+                    ap = A + pc * mp + ic * kc;
+                else {
+                    gemm_pack_a_T(A, lda, transA, ic, pc, mc, kc, alpha_a, abuf);
+                    ap = abuf;
+                }
+                for (ir = 0; ir < mc; ir += GEMM_MR) {
+                    const int64_t mr = mc - ir < GEMM_MR ? mc - ir : GEMM_MR;
+                    for (jr = 0; jr < nc; jr += NR) {
                         const int64_t nr = nc - jr < NR ? nc - jr : NR;
                         T *ct = C + (ic + ir) * ldc + jc + jr;
                         if (!direct_b)
