@@ -66,4 +66,4 @@ if [ -n "$mm" ]; then
 fi
 
 echo "== bench"
-exec "$PY" bench/run.py "${pass[@]}" --argv "${orig[*]:-}"
+exec "$PY" bench/run.py "${pass[@]}" "--argv=${orig[*]:-}"
