@@ -732,19 +732,26 @@ static void write_header(Compiler *c, Buf *h) {
 #define E_DATA O2C_RUN_EDATA /* (-4) runtime data contradicts a declared output shape */
 #define E_CONSTRAINT_BASE (-100)
 
+/* Writes s as a C string literal: quotes and backslashes escaped, non-printable bytes and '?'
+ * (trigraphs) as three-digit octal escapes. */
+static void put_c_string(Buf *b, const char *s) {
+    buf_puts(b, "\"");
+    for (const char *p = s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            buf_printf(b, "\\%c", *p);
+        else if ((unsigned char)*p < 32 || (unsigned char)*p > 126 || *p == '?')
+            buf_printf(b, "\\%03o", (unsigned char)*p);
+        else
+            buf_putn(b, p, 1);
+    }
+    buf_puts(b, "\"");
+}
+
 static void write_strings(Buf *src, const char *P, const char *what, int n, const char *const *s) {
     buf_printf(src, "const char *const %s_%s[] = {", P, what);
     for (int i = 0; i < n; i++) {
-        buf_puts(src, i ? ", \"" : "\"");
-        for (const char *p = s[i]; *p; p++) {
-            if (*p == '"' || *p == '\\')
-                buf_printf(src, "\\%c", *p);
-            else if ((unsigned char)*p < 32 || (unsigned char)*p > 126 || *p == '?')
-                buf_printf(src, "\\%03o", (unsigned char)*p);
-            else
-                buf_putn(src, p, 1);
-        }
-        buf_puts(src, "\"");
+        buf_puts(src, i ? ", " : "");
+        put_c_string(src, s[i]);
     }
     buf_puts(src, n ? "};\n" : "0};\n");
 }
@@ -818,15 +825,9 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
                E_DATA);
     for (int i = 0; i < g->nconstraints; i++) {
         const char *what = g->constraints[i].what;
-        buf_printf(&fns, "    case %d: return \"", E_CONSTRAINT_BASE - i);
-        for (const char *p = what; *p; p++)
-            if (*p == '"' || *p == '\\')
-                buf_printf(&fns, "\\%c", *p);
-            else if ((unsigned char)*p < 32 || (unsigned char)*p > 126 || *p == '?')
-                buf_printf(&fns, "\\%03o", (unsigned char)*p);
-            else
-                buf_putn(&fns, p, 1);
-        buf_puts(&fns, "\";\n");
+        buf_printf(&fns, "    case %d: return ", E_CONSTRAINT_BASE - i);
+        put_c_string(&fns, what);
+        buf_puts(&fns, ";\n");
     }
     buf_puts(&fns, "    default: return \"unknown error\";\n    }\n}\n\n");
 
