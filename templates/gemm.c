@@ -30,9 +30,11 @@
  * M < MR takes gemm_small_T instead: no MR padding (an 8-row tile for one row wasted 7/8 of
  * the work), A and row-major B read in place, a 1-row or 4-row kernel over NR-column panels.
  * Other compilers (tcc, MSVC) get the same loops in plain C (also when O2C_NO_VECTOR is
- * defined: the unit tests check both paths). */
+ * defined: the unit tests check both paths).
+ * @requires gemm_act */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "gemm_act.c"
 #endif
 
 #define GEMM_MR 8
@@ -42,14 +44,6 @@
 #define GEMM_PACKED 2
 #define GEMM_VL_T ((int)(64 / sizeof(T)))   /* elements per 64-byte vector */
 #define GEMM_NR_T (2 * GEMM_VL_T)
-
-/* Activations the epilogue applies (p0, p1 are their parameters). */
-#define GEMM_ACT_NONE 0
-#define GEMM_ACT_RELU 1
-#define GEMM_ACT_CLIP 2        /* min p0, max p1 */
-#define GEMM_ACT_LEAKY 3       /* alpha p0 */
-#define GEMM_ACT_HARDSIGMOID 4 /* max(0, min(1, p0 * x + p1)) */
-#define GEMM_ACT_HARDSWISH 5   /* x * max(0, min(1, x / 6 + 1/2)) */
 
 typedef struct gemm_epi_T {
     const T *bias;     /* bias[i * bias_sm + j * bias_sn], or NULL */
@@ -120,87 +114,6 @@ static void gemm_pack_b_T(const T *B, int64_t ldb, int transB, int64_t k0, int64
     }
 }
 
-/* Micro-kernel: acc = A panel (kc x MR) x B panel (kc x NR, rows ldb apart: NR when packed,
- * the matrix's own ldb when read in place); then the mr x nr corner of the tile is stored to C
- * (overwriting when `first`, else accumulating). */
-#if defined(__GNUC__) && !defined(__TINYC__) && !defined(O2C_NO_VECTOR)
-__extension__ typedef T gemm_v_T __attribute__((vector_size(64)));
-__extension__ typedef T gemm_vu_T __attribute__((vector_size(64), aligned(sizeof(T)), may_alias));
-#if !defined(__clang__)
-__attribute__((optimize("fp-contract=fast")))
-#endif
-static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
-                       int64_t mr, int64_t nr, int first) {
-    const int VL = GEMM_VL_T;
-    gemm_v_T c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0}, c30 = {0},
-             c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0}, c60 = {0}, c61 = {0},
-             c70 = {0}, c71 = {0};
-    int64_t k;
-    for (k = 0; k < kc; k++) {
-        const gemm_v_T b0 = *(const gemm_vu_T *)(const void *)b;
-        const gemm_v_T b1 = *(const gemm_vu_T *)(const void *)(b + VL);
-        c00 += a[0] * b0, c01 += a[0] * b1;
-        c10 += a[1] * b0, c11 += a[1] * b1;
-        c20 += a[2] * b0, c21 += a[2] * b1;
-        c30 += a[3] * b0, c31 += a[3] * b1;
-        c40 += a[4] * b0, c41 += a[4] * b1;
-        c50 += a[5] * b0, c51 += a[5] * b1;
-        c60 += a[6] * b0, c61 += a[6] * b1;
-        c70 += a[7] * b0, c71 += a[7] * b1;
-        a += GEMM_MR;
-        b += ldb;
-    }
-    if (mr == GEMM_MR && nr == 2 * VL) {
-        gemm_v_T acc[16];
-        int i;
-        acc[0] = c00, acc[1] = c01, acc[2] = c10, acc[3] = c11, acc[4] = c20, acc[5] = c21;
-        acc[6] = c30, acc[7] = c31, acc[8] = c40, acc[9] = c41, acc[10] = c50, acc[11] = c51;
-        acc[12] = c60, acc[13] = c61, acc[14] = c70, acc[15] = c71;
-        for (i = 0; i < GEMM_MR; i++) {
-            gemm_vu_T *p0 = (gemm_vu_T *)(void *)(c + i * ldc);
-            gemm_vu_T *p1 = (gemm_vu_T *)(void *)(c + i * ldc + VL);
-            if (first)
-                *p0 = acc[2 * i], *p1 = acc[2 * i + 1];
-            else
-                *p0 += acc[2 * i], *p1 += acc[2 * i + 1];
-        }
-    } else {
-        T t[GEMM_MR * 2 * (64 / sizeof(T))];
-        int64_t i, j;
-        gemm_vu_T *tv = (gemm_vu_T *)(void *)t;
-        tv[0] = c00, tv[1] = c01, tv[2] = c10, tv[3] = c11, tv[4] = c20, tv[5] = c21;
-        tv[6] = c30, tv[7] = c31, tv[8] = c40, tv[9] = c41, tv[10] = c50, tv[11] = c51;
-        tv[12] = c60, tv[13] = c61, tv[14] = c70, tv[15] = c71;
-        for (i = 0; i < mr; i++)
-            for (j = 0; j < nr; j++)
-                c[i * ldc + j] = first ? t[i * 2 * VL + j] : c[i * ldc + j] + t[i * 2 * VL + j];
-    }
-}
-#else
-/* Plain C: the same tile in an array (tcc keeps it in memory; it is the correctness path). */
-static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
-                       int64_t mr, int64_t nr, int first) {
-    const int64_t NR = GEMM_NR_T;
-    T acc[GEMM_MR * 2 * (64 / sizeof(T))];
-    int64_t i, j, k;
-    for (i = 0; i < GEMM_MR * NR; i++)
-        acc[i] = (T)0;
-    for (k = 0; k < kc; k++) {
-        for (i = 0; i < GEMM_MR; i++) {
-            const T ai = a[i];
-            T *ar = acc + i * NR;
-            for (j = 0; j < NR; j++)
-                ar[j] += ai * b[j];
-        }
-        a += GEMM_MR;
-        b += ldb;
-    }
-    for (i = 0; i < mr; i++)
-        for (j = 0; j < nr; j++)
-            c[i * ldc + j] = first ? acc[i * NR + j] : c[i * ldc + j] + acc[i * NR + j];
-}
-#endif
-
 /* Epilogue over the mr x nr tile of C at (i0, j0) of the whole product. */
 static void gemm_epi_tile_T(const gemm_epi_T *ep, T *c, int64_t ldc, int64_t i0,
                                    int64_t j0, int64_t mr, int64_t nr) {
@@ -221,41 +134,119 @@ static void gemm_epi_tile_T(const gemm_epi_T *ep, T *c, int64_t ldc, int64_t i0,
             for (j = 0; j < nr; j++)
                 ci[j] += ri[j];
         }
-        switch (ep->act) {
-        case GEMM_ACT_RELU:
-            for (j = 0; j < nr; j++)
-                ci[j] = ci[j] < (T)0 ? (T)0 : ci[j];
-            break;
-        case GEMM_ACT_CLIP:
-            for (j = 0; j < nr; j++) {
-                T v = ci[j] < ep->p0 ? ep->p0 : ci[j];
-                ci[j] = v > ep->p1 ? ep->p1 : v;
-            }
-            break;
-        case GEMM_ACT_LEAKY:
-            for (j = 0; j < nr; j++)
-                ci[j] = ci[j] < (T)0 ? ci[j] * ep->p0 : ci[j];
-            break;
-        case GEMM_ACT_HARDSIGMOID:
-            for (j = 0; j < nr; j++) {
-                T v = ep->p0 * ci[j] + ep->p1;
-                v = v > (T)1 ? (T)1 : v;
-                ci[j] = v < (T)0 ? (T)0 : v;
-            }
-            break;
-        case GEMM_ACT_HARDSWISH:
-            for (j = 0; j < nr; j++) {
-                T v = ci[j] / (T)6 + (T)1 / (T)2;
-                v = v > (T)1 ? (T)1 : v;
-                v = v < (T)0 ? (T)0 : v;
-                ci[j] = ci[j] * v;
-            }
-            break;
-        default:
-            break;
-        }
+        gemm_act_T(ci, nr, ep->act, ep->p0, ep->p1);
     }
 }
+
+/* Micro-kernel: acc = A panel (kc x MR) x B panel (kc x NR, rows ldb apart: NR when packed,
+ * the matrix's own ldb when read in place); then the mr x nr corner of the tile is stored to C
+ * (overwriting when `first`, else accumulating), with the epilogue ep (NULL but after the last
+ * K block) of the tile at (i0, j0) of the product: on a full tile with a per-row or per-column
+ * bias, in registers before the one store, else by gemm_epi_tile_T after it. */
+#if defined(__GNUC__) && !defined(__TINYC__) && !defined(O2C_NO_VECTOR)
+__extension__ typedef T gemm_v_T __attribute__((vector_size(64)));
+__extension__ typedef T gemm_vu_T __attribute__((vector_size(64), aligned(sizeof(T)), may_alias));
+#if !defined(__clang__)
+__attribute__((optimize("fp-contract=fast")))
+#endif
+static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
+                       int64_t mr, int64_t nr, int first, const gemm_epi_T *ep, int64_t i0,
+                       int64_t j0) {
+    const int VL = GEMM_VL_T;
+    gemm_v_T c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0}, c30 = {0},
+             c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0}, c60 = {0}, c61 = {0},
+             c70 = {0}, c71 = {0};
+    int64_t k;
+    for (k = 0; k < kc; k++) {
+        const gemm_v_T b0 = *(const gemm_vu_T *)(const void *)b;
+        const gemm_v_T b1 = *(const gemm_vu_T *)(const void *)(b + VL);
+        c00 += a[0] * b0, c01 += a[0] * b1;
+        c10 += a[1] * b0, c11 += a[1] * b1;
+        c20 += a[2] * b0, c21 += a[2] * b1;
+        c30 += a[3] * b0, c31 += a[3] * b1;
+        c40 += a[4] * b0, c41 += a[4] * b1;
+        c50 += a[5] * b0, c51 += a[5] * b1;
+        c60 += a[6] * b0, c61 += a[6] * b1;
+        c70 += a[7] * b0, c71 += a[7] * b1;
+        a += GEMM_MR;
+        b += ldb;
+    }
+    if (mr == GEMM_MR && nr == 2 * VL && (!ep || !ep->bias || ep->bias_sn <= 1)) {
+        gemm_v_T acc[16];
+        int i;
+        acc[0] = c00, acc[1] = c01, acc[2] = c10, acc[3] = c11, acc[4] = c20, acc[5] = c21;
+        acc[6] = c30, acc[7] = c31, acc[8] = c40, acc[9] = c41, acc[10] = c50, acc[11] = c51;
+        acc[12] = c60, acc[13] = c61, acc[14] = c70, acc[15] = c71;
+        for (i = 0; i < GEMM_MR; i++) {
+            gemm_vu_T *p0 = (gemm_vu_T *)(void *)(c + i * ldc);
+            gemm_vu_T *p1 = (gemm_vu_T *)(void *)(c + i * ldc + VL);
+            gemm_v_T v0 = acc[2 * i], v1 = acc[2 * i + 1];
+            if (!first)
+                v0 += *p0, v1 += *p1;
+            if (ep) {
+                if (ep->bias && ep->bias_sn == 0) {
+                    const T bv = ep->bias[(i0 + i) * ep->bias_sm];
+                    v0 += bv, v1 += bv;
+                } else if (ep->bias) {
+                    const T *bi = ep->bias + (i0 + i) * ep->bias_sm + j0;
+                    v0 += *(const gemm_vu_T *)(const void *)bi;
+                    v1 += *(const gemm_vu_T *)(const void *)(bi + VL);
+                }
+                if (ep->res) {
+                    const T *ri = ep->res + (i0 + i) * ep->ldr + j0;
+                    v0 += *(const gemm_vu_T *)(const void *)ri;
+                    v1 += *(const gemm_vu_T *)(const void *)(ri + VL);
+                }
+                if (ep->act != GEMM_ACT_NONE) {
+                    gemm_v_T t[2];
+                    t[0] = v0, t[1] = v1;
+                    gemm_act_T((T *)(void *)t, 2 * VL, ep->act, ep->p0, ep->p1);
+                    v0 = t[0], v1 = t[1];
+                }
+            }
+            *p0 = v0, *p1 = v1;
+        }
+    } else {
+        T t[GEMM_MR * 2 * (64 / sizeof(T))];
+        int64_t i, j;
+        gemm_vu_T *tv = (gemm_vu_T *)(void *)t;
+        tv[0] = c00, tv[1] = c01, tv[2] = c10, tv[3] = c11, tv[4] = c20, tv[5] = c21;
+        tv[6] = c30, tv[7] = c31, tv[8] = c40, tv[9] = c41, tv[10] = c50, tv[11] = c51;
+        tv[12] = c60, tv[13] = c61, tv[14] = c70, tv[15] = c71;
+        for (i = 0; i < mr; i++)
+            for (j = 0; j < nr; j++)
+                c[i * ldc + j] = first ? t[i * 2 * VL + j] : c[i * ldc + j] + t[i * 2 * VL + j];
+        if (ep)
+            gemm_epi_tile_T(ep, c, ldc, i0, j0, mr, nr);
+    }
+}
+#else
+/* Plain C: the same tile in an array (tcc keeps it in memory; it is the correctness path). */
+static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
+                       int64_t mr, int64_t nr, int first, const gemm_epi_T *ep, int64_t i0,
+                       int64_t j0) {
+    const int64_t NR = GEMM_NR_T;
+    T acc[GEMM_MR * 2 * (64 / sizeof(T))];
+    int64_t i, j, k;
+    for (i = 0; i < GEMM_MR * NR; i++)
+        acc[i] = (T)0;
+    for (k = 0; k < kc; k++) {
+        for (i = 0; i < GEMM_MR; i++) {
+            const T ai = a[i];
+            T *ar = acc + i * NR;
+            for (j = 0; j < NR; j++)
+                ar[j] += ai * b[j];
+        }
+        a += GEMM_MR;
+        b += ldb;
+    }
+    for (i = 0; i < mr; i++)
+        for (j = 0; j < nr; j++)
+            c[i * ldc + j] = first ? acc[i * NR + j] : c[i * ldc + j] + acc[i * NR + j];
+    if (ep)
+        gemm_epi_tile_T(ep, c, ldc, i0, j0, mr, nr);
+}
+#endif
 
 /* Small M (fewer than MR rows: a GEMV, a fully connected layer on one sample, a correlation
  * with one output channel): the mr x nr tile (mr <= 4) of alpha * A x B panel, A read in place
@@ -447,15 +438,17 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
                     for (jr = 0; jr < nc; jr += NR) {
                         const int64_t nr = nc - jr < NR ? nc - jr : NR;
                         T *ct = C + (ic + ir) * ldc + jc + jr;
+                        const gemm_epi_T *ep = last ? epi : NULL;
+                        const int64_t ti = ic + ir, tj = jc + jr;
                         if (!direct_b)
-                            gemm_ukr_T(kc, ap + ir * kc, bp + jr * kc, NR, ct, ldc, mr, nr, first);
+                            gemm_ukr_T(kc, ap + ir * kc, bp + jr * kc, NR, ct, ldc, mr, nr, first,
+                                       ep, ti, tj);
                         else if (jr < nfull)
                             gemm_ukr_T(kc, ap + ir * kc, B + pc * ldb + jc + jr, ldb, ct, ldc, mr,
-                                       nr, first);
+                                       nr, first, ep, ti, tj);
                         else
-                            gemm_ukr_T(kc, ap + ir * kc, bbuf, NR, ct, ldc, mr, nr, first);
-                        if (last && epi)
-                            gemm_epi_tile_T(epi, ct, ldc, ic + ir, jc + jr, mr, nr);
+                            gemm_ukr_T(kc, ap + ir * kc, bbuf, NR, ct, ldc, mr, nr, first, ep,
+                                       ti, tj);
                     }
                 }
             }

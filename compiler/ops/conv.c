@@ -12,7 +12,8 @@
  * begin = total - total / 2).
  *
  * Lowering: everything is handled as 3-D (missing leading spatial axes have size 1).  Conv,
- * per image and group: im2col of a tile of output positions into the node's scratch, then
+ * per image and group: im2col of a tile of output positions into the node's scratch, laid out
+ * as the GEMM engine's packed B operand (so the engine reads it without a packing pass), then
  * Y[g][:, tile] = W[g] x cols (templates/conv_im2col.c, templates/gemm.c); a 1x1, stride 1,
  * unpadded conv multiplies the input directly.  ConvTranspose: cols = W[g]^T x X[g][:, tile],
  * then col2im scatter-adds cols into Y (templates/conv_col2im.c).  Nothing assumes that W is a
@@ -227,10 +228,14 @@ static void infer_conv(Compiler *c, Node *n) {
         p->wpk = gp_const(c, w->name, w->dtype, per * G, d);
     }
     p->tile = p->direct ? p->osp : tile_size(c, p->rows, p->osp);
-    p->cols = p->direct ? K(c, 0) : gp_roundup(s, sym_mul(s, p->rows, p->tile), 16);
+    /* the unfolded tile in the engine's packed B layout: rows x roundup(tile, NR) */
+    p->cols = p->direct ? K(c, 0)
+                        : gp_roundup(s, sym_mul(s, p->rows, gp_roundup(s, p->tile, gp_nr(x->dtype))),
+                                     16);
     n->scratch = sym_mul(s,
                          sym_add(s, p->cols,
-                                 gp_work(c, x->dtype, p->mg, p->tile, p->rows, p->wpk != NULL, false)),
+                                 gp_work(c, x->dtype, p->mg, p->tile, p->rows, p->wpk != NULL,
+                                         false)),
                          K(c, (int64_t)dtype_size(x->dtype)));
     Sym *shape[5] = {x->shape[0], m};
     for (int i = 0; i < sp; i++)
