@@ -42,6 +42,7 @@
 #define GEMM_MC 128
 #define GEMM_NC 1024
 #define GEMM_PACKED 2
+#define GEMM_PAR_MIN 262144 /* multiply-adds of a block below which it runs on one thread */
 #define GEMM_VL_T ((int)(64 / sizeof(T)))   /* elements per 64-byte vector */
 #define GEMM_NR_T (2 * GEMM_VL_T)
 
@@ -329,44 +330,137 @@ static void gemm_ukr_small_T(int64_t kc, int64_t mr, const T *a, int64_t sai, in
 }
 #endif
 
+/* One (jc, pc) block of the engine for M < MR (below).  Its B panels are shared out among the
+ * threads of the enclosing OpenMP parallel region, if any (orphaned worksharing: serially,
+ * the loops run whole). */
+static void gemm_small_block_T(int64_t M, int64_t nc, int64_t kc, int64_t jc, int64_t pc,
+                               const T *ap, int64_t sai, int64_t sak, const T *B, int64_t ldb,
+                               int transB, int64_t np, T *C, int64_t ldc, T alpha, int first,
+                               const gemm_epi_T *ep, T *bbuf) {
+    const int64_t NR = GEMM_NR_T, npan = (nc + NR - 1) / NR;
+    const int64_t nfull = transB == 0 ? nc / NR * NR : 0;
+    int64_t p;
+    if (transB == 1) {
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (p = 0; p < npan; p++)
+            gemm_pack_b_T(B, ldb, 1, pc, jc + p * NR, kc, nc - p * NR < NR ? nc - p * NR : NR,
+                          (T)1, bbuf + p * NR * kc);
+    } else if (transB == 0 && nfull < nc) {
+#ifdef _OPENMP
+#pragma omp single
+#endif
+        gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
+    }
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+    for (p = 0; p < npan; p++) {
+        const int64_t jr = p * NR, nr = nc - jr < NR ? nc - jr : NR;
+        const T *bp = bbuf + jr * kc;
+        int64_t lb = NR, i;
+        if (transB == GEMM_PACKED)
+            bp = B + pc * np + (jc + jr) * kc;
+        else if (transB == 0 && jr < nfull)
+            bp = B + pc * ldb + jc + jr, lb = ldb;
+        else if (transB == 0)
+            bp = bbuf;
+        for (i = 0; i < M; i += 4)
+            gemm_ukr_small_T(kc, M - i < 4 ? M - i : 4, ap + i * sai, sai, sak, bp, lb,
+                             C + i * ldc + jc + jr, ldc, nr, first, alpha);
+        if (ep)
+            gemm_epi_tile_T(ep, C + jc + jr, ldc, 0, jc + jr, M, nr);
+    }
+}
+
 /* The engine for M < MR: B panels read in place when B is row-major (the last partial one,
  * and a transposed B, packed into bbuf), A read in place, no MR padding.  beta is already
- * applied to C. */
+ * applied to C.  Built with OpenMP, a block with enough work shares its B panels out. */
 static void gemm_small_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int transA,
                          const T *B, int64_t ldb, int transB, T *C, int64_t ldc, T alpha, T beta,
                          const gemm_epi_T *epi, T *bbuf) {
     const int64_t NR = GEMM_NR_T, np = (N + NR - 1) / NR * NR;
     const int64_t sai = transA ? 1 : lda;
     const int64_t sak = transA == GEMM_PACKED ? GEMM_MR : transA ? lda : 1;
-    int64_t jc, pc, jr, i;
+    int64_t jc, pc;
     for (jc = 0; jc < N; jc += GEMM_NC) {
         const int64_t nc = N - jc < GEMM_NC ? N - jc : GEMM_NC;
-        const int64_t nfull = transB == 0 ? nc / NR * NR : 0;
         for (pc = 0; pc < K; pc += GEMM_KC) {
             const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
-            const int first = pc == 0 && beta == (T)0, last = pc + kc == K;
+            const int first = pc == 0 && beta == (T)0;
+            const gemm_epi_T *ep = pc + kc == K ? epi : NULL;
             /* packed A: block pc at pc * MR (one panel); else column pc of op(A) */
             const T *ap = transA == GEMM_PACKED ? A + pc * GEMM_MR : A + pc * sak;
-            if (transB == 1)
-                gemm_pack_b_T(B, ldb, 1, pc, jc, kc, nc, (T)1, bbuf);
-            else if (transB == 0 && nfull < nc)
-                gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
-            for (jr = 0; jr < nc; jr += NR) {
-                const int64_t nr = nc - jr < NR ? nc - jr : NR;
-                const T *bp = bbuf + jr * kc;
-                int64_t lb = NR;
-                if (transB == GEMM_PACKED)
-                    bp = B + pc * np + (jc + jr) * kc;
-                else if (transB == 0 && jr < nfull)
-                    bp = B + pc * ldb + jc + jr, lb = ldb;
-                else if (transB == 0)
-                    bp = bbuf;
-                for (i = 0; i < M; i += 4)
-                    gemm_ukr_small_T(kc, M - i < 4 ? M - i : 4, ap + i * sai, sai, sak, bp, lb,
-                                     C + i * ldc + jc + jr, ldc, nr, first, alpha);
-                if (last && epi)
-                    gemm_epi_tile_T(epi, C + jc + jr, ldc, 0, jc + jr, M, nr);
-            }
+#ifdef _OPENMP
+#pragma omp parallel if (M * nc * kc >= GEMM_PAR_MIN && nc > NR)
+#endif
+            gemm_small_block_T(M, nc, kc, jc, pc, ap, sai, sak, B, ldb, transB, np, C, ldc, alpha,
+                               first, ep, bbuf);
+        }
+    }
+}
+
+/* One (jc, pc) block of the engine (below): pack the kc x nc block of B (unless packed or read
+ * in place), then per MC block of rows pack A and run the micro-kernel over its MR x NR tiles.
+ * The B panels, the A panels and the tiles (row panel outer, so a thread keeps its A panel in
+ * L1) are shared out among the threads of the enclosing OpenMP parallel region, if any
+ * (orphaned worksharing: serially, the loops run whole, in the same order). */
+static void gemm_block_T(int64_t M, int64_t nc, int64_t kc, int64_t jc, int64_t pc, const T *A,
+                         int64_t lda, int transA, const T *B, int64_t ldb, int transB, T *C,
+                         int64_t ldc, T alpha_a, T alpha_b, int first, const gemm_epi_T *ep,
+                         int direct_b, int64_t mp, int64_t np, T *abuf, T *bbuf) {
+    const int64_t NR = GEMM_NR_T, npan = (nc + NR - 1) / NR;
+    const int64_t nfull = nc / NR * NR; /* direct_b: panels read in place */
+    const T *bp = bbuf;
+    int64_t ic, p, t;
+    if (transB == GEMM_PACKED) {
+        bp = B + pc * np + jc * kc;
+    } else if (!direct_b) {
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (p = 0; p < npan; p++)
+            gemm_pack_b_T(B, ldb, transB, pc, jc + p * NR, kc,
+                          nc - p * NR < NR ? nc - p * NR : NR, alpha_b, bbuf + p * NR * kc);
+    } else if (nfull < nc) {
+#ifdef _OPENMP
+#pragma omp single
+#endif
+        gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
+    }
+    for (ic = 0; ic < M; ic += GEMM_MC) {
+        const int64_t mc = M - ic < GEMM_MC ? M - ic : GEMM_MC;
+        const int64_t nir = (mc + GEMM_MR - 1) / GEMM_MR;
+        const T *ap = abuf;
+        if (transA == GEMM_PACKED) {
+            ap = A + pc * mp + ic * kc;
+        } else {
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+            for (p = 0; p < nir; p++)
+                gemm_pack_a_T(A, lda, transA, ic + p * GEMM_MR, pc,
+                              mc - p * GEMM_MR < GEMM_MR ? mc - p * GEMM_MR : GEMM_MR, kc,
+                              alpha_a, abuf + p * GEMM_MR * kc);
+        }
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (t = 0; t < nir * npan; t++) {
+            const int64_t ir = t / npan * GEMM_MR, jr = t % npan * NR;
+            const int64_t mr = mc - ir < GEMM_MR ? mc - ir : GEMM_MR;
+            const int64_t nr = nc - jr < NR ? nc - jr : NR;
+            T *ct = C + (ic + ir) * ldc + jc + jr;
+            const int64_t ti = ic + ir, tj = jc + jr;
+            if (!direct_b)
+                gemm_ukr_T(kc, ap + ir * kc, bp + jr * kc, NR, ct, ldc, mr, nr, first, ep, ti,
+                           tj);
+            else if (jr < nfull)
+                gemm_ukr_T(kc, ap + ir * kc, B + pc * ldb + jc + jr, ldb, ct, ldc, mr, nr, first,
+                           ep, ti, tj);
+            else
+                gemm_ukr_T(kc, ap + ir * kc, bbuf, NR, ct, ldc, mr, nr, first, ep, ti, tj);
         }
     }
 }
@@ -391,7 +485,7 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
     /* alpha is applied while packing B, or A when B is not packed here */
     const T alpha_b = direct_b ? (T)1 : alpha;
     const T alpha_a = transB == GEMM_PACKED || direct_b ? alpha : (T)1;
-    int64_t i, j, jc, pc, ic, ir, jr;
+    int64_t i, j, jc, pc;
     if (M <= 0 || N <= 0)
         return;
     if (beta != (T)0 && beta != (T)1)
@@ -415,43 +509,13 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
         const int64_t nc = N - jc < GEMM_NC ? N - jc : GEMM_NC;
         for (pc = 0; pc < K; pc += GEMM_KC) {
             const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
-            const int first = pc == 0 && beta == (T)0, last = pc + kc == K;
-            const T *bp = bbuf;
-            const int64_t nfull = nc / NR * NR; /* direct_b: panels read in place */
-            if (transB == GEMM_PACKED)
-                bp = B + pc * np + jc * kc;
-            else if (!direct_b)
-                gemm_pack_b_T(B, ldb, transB, pc, jc, kc, nc, alpha_b, bbuf);
-            else if (nfull < nc)
-                gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
-            for (ic = 0; ic < M; ic += GEMM_MC) {
-                const int64_t mc = M - ic < GEMM_MC ? M - ic : GEMM_MC;
-                const T *ap;
-                if (transA == GEMM_PACKED)
-                    ap = A + pc * mp + ic * kc;
-                else {
-                    gemm_pack_a_T(A, lda, transA, ic, pc, mc, kc, alpha_a, abuf);
-                    ap = abuf;
-                }
-                for (ir = 0; ir < mc; ir += GEMM_MR) {
-                    const int64_t mr = mc - ir < GEMM_MR ? mc - ir : GEMM_MR;
-                    for (jr = 0; jr < nc; jr += NR) {
-                        const int64_t nr = nc - jr < NR ? nc - jr : NR;
-                        T *ct = C + (ic + ir) * ldc + jc + jr;
-                        const gemm_epi_T *ep = last ? epi : NULL;
-                        const int64_t ti = ic + ir, tj = jc + jr;
-                        if (!direct_b)
-                            gemm_ukr_T(kc, ap + ir * kc, bp + jr * kc, NR, ct, ldc, mr, nr, first,
-                                       ep, ti, tj);
-                        else if (jr < nfull)
-                            gemm_ukr_T(kc, ap + ir * kc, B + pc * ldb + jc + jr, ldb, ct, ldc, mr,
-                                       nr, first, ep, ti, tj);
-                        else
-                            gemm_ukr_T(kc, ap + ir * kc, bbuf, NR, ct, ldc, mr, nr, first, ep,
-                                       ti, tj);
-                    }
-                }
-            }
+            const int first = pc == 0 && beta == (T)0;
+            const gemm_epi_T *ep = pc + kc == K ? epi : NULL;
+#ifdef _OPENMP
+#pragma omp parallel if (M * nc * kc >= GEMM_PAR_MIN && (M > GEMM_MR || nc > NR))
+#endif
+            gemm_block_T(M, nc, kc, jc, pc, A, lda, transA, B, ldb, transB, C, ldc, alpha_a,
+                         alpha_b, first, ep, direct_b, mp, np, abuf, bbuf);
         }
     }
 }

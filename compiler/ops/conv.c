@@ -28,6 +28,8 @@ enum { PAD_NOTSET, PAD_VALID, PAD_SAME_UPPER, PAD_SAME_LOWER };
 
 #define TILE_ELEMS 131072 /* target size of the unfolded tile, in elements */
 #define TILE_MIN 32       /* positions per tile, at least */
+#define WIDE_MAX_M 4      /* output channels per group up to which Conv takes conv_wide.c */
+#define WIDE_CAP 32768    /* scratch elements conv_wide.c's bands aim at */
 
 typedef struct ConvPlan {
     bool transpose;
@@ -42,6 +44,9 @@ typedef struct ConvPlan {
     Value *wpk;     /* Conv: constant weight packed per group for the engine (A operand), or NULL */
     Sym *cols;      /* elements of the unfolded tile at the start of the scratch (0 when direct) */
     bool depthwise; /* one input and one output channel per group, 1-D or 2-D: direct loops */
+    bool wide;      /* stride 1, at most WIDE_MAX_M output channels per group, 1-D or 2-D:
+                     * templates/conv_wide.c */
+    Sym *cap;       /* wide: elements of scratch it may use */
 } ConvPlan;
 
 static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
@@ -216,6 +221,26 @@ static void infer_conv(Compiler *c, Node *n) {
         n->priv = p;
         return;
     }
+    /* stride 1 with few output channels per group (a correlation): wide rows, no unfold */
+    int64_t st1, st2;
+    p->wide = !p->direct && sym_get_const(p->mg, &mgv) && mgv <= WIDE_MAX_M &&
+              sym_get_const(p->k[0], &one) && one == 1 && sym_get_const(p->in[0], &one) &&
+              one == 1 && sym_get_const(p->stride[1], &st1) && st1 == 1 &&
+              sym_get_const(p->stride[2], &st2) && st2 == 1;
+    if (p->wide) {
+        Sym *wp = sym_add(s, p->out[2], sym_mul(s, sym_sub(s, p->k[2], K(c, 1)), p->dil[2]));
+        Sym *span = sym_mul(s, sym_sub(s, p->k[1], K(c, 1)), p->dil[1]);
+        /* one band row: mg accumulator rows, the padded copy's 1 + span rows */
+        p->cap = sym_max(s, K(c, WIDE_CAP),
+                         sym_mul(s, sym_add(s, sym_add(s, p->mg, K(c, 1)), span), wp));
+        n->scratch = sym_mul(s, p->cap, K(c, (int64_t)dtype_size(x->dtype)));
+        Sym *shape[5] = {x->shape[0], m};
+        for (int i = 0; i < sp; i++)
+            shape[2 + i] = p->out[off + i];
+        ir_set_shape(c, n->out[0], x->dtype, x->rank, shape);
+        n->priv = p;
+        return;
+    }
     /* a constant weight: each group's W[g] (mg x rows) packed as the engine's A operand */
     if (w->data && sym_get_const(p->group, &G) && sym_get_const(p->mg, &mgv) &&
         sym_get_const(p->rows, &rowsv)) {
@@ -286,6 +311,30 @@ static void emit_conv(Compiler *c, Emit *e, Node *n) {
                   emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]),
                   emit_sym(e, p->pad[2]), act, emit_literal(e, y->dtype, p0),
                   emit_literal(e, y->dtype, p1));
+        return;
+    }
+    if (p->wide) {
+        const char *wd = emit_template(e, "conv_wide", y->dtype);
+        const char *G = emit_sym(e, p->group);
+        const char *cg = emit_sym(e, p->cg), *mg = emit_sym(e, p->mg);
+        const char *kvol = emit_sym(e, sym_mul(c->sym, p->k[1], p->k[2]));
+        emit_line(e, "/* stride 1, %s output channel(s) per group: wide rows (no unfold) */", mg);
+        emit_line(e, "for (int64_t nb = 0; nb < %s; nb++)", N);
+        emit_line(e, "    for (int64_t gi = 0; gi < %s; gi++)", G);
+        emit_line(e, "        convwide_%s(%s + (nb * %s + gi * %s) * %s, %s + gi * %s * %s * %s, %s, %s, "
+                  "%s + (nb * %s + gi * %s) * %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+                  "%d, %s, %s, %s, %s);",
+                  wd, emit_ptr(e, x), C, cg, isp, emit_ptr(e, w), mg, cg, kvol,
+                  b ? arena_printf(emit_arena(e), "%s + gi * %s", emit_ptr(e, b), mg) : "0",
+                  res ? arena_printf(emit_arena(e), "%s + (nb * %s + gi * %s) * %s",
+                                     emit_ptr(e, res), M, mg, osp)
+                      : "0",
+                  emit_ptr(e, y), M, mg, osp, cg, mg, emit_sym(e, p->in[1]),
+                  emit_sym(e, p->in[2]), emit_sym(e, p->out[1]), emit_sym(e, p->out[2]),
+                  emit_sym(e, p->k[1]), emit_sym(e, p->k[2]), emit_sym(e, p->dil[1]),
+                  emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]), act,
+                  emit_literal(e, y->dtype, p0), emit_literal(e, y->dtype, p1),
+                  scratch_ptr(e, n, ct), emit_sym(e, p->cap));
         return;
     }
     const char *gemm = emit_template(e, "gemm", y->dtype);

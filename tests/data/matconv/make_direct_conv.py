@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""Depthwise Conv cases (templates/conv_dw.c) at several symbolic sizes, with PyTorch's outputs.
+"""Conv cases of the direct kernels, at several symbolic sizes, with PyTorch's outputs:
+depthwise (templates/conv_dw.c) in dw/, stride 1 with few output channels per group
+(templates/conv_wide.c) in wide/.
 
 Run with Debian's python3-onnx, python3-torch (outputs are committed; the tests never need
 Python):
 
-    /usr/bin/python3 tests/data/matconv/make_dwconv.py
+    /usr/bin/python3 tests/data/matconv/make_direct_conv.py
 
 Each case is one depthwise Conv (group = channels, one output channel per group; constant
 weight and bias) with symbolic N, H, W, optionally followed by the ops the compiler fuses into
@@ -12,6 +14,11 @@ it (Clip as ReLU6, Add of a residual, Relu), in tests/data/matconv/dw/<name>/: m
 test_data_set_K at the sizes listed, so one generated C file runs every size.  Geometries cover
 the fast 3-wide path (3x3, 1x3, 2x3 kernels; strides 1, 2, 3; pads 0, 1, asymmetric; images
 narrower than the kernel) and the generic per-tap path (5x5, dilated, 3x1, 7x7), and 1-D.
+
+wide/: Conv with 1 to 4 output channels per group, stride 1: pads (none, symmetric,
+asymmetric, bottom/right only), dilation, groups with several input channels, 1-D, a fused
+residual + Relu, images large enough for several bands, and the correlation form (the weight a
+runtime input of symbolic shape).
 """
 import os
 import shutil
@@ -23,29 +30,40 @@ import torch
 import torch.nn.functional as F
 from onnx import TensorProto, helper, numpy_helper
 
-HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dw")
+ROOT = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.join(ROOT, "dw")
 FL = TensorProto.FLOAT
 
 
-def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), one_d=False):
-    """pads: ONNX order (begin..., end...); post: None, 'relu6', 'res_relu'."""
+def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), one_d=False,
+         M=None, group=None, out_dir=None, runtime_w=False):
+    """pads: ONNX order (begin..., end...); post: None, 'relu6', 'res_relu'.  Depthwise unless
+    M (output channels) and group are given.  runtime_w: the weight is input 1 (no bias), of
+    symbolic shape, given per size."""
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     sp = 1 if one_d else 2
     dil = dil or [1] * sp
-    w = rng.uniform(-1, 1, (C, 1) + tuple(k)).astype(np.float32)
-    b = rng.uniform(-1, 1, (C,)).astype(np.float32)
+    group = group or C
+    M = M or C
+    w = rng.uniform(-1, 1, (M, C // group) + tuple(k)).astype(np.float32)
+    b = rng.uniform(-1, 1, (M,)).astype(np.float32)
     xshape = ["N", C, "W"] if one_d else ["N", C, "H", "W"]
-    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c" if post else "y"], name="dw",
-                              group=C, kernel_shape=list(k), strides=list(strides),
-                              pads=list(pads), dilations=list(dil))]
+    attrs = dict(group=group, strides=list(strides), pads=list(pads), dilations=list(dil))
+    if not runtime_w:
+        attrs["kernel_shape"] = list(k)
+    nodes = [helper.make_node("Conv", ["x", "w"] if runtime_w else ["x", "w", "b"],
+                              ["c" if post else "y"], name="conv", **attrs)]
     inputs = [helper.make_tensor_value_info("x", FL, xshape)]
+    if runtime_w:
+        inputs.append(helper.make_tensor_value_info("w", FL, [M, C // group] +
+                                                    ["KH", "KW"][2 - sp:]))
     if post == "relu6":
         nodes.append(helper.make_node("Clip", ["c", "lo", "hi"], ["y"], name="relu6"))
     elif post == "res_relu":
-        inputs.append(helper.make_tensor_value_info("r", FL, ["N", C, "H", "W"]))
+        inputs.append(helper.make_tensor_value_info("r", FL, ["N", M, "OH", "OW"]))
         nodes.append(helper.make_node("Add", ["c", "r"], ["s"], name="res"))
         nodes.append(helper.make_node("Relu", ["s"], ["y"], name="relu"))
-    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")]
+    inits = [] if runtime_w else [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")]
     if post == "relu6":
         inits += [numpy_helper.from_array(np.array(0, np.float32), "lo"),
                   numpy_helper.from_array(np.array(6, np.float32), "hi")]
@@ -54,16 +72,20 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)],
                           producer_name="onnx2c-make_dwconv")
     m.ir_version = 8
-    d = os.path.join(HERE, name)
+    d = os.path.join(out_dir or HERE, name)
     os.makedirs(d, exist_ok=True)
     onnx.save(m, os.path.join(d, "model.onnx"))
     for i, size in enumerate(sizes):
+        if runtime_w:
+            ks, size = size
+            w = rng.uniform(-1, 1, (M, C // group) + tuple(ks)).astype(np.float32)
+            b = np.zeros((M,), np.float32)
         if one_d:
             n, wd = size
             x = rng.uniform(-3, 3, (n, C, wd)).astype(np.float32)
             xt = torch.from_numpy(x)
             y = F.conv1d(F.pad(xt, (pads[0], pads[1])), torch.from_numpy(w), torch.from_numpy(b),
-                         stride=strides[0], dilation=dil[0], groups=C)
+                         stride=strides[0], dilation=dil[0], groups=group)
         else:
             n, h, wd = size
             x = rng.uniform(-3, 3, (n, C, h, wd)).astype(np.float32)
@@ -71,8 +93,8 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
             # ONNX pads: (top, left, bottom, right); F.pad: (left, right, top, bottom)
             xp = F.pad(xt, (pads[1], pads[3], pads[0], pads[2]))
             y = F.conv2d(xp, torch.from_numpy(w), torch.from_numpy(b), stride=tuple(strides),
-                         dilation=tuple(dil), groups=C)
-        feeds = [x]
+                         dilation=tuple(dil), groups=group)
+        feeds = [x, w] if runtime_w else [x]
         if post == "relu6":
             y = torch.clamp(y, 0, 6)
         elif post == "res_relu":
@@ -88,8 +110,9 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
             f.write(numpy_helper.from_array(y.numpy().astype(np.float32)).SerializeToString())
 
 
-if os.path.isdir(HERE):
-    shutil.rmtree(HERE)
+for sub in ("dw", "wide"):
+    if os.path.isdir(os.path.join(ROOT, sub)):
+        shutil.rmtree(os.path.join(ROOT, sub))
 SIZES = ((1, 9, 11), (2, 14, 14), (1, 1, 1), (1, 2, 3), (1, 7, 40))
 # the 3-wide fast path
 case("k3_s1_p1_relu6", 5, (3, 3), (1, 1), (1, 1, 1, 1), post="relu6", sizes=SIZES)
@@ -110,3 +133,28 @@ case("k7_s2_p3", 2, (7, 7), (2, 2), (3, 3, 3, 3), sizes=SIZES)
 # 1-D
 case("conv1d_k3_p1", 4, (3,), (1,), (1, 1), sizes=((1, 9), (2, 1), (1, 33)), one_d=True)
 case("conv1d_k5_s2", 4, (5,), (2,), (2, 2), sizes=((1, 9), (2, 1), (1, 33)), one_d=True)
+
+# --- wide/: stride 1, 1 to 4 output channels per group
+WIDE = os.path.join(ROOT, "wide")
+WS = ((1, 9, 11), (2, 14, 14), (1, 3, 3), (1, 7, 40))
+WB = WS + ((1, 130, 110),)  # several bands of output rows (M >= 2)
+case("m1_k3_p0", 3, (3, 3), (1, 1), (0, 0, 0, 0), M=1, group=1, out_dir=WIDE, sizes=WS)
+case("m2_k3_p1_relu6", 3, (3, 3), (1, 1), (1, 1, 1, 1), M=2, group=1, post="relu6",
+     out_dir=WIDE, sizes=WB)
+case("m4_k5_asym", 2, (5, 3), (1, 1), (2, 0, 1, 2), M=4, group=1, out_dir=WIDE, sizes=WB)
+case("m4_k3_p0_bands", 2, (3, 3), (1, 1), (0, 0, 0, 0), M=4, group=1, out_dir=WIDE, sizes=WB)
+case("m1_bottom_only", 2, (3, 3), (1, 1), (0, 0, 2, 0), M=1, group=1, out_dir=WIDE, sizes=WS)
+case("m1_bottom_right", 2, (3, 3), (1, 1), (0, 0, 1, 2), M=1, group=1, out_dir=WIDE, sizes=WS)
+case("m3_dil2_p2", 2, (3, 3), (1, 1), (2, 2, 2, 2), dil=(2, 2), M=3, group=1, out_dir=WIDE,
+     sizes=WS)
+case("m2_g2_res_relu", 4, (3, 3), (1, 1), (1, 1, 1, 1), M=4, group=2, post="res_relu",
+     out_dir=WIDE, sizes=WB)
+case("m1_k1_pad", 3, (1, 1), (1, 1), (1, 0, 0, 1), M=1, group=1, out_dir=WIDE, sizes=WS)
+case("conv1d_m2_k5", 3, (5,), (1,), (2, 1), M=2, group=1, one_d=True, out_dir=WIDE,
+     sizes=((1, 9), (2, 5), (1, 70)))
+# correlation: runtime template of symbolic size, as (kernel size, image size)
+case("xcorr_runtime", 8, (6, 6), (1, 1), (0, 0, 0, 0), M=1, group=1, runtime_w=True,
+     out_dir=WIDE, sizes=(((6, 6), (1, 22, 22)), ((3, 5), (1, 9, 13)), ((1, 1), (1, 4, 4)),
+                          ((8, 8), (1, 30, 31))))
+case("xcorr_runtime_pad", 4, (3, 3), (1, 1), (1, 2, 1, 0), M=2, group=1, runtime_w=True,
+     out_dir=WIDE, sizes=(((3, 3), (1, 9, 9)), ((5, 2), (1, 12, 7)), ((1, 1), (1, 2, 2))))
