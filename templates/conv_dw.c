@@ -59,11 +59,12 @@ static inline void dwconv_row3_T(T *yr, int64_t lo, int64_t hi, int64_t sw, int6
     }
 }
 
-/* Channel c. */
-static void dwconv_chan_T(const T *x, const T *w, const T *bias, const T *res, T *y, int64_t c,
-                          int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH, int64_t KW,
-                          int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph, int64_t pw,
-                          int act, T p0, T p1) {
+/* Channel c (the generated code loops over the channels, sharing them out among OpenMP threads
+ * when built with OpenMP). */
+static void dwconv_T(const T *x, const T *w, const T *bias, const T *res, T *y, int64_t c,
+                     int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH, int64_t KW,
+                     int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph, int64_t pw,
+                     int act, T p0, T p1) {
     int64_t oy, ky, kx, ox;
     const int row3 = KW == 3 && dw == 1 && KH <= 3;
     /* fast path: interior columns [lo3, hi3) have 0 <= ox * sw - pw and ox * sw - pw + 2 < W */
@@ -151,16 +152,3 @@ static void dwconv_chan_T(const T *x, const T *w, const T *bias, const T *res, T
     }
 }
 
-/* Built with OpenMP, enough work shares the channels out among threads. */
-static void dwconv_T(const T *x, const T *w, const T *bias, const T *res, T *y, int64_t C,
-                     int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH, int64_t KW,
-                     int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph, int64_t pw,
-                     int act, T p0, T p1) {
-    int64_t c;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (C * OH * OW * KH * KW >= 65536 && C > 1)
-#endif
-    for (c = 0; c < C; c++)
-        dwconv_chan_T(x, w, bias, res, y, c, H, W, OH, OW, KH, KW, sh, sw, dh, dw, ph, pw, act,
-                      p0, p1);
-}

@@ -298,19 +298,28 @@ static void emit_conv(Compiler *c, Emit *e, Node *n) {
     gp_epi_attrs(c, n, &act, &p0, &p1);
     if (p->depthwise) {
         const char *dw = emit_template(e, "conv_dw", y->dtype);
-        emit_line(e, "/* depthwise: direct loops */");
-        emit_line(e, "for (int64_t nb = 0; nb < %s; nb++)", N);
-        emit_line(e, "    dwconv_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, %s, %s, %s, %s, "
-                  "%s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s);",
+        /* the channel loop here, not in the template, so the kernel call keeps the literal
+         * sizes of a static shape inside the OpenMP region (gcc specialises it on them) */
+        emit_line(e, "/* depthwise: direct loops, one channel at a time */");
+        emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", N);
+        emit_line(e, "#ifdef _OPENMP");
+        /* (factors the call uses too: no variable that only OpenMP builds would use) */
+        emit_line(e, "#pragma omp parallel for schedule(static) if (%s * %s * %s * %s >= 65536)", M,
+                  osp, emit_sym(e, p->k[1]), emit_sym(e, p->k[2]));
+        emit_line(e, "#endif");
+        emit_line(e, "    for (int64_t ch = 0; ch < %s; ch++)", M);
+        emit_line(e, "        dwconv_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, ch, %s, "
+                  "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s);",
                   dw, emit_ptr(e, x), C, isp, emit_ptr(e, w), b ? emit_ptr(e, b) : "0",
                   res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp)
                       : "0",
-                  emit_ptr(e, y), M, osp, C, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
+                  emit_ptr(e, y), M, osp, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
                   emit_sym(e, p->out[1]), emit_sym(e, p->out[2]), emit_sym(e, p->k[1]),
                   emit_sym(e, p->k[2]), emit_sym(e, p->stride[1]), emit_sym(e, p->stride[2]),
                   emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]),
                   emit_sym(e, p->pad[2]), act, emit_literal(e, y->dtype, p0),
                   emit_literal(e, y->dtype, p1));
+        emit_line(e, "}");
         return;
     }
     if (p->wide) {
