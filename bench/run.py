@@ -428,9 +428,9 @@ PyTorch's time with 1 thread; GEMM at least 60% of oneDNN.
 ## Machine
 
 - CPU: {cpu} ({cpu_extra}); {cores} cores seen; ISA: {isa}
-- Shared machine: other engineers' builds and tests ran at the same time (load average at the
-  end of the run: {load}), so single numbers move by 10-30%; the sides alternate in rounds so
-  that load hits both.
+- A virtual machine that may be shared with other work (load average at the end of the run,
+  the bench's own 2-thread rows included: {load}), so single numbers can move by 10-30%; the
+  sides alternate in rounds so that any load hits both.
 - Linux {kernel}; C compiler: {gcc}, flags `{cflags}`
 - PyTorch: {torch}; {onednn}; {torch_cap}
 - BLAS behind torch's dense Linear/mm: {blas}
