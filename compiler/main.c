@@ -20,6 +20,9 @@ static const char usage[] =
     "                        NAME_WORKSPACE_MAX (repeatable)\n"
     "  --report              print, per node, the op, its output shape and its workspace\n"
     "                        offset and size, then the peak\n"
+    "  --no-winograd         convolve 3x3, stride-1 layers by unfold + GEMM only: OUT.c then\n"
+    "                        stores their weights as given (Winograd F(2x2,3x3), the default\n"
+    "                        for layers of 16+ channels, stores 16/9 as many and runs faster)\n"
     "  --list-ops            list the supported operators and their family files\n"
     "  -h, --help            show this text\n"
     "  --version             show the version\n"
@@ -130,6 +133,8 @@ int main(int argc, char **argv) {
                 opt.nfix++;
             else
                 opt.nmax++;
+        } else if (!strcmp(a, "--no-winograd")) {
+            opt.no_winograd = true;
         } else if (!strcmp(a, "--report")) {
             opt.report = true;
             opt.report_out = stdout;

@@ -444,6 +444,7 @@ typedef struct Options {
     DimSetting *fix, *max;
     bool report;       /* onnx2c --report: print the plan to report_out */
     bool force_dynamic; /* every input axis becomes a dim of its own (testing symbolic paths) */
+    bool no_winograd;   /* 3x3 convolutions by unfold + GEMM only (onnx2c --no-winograd) */
     FILE *report_out;
 } Options;
 

@@ -27,6 +27,7 @@ typedef struct Config {
     bool strict;
     bool quiet;
     bool dynamic;
+    bool no_winograd;
     int timeout;
 } Config;
 
@@ -208,6 +209,7 @@ static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen
     opt.name = "model";
     opt.out_path = "model.c";
     opt.force_dynamic = cfg->dynamic;
+    opt.no_winograd = cfg->no_winograd;
     Output o;
     if (onnx2c_compile(path, &opt, &o, err, sizeof err)) {
         snprintf(msg, msglen, "compile: %s", err);
@@ -318,6 +320,7 @@ static const char usage[] =
     "                    -pedantic -Werror\n"
     "  --dynamic         forced-dynamic mode: every input axis becomes a symbolic dim, and\n"
     "                    the one generated C serves every data set\n"
+    "  --no-winograd     compile with onnx2c --no-winograd (3x3 convs by unfold + GEMM)\n"
     "  --root DIR        case names are relative to DIR\n"
     "  --list FILE       add the case names listed in FILE (one per line, # comments)\n"
     "  --keep DIR        write each case's generated model.c/model.h under DIR/CASE/\n"
@@ -341,6 +344,8 @@ int main(int argc, char **argv) {
             cfg.strict = true;
         else if (!strcmp(a, "--dynamic"))
             cfg.dynamic = true;
+        else if (!strcmp(a, "--no-winograd"))
+            cfg.no_winograd = true;
         else if (!strcmp(a, "--root") && i + 1 < argc)
             root = argv[++i];
         else if (!strcmp(a, "--keep") && i + 1 < argc)

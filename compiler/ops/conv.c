@@ -30,6 +30,9 @@ enum { PAD_NOTSET, PAD_VALID, PAD_SAME_UPPER, PAD_SAME_LOWER };
 #define TILE_MIN 32       /* positions per tile, at least */
 #define WIDE_MAX_M 4      /* output channels per group up to which Conv takes conv_wide.c */
 #define WIDE_CAP 32768    /* scratch elements conv_wide.c's bands aim at */
+#define WINO_MIN_CH 16    /* input and output channels from which a 3x3 conv takes Winograd */
+#define WINO_MIN_TILES 32 /* 2x2 output tiles (one engine panel) from which it does */
+#define WINO_ELEMS 262144 /* target scratch of a Winograd chunk, in elements */
 
 typedef struct ConvPlan {
     bool transpose;
@@ -47,6 +50,9 @@ typedef struct ConvPlan {
     bool wide;      /* stride 1, at most WIDE_MAX_M output channels per group, 1-D or 2-D:
                      * templates/conv_wide.c */
     Sym *cap;       /* wide: elements of scratch it may use */
+    bool wino;      /* 3x3, stride 1, constant weight, one group: Winograd F(2x2, 3x3)
+                     * (templates/conv_wino.c); wpk then holds the 16 transformed weights */
+    Sym *tw, *tiles, *wnt; /* wino: tiles per row, tiles in all, tiles per chunk */
 } ConvPlan;
 
 static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
@@ -155,6 +161,79 @@ static Sym *prod3(Compiler *c, Sym *const *v) {
 
 /* ---- Conv */
 
+/* Element i of a float or double constant, as double. */
+static double const_at(const Value *v, int64_t i) {
+    return v->dtype == DT_FLOAT ? (double)((const float *)v->data)[i] : ((const double *)v->data)[i];
+}
+
+/* Whether a Conv (not depthwise, not wide) takes Winograd F(2x2, 3x3), and if so its plan:
+ * the weight transformed at compile time (U = G g G^T per output and input channel, see
+ * templates/conv_wino.c), each of the 16 points' M x C matrix packed as the engine's A operand;
+ * the scratch: per chunk of wnt tiles, the transformed input (16 x C x Np), the 16 products
+ * (16 x M x Np), Np = wnt rounded up to the engine's NR. */
+static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
+    SymCtx *s = c->sym;
+    Value *x = n->in[0], *w = n->in[1], *y = n->out[0];
+    int64_t v[8], tl;
+    if (c->opt->no_winograd || !w->data || !sym_get_const(p->group, &v[0]) || v[0] != 1 ||
+        !sym_get_const(p->k[0], &v[1]) || v[1] != 1 || !sym_get_const(p->in[0], &v[2]) ||
+        v[2] != 1 || !sym_get_const(p->k[1], &v[3]) || v[3] != 3 ||
+        !sym_get_const(p->k[2], &v[4]) || v[4] != 3 || !sym_get_const(p->stride[1], &v[5]) ||
+        v[5] != 1 || !sym_get_const(p->stride[2], &v[6]) || v[6] != 1 ||
+        !sym_get_const(p->dil[1], &v[7]) || v[7] != 1 || !sym_get_const(p->dil[2], &v[7]) ||
+        v[7] != 1)
+        return false;
+    int64_t C, M;
+    if (!sym_get_const(p->cg, &C) || !sym_get_const(p->mg, &M) || C < WINO_MIN_CH ||
+        M < WINO_MIN_CH)
+        return false;
+    p->tw = sym_ceildiv(s, p->out[2], K(c, 2));
+    p->tiles = sym_mul(s, sym_ceildiv(s, p->out[1], K(c, 2)), p->tw);
+    if (sym_get_const(p->tiles, &tl) && tl < WINO_MIN_TILES)
+        return false;
+    p->wino = true;
+    /* U[xi][m][c], xi = 4 i + j: G g G^T with G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1] */
+    static const double G[4][3] = {{1, 0, 0}, {.5, .5, .5}, {.5, -.5, .5}, {0, 0, 1}};
+    size_t es = dtype_size(w->dtype);
+    unsigned char *u = arena_alloc(c->arena, (size_t)(16 * M * C) * es + 1);
+    for (int64_t m = 0; m < M; m++)
+        for (int64_t ci = 0; ci < C; ci++) {
+            const int64_t base = (m * C + ci) * 9;
+            double gg[4][3]; /* G g */
+            for (int i = 0; i < 4; i++)
+                for (int b = 0; b < 3; b++)
+                    gg[i][b] = G[i][0] * const_at(w, base + b) + G[i][1] * const_at(w, base + 3 + b) +
+                               G[i][2] * const_at(w, base + 6 + b);
+            for (int i = 0; i < 4; i++)
+                for (int j = 0; j < 4; j++) {
+                    double t = gg[i][0] * G[j][0] + gg[i][1] * G[j][1] + gg[i][2] * G[j][2];
+                    size_t at = (size_t)(((i * 4 + j) * M + m) * C + ci);
+                    if (w->dtype == DT_FLOAT)
+                        ((float *)(void *)u)[at] = (float)t;
+                    else
+                        ((double *)(void *)u)[at] = t;
+                }
+        }
+    int64_t per = gp_pack(NULL, es, M, C, C, 0, true, 0, NULL);
+    unsigned char *d = arena_alloc(c->arena, (size_t)(16 * per) * es + 1);
+    for (int xi = 0; xi < 16; xi++)
+        gp_pack(u + (size_t)(xi * M * C) * es, es, M, C, C, 0, true, 0, d + (size_t)(xi * per) * es);
+    p->wpk = gp_const(c, w->name, w->dtype, 16 * per, d);
+    /* tiles per chunk: whole engine panels, the chunk's scratch near WINO_ELEMS */
+    const int64_t nr = gp_nr(x->dtype);
+    int64_t want = WINO_ELEMS / (16 * (C + M)) / nr * nr;
+    p->wnt = sym_min(s, p->tiles, K(c, want < nr ? nr : want));
+    Sym *np = gp_roundup(s, p->wnt, nr);
+    n->scratch = sym_mul(s,
+                         sym_add(s, sym_mul(s, K(c, 16 * (C + M)), np),
+                                 gp_work(c, x->dtype, p->mg, p->wnt, p->cg, true, true)),
+                         K(c, (int64_t)es));
+    Sym *shape[4] = {x->shape[0], p->mg, p->out[1], p->out[2]};
+    ir_set_shape(c, y, x->dtype, 4, shape);
+    n->priv = p;
+    return true;
+}
+
 static void infer_conv(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
     ConvPlan *p = arena_alloc(c->arena, sizeof *p);
@@ -241,6 +320,8 @@ static void infer_conv(Compiler *c, Node *n) {
         n->priv = p;
         return;
     }
+    if (wino_plan(c, n, p))
+        return;
     /* a constant weight: each group's W[g] (mg x rows) packed as the engine's A operand */
     if (w->data && sym_get_const(p->group, &G) && sym_get_const(p->mg, &mgv) &&
         sym_get_const(p->rows, &rowsv)) {
@@ -284,6 +365,50 @@ static const char *scratch_ptr(Emit *e, Node *n, const char *ct) {
      * declared when some temporary lives in the workspace */
     return arena_printf(emit_arena(e), "(%s *)(void *)((unsigned char *)workspace + %s)", ct,
                         emit_sym(e, n->scratch_offset));
+}
+
+static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1) {
+    ConvPlan *p = n->priv;
+    Value *x = n->in[0], *b = node_in(n, 2), *res = node_in(n, 3), *y = n->out[0];
+    const char *ct = dtype_ctype(y->dtype);
+    const char *gemm = emit_template(e, "gemm", y->dtype);
+    const char *wn = emit_template(e, "conv_wino", y->dtype);
+    const char *C = emit_sym(e, x->shape[1]), *M = emit_sym(e, y->shape[1]);
+    const char *H = emit_sym(e, p->in[1]), *W = emit_sym(e, p->in[2]);
+    const char *OH = emit_sym(e, p->out[1]), *OW = emit_sym(e, p->out[2]);
+    const char *isp = emit_sym(e, p->isp), *osp = emit_sym(e, p->osp);
+    const char *tiles = emit_sym(e, p->tiles), *wnt = emit_sym(e, p->wnt);
+    int64_t nr = gp_nr(y->dtype);
+    Sym *npmax = gp_roundup(c->sym, p->wnt, nr);
+    int64_t per = 0;
+    sym_get_const(sym_mul(c->sym, gp_roundup(c->sym, p->mg, GP_MR), p->cg), &per);
+    emit_line(e, "/* 3x3, stride 1: Winograd F(2x2, 3x3) over %s tiles of 2x2 outputs, %s at a "
+              "time: 16 GEMMs (%s x tiles x %s) between input and output transforms */",
+              tiles, wnt, M, C);
+    emit_line(e, "%s *const wv = %s;", ct, scratch_ptr(e, n, ct));
+    emit_line(e, "%s *const wm = wv + 16 * %s * %s;", ct, C, emit_sym(e, npmax));
+    emit_line(e, "%s *const gw = wm + 16 * %s * %s;", ct, M, emit_sym(e, npmax));
+    emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", emit_sym(e, x->shape[0]));
+    emit_line(e, "    for (int64_t t0 = 0; t0 < %s; t0 += %s) {", tiles, wnt);
+    emit_indent(e, 2);
+    emit_line(e, "const int64_t nt = %s - t0 < %s ? %s - t0 : %s;", tiles, wnt, tiles, wnt);
+    emit_line(e, "const int64_t ntp = (nt + %lld) / %lld * %lld;", (long long)(nr - 1),
+              (long long)nr, (long long)nr);
+    emit_line(e, "wino_in_%s(%s + nb * %s * %s, %s, %s, %s, %s, %s, %s, t0, nt, wv);", wn,
+              emit_ptr(e, x), C, isp, C, H, W, emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]),
+              emit_sym(e, p->tw));
+    emit_line(e, "for (int xi = 0; xi < 16; xi++)");
+    emit_line(e, "    gemm_%s(%s, nt, %s, %s + xi * %lld, %s, 2, wv + xi * %s * ntp, ntp, 2, "
+              "wm + xi * %s * ntp, ntp, (%s)1, (%s)0, 0, gw);",
+              gemm, M, C, emit_ptr(e, p->wpk), (long long)per, C, C, M, ct, ct);
+    emit_line(e, "wino_out_%s(wm, %s, %s, %s, %s, t0, nt, %s, %s, %d, %s, %s, %s + nb * %s * %s);",
+              wn, M, OH, OW, emit_sym(e, p->tw), b ? emit_ptr(e, b) : "0",
+              res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp) : "0",
+              act, emit_literal(e, y->dtype, p0), emit_literal(e, y->dtype, p1), emit_ptr(e, y), M,
+              osp);
+    emit_indent(e, -2);
+    emit_line(e, "    }");
+    emit_line(e, "}");
 }
 
 static void emit_conv(Compiler *c, Emit *e, Node *n) {
@@ -344,6 +469,10 @@ static void emit_conv(Compiler *c, Emit *e, Node *n) {
                   emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]), act,
                   emit_literal(e, y->dtype, p0), emit_literal(e, y->dtype, p1),
                   scratch_ptr(e, n, ct), emit_sym(e, p->cap));
+        return;
+    }
+    if (p->wino) {
+        emit_wino(c, e, n, act, p0, p1);
         return;
     }
     const char *gemm = emit_template(e, "gemm", y->dtype);

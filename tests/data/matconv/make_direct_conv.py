@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Conv cases of the direct kernels, at several symbolic sizes, with PyTorch's outputs:
 depthwise (templates/conv_dw.c) in dw/, stride 1 with few output channels per group
-(templates/conv_wide.c) in wide/.
+(templates/conv_wide.c) in wide/, 3x3 stride 1 by Winograd F(2x2, 3x3)
+(templates/conv_wino.c) in wino/.
 
 Run with Debian's python3-onnx, python3-torch (outputs are committed; the tests never need
 Python):
@@ -110,7 +111,7 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
             f.write(numpy_helper.from_array(y.numpy().astype(np.float32)).SerializeToString())
 
 
-for sub in ("dw", "wide"):
+for sub in ("dw", "wide", "wino"):
     if os.path.isdir(os.path.join(ROOT, sub)):
         shutil.rmtree(os.path.join(ROOT, sub))
 SIZES = ((1, 9, 11), (2, 14, 14), (1, 1, 1), (1, 2, 3), (1, 7, 40))
@@ -158,3 +159,18 @@ case("xcorr_runtime", 8, (6, 6), (1, 1), (0, 0, 0, 0), M=1, group=1, runtime_w=T
                           ((8, 8), (1, 30, 31))))
 case("xcorr_runtime_pad", 4, (3, 3), (1, 1), (1, 2, 1, 0), M=2, group=1, runtime_w=True,
      out_dir=WIDE, sizes=(((3, 3), (1, 9, 9)), ((5, 2), (1, 12, 7)), ((1, 1), (1, 2, 2))))
+
+# --- wino/: 3x3, stride 1, group 1, at least 16 channels in and out: Winograd F(2x2, 3x3)
+WINO = os.path.join(ROOT, "wino")
+ZS = ((1, 9, 11), (2, 14, 14), (1, 1, 1), (1, 2, 3), (1, 7, 40))
+case("c16_p1_relu6", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="relu6",
+     out_dir=WINO, sizes=ZS + ((1, 61, 70),))  # 31 x 35 tiles: 3 chunks of 512
+case("c20_m20_p0", 20, (3, 3), (1, 1), (0, 0, 0, 0), M=20, group=1, out_dir=WINO,
+     sizes=((1, 3, 3), (1, 5, 17), (2, 9, 4), (1, 4, 4)))
+case("c16_m18_asym", 16, (3, 3), (1, 1), (0, 1, 2, 0), M=18, group=1, out_dir=WINO,
+     sizes=ZS[:2] + ZS[3:])
+case("c16_p2", 16, (3, 3), (1, 1), (2, 2, 2, 2), M=16, group=1, out_dir=WINO, sizes=ZS)
+case("c16_res_relu", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="res_relu",
+     out_dir=WINO, sizes=((1, 9, 11), (1, 50, 47), (2, 3, 2)))  # 25 x 24 tiles: 2 chunks
+case("c300_m17_p1", 300, (3, 3), (1, 1), (1, 1, 1, 1), M=17, group=1, out_dir=WINO,
+     sizes=((1, 6, 7), (1, 13, 10)))
