@@ -1,5 +1,4 @@
-/* conv_im2col.c — unfold (im2col) for Conv: one image, one group, a tile of output positions,
- * written straight into the GEMM engine's packed B layout (templates/gemm.c).
+/* conv_im2col.c — unfold (im2col) for Conv: one image, one group, a tile of output positions.
  *
  * Every convolution is handled as 3-D: 1-D and 2-D ones pass size 1, kernel 1, stride 1,
  * dilation 1, pad 0 for the missing leading axes.  x is C x D x H x W; output position p is
@@ -8,10 +7,8 @@
  * there (ONNX Conv: in = out * stride + k * dilation - pad_begin), or 0 in the padding.  Then
  * Y[m, p] = sum_r W[m, r] * cols[r, p - p0] is one GEMM with the weight as stored.
  *
- * The unfolded rows x np matrix is not stored row-major but as the engine's packed B operand
- * (GEMM_PACKED): per K block of GEMM_KC rows, per panel of GEMM_NR_T positions (the last
- * padded with zeros), kc x NR elements, row-major in the panel.  So the GEMM reads it without
- * a packing pass, and this loop writes GEMM_NR_T-long runs.  Size: rows x roundup(np, NR).
+ * cols is row-major, rows x np (leading dimension np): the engine (templates/gemm.c) packs it
+ * per K block as its B operand, or reads it in place when the rows are few (K <= 128).
  *
  * Along the last axis, each run of output positions splits into the left padding (zeros),
  * the interior (a copy, or a strided gather) and the right padding, computed once per run:

@@ -16,48 +16,56 @@
  *               engine's packed B operand (C rows, nt columns in NR-wide panels, zero-padded);
  *   gemm_T:     16 products with U pre-packed (GEMM_PACKED) by the compiler;
  *   wino_out_T: Y = A^T M A, plus bias, residual and activation, clipped at the image edge.
- * Transforms work on one engine panel of NR tiles at a time, so their arithmetic runs along
- * the panel's contiguous lanes (vectorised by the C compiler).
+ * With few tiles (a deep layer: 7x7 outputs are 16 tiles) the products are taken transposed,
+ * M[xi]^T (tiles x out ch) = V[xi]^T (tiles x in ch) x U[xi]^T, so that the tiles fill the
+ * engine's 8-row panels instead of a fraction of its 32-column ones: V is then written as the
+ * packed A operand and U^T is pre-packed as B.
+ * Transforms work on one engine panel of tiles at a time, so their arithmetic runs along the
+ * panel's contiguous lanes (vectorised by the C compiler).
  * @requires gemm */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm.c"
 #endif
 
-/* Offset of element (k, j) in the packed B layout of a K x N operand, Np = N rounded up to NR
- * (gemm.c: per K block of KC rows, per NR-column panel, kc x NR row-major). */
-static int64_t wino_boff_T(int64_t k, int64_t j, int64_t K, int64_t Np) {
-    const int64_t NR = GEMM_NR_T, pc = k / GEMM_KC * GEMM_KC;
+/* Offset of element (k, j) of an operand packed for the engine (gemm.c) with panels of P
+ * lanes: the B layout of a K x N matrix (P = NR, j a column) or the A layout of an N x K one
+ * (P = MR, j a row): per K block of KC, per panel of P lanes, kc x P k-major; Np = N rounded
+ * up to P. */
+static int64_t wino_off_T(int64_t k, int64_t j, int64_t K, int64_t Np, int64_t P) {
+    const int64_t pc = k / GEMM_KC * GEMM_KC;
     const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
-    return pc * Np + j / NR * NR * kc + (k - pc) * NR + j % NR;
+    return pc * Np + j / P * P * kc + (k - pc) * P + j % P;
 }
 
 /* Input transform of tiles t0 .. t0 + nt - 1 of all C channels of x (C x H x W) into V:
- * 16 operands of C x Np elements, one after the other (Np = nt rounded up to NR).  Works on
- * blocks of tiles that share a tile row and an engine panel: first the row transform B^T d of
+ * 16 operands of C x Np elements, one after the other (Np = nt rounded up to P), packed with
+ * panels of P lanes over the tiles: the engine's B operand (C x tiles, P = NR) or, transposed,
+ * its A operand (tiles x C, P = MR).  Works on blocks of tiles that share a tile row and a
+ * panel: first the row transform B^T d of
  * the block's four input rows (padding as zeros), then the column transform, which for the
  * tile at k of the block reads columns 2 k .. 2 k + 3 of it. */
 static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, int64_t pl,
-                      int64_t TW, int64_t t0, int64_t nt, T *V) {
-    const int64_t NR = GEMM_NR_T, Np = (nt + NR - 1) / NR * NR, vs = C * Np;
+                      int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V) {
+    const int64_t Np = (nt + P - 1) / P * P, vs = C * Np;
     int64_t c;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (C * nt >= 8192)
 #endif
     for (c = 0; c < C; c++) {
         const T *xc = x + c * H * W;
-        T rr[4][2 * GEMM_NR_T + 2]; /* row i of B^T d at the block's column q */
+        T rr[4][2 * GEMM_NR_T + 2]; /* row i of B^T d at the block's column q (P <= NR) */
         T zr[2 * GEMM_NR_T + 2];    /* stands for a row of the top or bottom padding */
         int64_t j, k, i, q, xi;
-        for (q = 0; q < 2 * NR + 2; q++)
+        for (q = 0; q < 2 * GEMM_NR_T + 2; q++)
             zr[q] = rr[0][q] = rr[1][q] = rr[2][q] = rr[3][q] = (T)0;
         for (j = 0; j < nt;) {
             const int64_t t = t0 + j, tx0 = t % TW, iy = t / TW * 2 - pt, ix = tx0 * 2 - pl;
             int64_t n = TW - tx0, nq, qlo, qhi;
             const T *s0, *s1, *s2, *s3;
-            T *v = V + wino_boff_T(c, j, C, Np);
-            if (n > NR - j % NR)
-                n = NR - j % NR;
+            T *v = V + wino_off_T(c, j, C, Np, P);
+            if (n > P - j % P)
+                n = P - j % P;
             if (n > nt - j)
                 n = nt - j;
             /* the block reads columns ix + q, q in [0, 2 n + 2), of rows iy .. iy + 3; those
@@ -88,7 +96,7 @@ static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, i
              * tile rows are short. */
             for (i = 0; i < 4; i++) {
                 const T *r = rr[i];
-                const int64_t kmax = NR - j % NR;
+                const int64_t kmax = P - j % P;
                 T *v0 = v + 4 * i * vs, *v1 = v0 + vs, *v2 = v1 + vs, *v3 = v2 + vs;
                 for (k = 0; k < kmax; k++) {
                     v0[k] = r[2 * k] - r[2 * k + 2];
@@ -100,19 +108,19 @@ static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, i
             j += n;
         }
         if (nt < Np) { /* the last panel's padding */
-            const int64_t base = wino_boff_T(c, Np - NR, C, Np);
+            const int64_t base = wino_off_T(c, Np - P, C, Np, P);
             for (xi = 0; xi < 16; xi++)
-                for (j = nt - (Np - NR); j < NR; j++)
+                for (j = nt - (Np - P); j < P; j++)
                     V[xi * vs + base + j] = (T)0;
         }
     }
 }
 
-/* Output transform: Mo holds the 16 products, each M x Np (row stride Np); writes the tiles
- * t0 .. t0 + nt - 1 of y (M x OH x OW), adding bias[m] and res (like y) when not NULL, then
- * the activation (gemm_act.c).  Blocks of tiles as in wino_in_T. */
-static void wino_out_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t TW, int64_t t0,
-                       int64_t nt, const T *bias, const T *res, int act, T p0, T p1, T *y) {
+/* Output transform: Mo holds the 16 products, each M x Np (row stride Np, Np = nt rounded up
+ * to NR); writes the tiles t0 .. t0 + nt - 1 of y (M x OH x OW), adding bias[m] and res (like
+ * y) when not NULL, then the activation (gemm_act.c).  Blocks of tiles as in wino_in_T. */
+static void wino_out_n_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t TW, int64_t t0,
+                         int64_t nt, const T *bias, const T *res, int act, T p0, T p1, T *y) {
     const int64_t NR = GEMM_NR_T, Np = (nt + NR - 1) / NR * NR, ms = M * Np;
     int64_t m;
 #ifdef _OPENMP
@@ -181,4 +189,58 @@ static void wino_out_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t T
             j += n;
         }
     }
+}
+
+/* The output transform of the transposed products: Mo holds 16 matrices of nt x M (row stride
+ * M); the arithmetic runs along the output channels, NR at a time. */
+static void wino_out_t_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t TW, int64_t t0,
+                         int64_t nt, const T *bias, const T *res, int act, T p0, T p1, T *y) {
+    const int64_t NR = GEMM_NR_T, ms = nt * M, OHW = OH * OW;
+    int64_t j;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (M * nt >= 8192)
+#endif
+    for (j = 0; j < nt; j++) {
+        T s[8][GEMM_NR_T], o[4][GEMM_NR_T];
+        const int64_t t = t0 + j, oy = t / TW * 2, ox = t % TW * 2;
+        int64_t m0, k, b, r;
+        for (m0 = 0; m0 < M; m0 += NR) {
+            const int64_t n = M - m0 < NR ? M - m0 : NR;
+            const T *mp = Mo + j * M + m0;
+            for (b = 0; b < 4; b++) {
+                const T *q0 = mp + b * ms, *q1 = q0 + 4 * ms, *q2 = q1 + 4 * ms, *q3 = q2 + 4 * ms;
+                for (k = 0; k < n; k++) {
+                    s[b][k] = q0[k] + q1[k] + q2[k];
+                    s[4 + b][k] = q1[k] - q2[k] - q3[k];
+                }
+            }
+            for (b = 0; b < 2; b++)
+                for (k = 0; k < n; k++) {
+                    const T bk = bias ? bias[m0 + k] : (T)0;
+                    o[2 * b][k] = s[4 * b][k] + s[4 * b + 1][k] + s[4 * b + 2][k] + bk;
+                    o[2 * b + 1][k] = s[4 * b + 1][k] - s[4 * b + 2][k] - s[4 * b + 3][k] + bk;
+                }
+            for (r = 0; r < 4; r++) {
+                const int64_t at = (oy + r / 2) * OW + ox + r % 2;
+                if (oy + r / 2 >= OH || ox + r % 2 >= OW)
+                    continue;
+                if (res)
+                    for (k = 0; k < n; k++)
+                        o[r][k] += res[(m0 + k) * OHW + at];
+                gemm_act_T(o[r], n, act, p0, p1);
+                for (k = 0; k < n; k++)
+                    y[(m0 + k) * OHW + at] = o[r][k];
+            }
+        }
+    }
+}
+
+/* The output transform (above): of the products as they are, or transposed. */
+static void wino_out_T(const T *Mo, int transposed, int64_t M, int64_t OH, int64_t OW, int64_t TW,
+                       int64_t t0, int64_t nt, const T *bias, const T *res, int act, T p0, T p1,
+                       T *y) {
+    if (transposed)
+        wino_out_t_T(Mo, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y);
+    else
+        wino_out_n_T(Mo, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y);
 }

@@ -12,10 +12,11 @@
  * begin = total - total / 2).
  *
  * Lowering: everything is handled as 3-D (missing leading spatial axes have size 1).  Conv,
- * per image and group: im2col of a tile of output positions into the node's scratch, laid out
- * as the GEMM engine's packed B operand (so the engine reads it without a packing pass), then
- * Y[g][:, tile] = W[g] x cols (templates/conv_im2col.c, templates/gemm.c); a 1x1, stride 1,
- * unpadded conv multiplies the input directly.  ConvTranspose: cols = W[g]^T x X[g][:, tile],
+ * per image and group: im2col of a tile of output positions into the node's scratch (row-major),
+ * then Y[g][:, tile] = W[g] x cols (templates/conv_im2col.c, templates/gemm.c); a 1x1, stride 1,
+ * unpadded conv multiplies the input directly.  Special cases take direct kernels: depthwise
+ * (templates/conv_dw.c), stride 1 with few output channels per group (conv_wide.c), 3x3 stride
+ * 1 with 16+ channels and a constant weight (Winograd F(2x2, 3x3), conv_wino.c).  ConvTranspose: cols = W[g]^T x X[g][:, tile],
  * then col2im scatter-adds cols into Y (templates/conv_col2im.c).  Nothing assumes that W is a
  * constant: a runtime weight with symbolic channel and kernel dims (correlation) is the same
  * code with more Syms.  The tile keeps the scratch bounded: about 2^17 elements, at least 32
@@ -31,7 +32,8 @@ enum { PAD_NOTSET, PAD_VALID, PAD_SAME_UPPER, PAD_SAME_LOWER };
 #define WIDE_MAX_M 4      /* output channels per group up to which Conv takes conv_wide.c */
 #define WIDE_CAP 32768    /* scratch elements conv_wide.c's bands aim at */
 #define WINO_MIN_CH 16    /* input and output channels from which a 3x3 conv takes Winograd */
-#define WINO_MIN_TILES 32 /* 2x2 output tiles (one engine panel) from which it does */
+#define WINO_MIN_TILES 8  /* 2x2 output tiles (one engine row panel) from which it does */
+#define WINO_T_TILES 256  /* below this many (a constant), the products are taken transposed */
 #define WINO_ELEMS 262144 /* target scratch of a Winograd chunk, in elements */
 
 typedef struct ConvPlan {
@@ -52,6 +54,7 @@ typedef struct ConvPlan {
     Sym *cap;       /* wide: elements of scratch it may use */
     bool wino;      /* 3x3, stride 1, constant weight, one group: Winograd F(2x2, 3x3)
                      * (templates/conv_wino.c); wpk then holds the 16 transformed weights */
+    bool wino_t;    /* wino with few tiles: the products transposed (tiles as GEMM rows) */
     Sym *tw, *tiles, *wnt; /* wino: tiles per row, tiles in all, tiles per chunk */
 } ConvPlan;
 
@@ -192,6 +195,7 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
     if (sym_get_const(p->tiles, &tl) && tl < WINO_MIN_TILES)
         return false;
     p->wino = true;
+    p->wino_t = sym_get_const(p->tiles, &tl) && tl < WINO_T_TILES;
     /* U[xi][m][c], xi = 4 i + j: G g G^T with G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1] */
     static const double G[4][3] = {{1, 0, 0}, {.5, .5, .5}, {.5, -.5, .5}, {0, 0, 1}};
     size_t es = dtype_size(w->dtype);
@@ -214,18 +218,29 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
                         ((double *)(void *)u)[at] = t;
                 }
         }
-    int64_t per = gp_pack(NULL, es, M, C, C, 0, true, 0, NULL);
-    unsigned char *d = arena_alloc(c->arena, (size_t)(16 * per) * es + 1);
-    for (int xi = 0; xi < 16; xi++)
-        gp_pack(u + (size_t)(xi * M * C) * es, es, M, C, C, 0, true, 0, d + (size_t)(xi * per) * es);
-    p->wpk = gp_const(c, w->name, w->dtype, 16 * per, d);
-    /* tiles per chunk: whole engine panels, the chunk's scratch near WINO_ELEMS */
+    /* each point's U (M x C) as the engine's A operand, or U^T (C x M) as its B operand */
     const int64_t nr = gp_nr(x->dtype);
+    int64_t per = p->wino_t ? gp_pack(NULL, es, C, M, C, 1, false, nr, NULL)
+                            : gp_pack(NULL, es, M, C, C, 0, true, 0, NULL);
+    unsigned char *d = arena_alloc(c->arena, (size_t)(16 * per) * es + 1);
+    for (int xi = 0; xi < 16; xi++) {
+        const unsigned char *ux = u + (size_t)(xi * M * C) * es;
+        unsigned char *dx = d + (size_t)(xi * per) * es;
+        if (p->wino_t)
+            gp_pack(ux, es, C, M, C, 1, false, nr, dx);
+        else
+            gp_pack(ux, es, M, C, C, 0, true, 0, dx);
+    }
+    p->wpk = gp_const(c, w->name, w->dtype, 16 * per, d);
+    /* tiles per chunk: whole engine panels, the chunk's scratch near WINO_ELEMS.  Scratch: V
+     * (16 x C x tiles rounded up to the panel width: NR, or MR transposed), then the products
+     * (16 x M x tiles rounded up to NR). */
     int64_t want = WINO_ELEMS / (16 * (C + M)) / nr * nr;
     p->wnt = sym_min(s, p->tiles, K(c, want < nr ? nr : want));
-    Sym *np = gp_roundup(s, p->wnt, nr);
+    Sym *vp = gp_roundup(s, p->wnt, p->wino_t ? GP_MR : nr), *mp = gp_roundup(s, p->wnt, nr);
     n->scratch = sym_mul(s,
-                         sym_add(s, sym_mul(s, K(c, 16 * (C + M)), np),
+                         sym_add(s, sym_add(s, sym_mul(s, K(c, 16 * C), vp),
+                                            sym_mul(s, K(c, 16 * M), mp)),
                                  gp_work(c, x->dtype, p->mg, p->wnt, p->cg, true, true)),
                          K(c, (int64_t)es));
     Sym *shape[4] = {x->shape[0], p->mg, p->out[1], p->out[2]};
@@ -334,7 +349,7 @@ static void infer_conv(Compiler *c, Node *n) {
         p->wpk = gp_const(c, w->name, w->dtype, per * G, d);
     }
     p->tile = p->direct ? p->osp : tile_size(c, p->rows, p->osp);
-    /* the unfolded tile in the engine's packed B layout: rows x roundup(tile, NR) */
+    /* the unfolded tile, rows x tile row-major (sized as if rounded up to NR: harmless slack) */
     p->cols = p->direct ? K(c, 0)
                         : gp_roundup(s, sym_mul(s, p->rows, gp_roundup(s, p->tile, gp_nr(x->dtype))),
                                      16);
@@ -374,35 +389,47 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
     const char *gemm = emit_template(e, "gemm", y->dtype);
     const char *wn = emit_template(e, "conv_wino", y->dtype);
     const char *C = emit_sym(e, x->shape[1]), *M = emit_sym(e, y->shape[1]);
-    const char *H = emit_sym(e, p->in[1]), *W = emit_sym(e, p->in[2]);
-    const char *OH = emit_sym(e, p->out[1]), *OW = emit_sym(e, p->out[2]);
-    const char *isp = emit_sym(e, p->isp), *osp = emit_sym(e, p->osp);
+    const char *osp = emit_sym(e, p->osp);
     const char *tiles = emit_sym(e, p->tiles), *wnt = emit_sym(e, p->wnt);
-    int64_t nr = gp_nr(y->dtype);
-    Sym *npmax = gp_roundup(c->sym, p->wnt, nr);
+    const long long nr = (long long)gp_nr(y->dtype), pw = p->wino_t ? GP_MR : nr;
+    Sym *vmax = gp_roundup(c->sym, p->wnt, pw), *mmax = gp_roundup(c->sym, p->wnt, nr);
     int64_t per = 0;
-    sym_get_const(sym_mul(c->sym, gp_roundup(c->sym, p->mg, GP_MR), p->cg), &per);
+    if (p->wino_t)
+        sym_get_const(sym_mul(c->sym, gp_roundup(c->sym, p->mg, nr), p->cg), &per);
+    else
+        sym_get_const(sym_mul(c->sym, gp_roundup(c->sym, p->mg, GP_MR), p->cg), &per);
     emit_line(e, "/* 3x3, stride 1: Winograd F(2x2, 3x3) over %s tiles of 2x2 outputs, %s at a "
-              "time: 16 GEMMs (%s x tiles x %s) between input and output transforms */",
-              tiles, wnt, M, C);
+              "time: 16 GEMMs (%s) between input and output transforms */",
+              tiles, wnt,
+              p->wino_t ? arena_printf(emit_arena(e), "tiles x %s x %s, transposed", M, C)
+                        : arena_printf(emit_arena(e), "%s x tiles x %s", M, C));
     emit_line(e, "%s *const wv = %s;", ct, scratch_ptr(e, n, ct));
-    emit_line(e, "%s *const wm = wv + 16 * %s * %s;", ct, C, emit_sym(e, npmax));
-    emit_line(e, "%s *const gw = wm + 16 * %s * %s;", ct, M, emit_sym(e, npmax));
+    emit_line(e, "%s *const wm = wv + 16 * %s * %s;", ct, C, emit_sym(e, vmax));
+    emit_line(e, "%s *const gw = wm + 16 * %s * %s;", ct, M, emit_sym(e, mmax));
     emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", emit_sym(e, x->shape[0]));
     emit_line(e, "    for (int64_t t0 = 0; t0 < %s; t0 += %s) {", tiles, wnt);
     emit_indent(e, 2);
     emit_line(e, "const int64_t nt = %s - t0 < %s ? %s - t0 : %s;", tiles, wnt, tiles, wnt);
-    emit_line(e, "const int64_t ntp = (nt + %lld) / %lld * %lld;", (long long)(nr - 1),
-              (long long)nr, (long long)nr);
-    emit_line(e, "wino_in_%s(%s + nb * %s * %s, %s, %s, %s, %s, %s, %s, t0, nt, wv);", wn,
-              emit_ptr(e, x), C, isp, C, H, W, emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]),
-              emit_sym(e, p->tw));
+    if (p->wino_t)
+        emit_line(e, "const int64_t ntv = (nt + %lld) / %lld * %lld;", pw - 1, pw, pw);
+    else
+        emit_line(e, "const int64_t ntv = (nt + %lld) / %lld * %lld, ntm = ntv;", pw - 1, pw, pw);
+    emit_line(e, "wino_in_%s(%s + nb * %s * %s, %s, %s, %s, %s, %s, %s, t0, nt, %lld, wv);", wn,
+              emit_ptr(e, x), C, emit_sym(e, p->isp), C, emit_sym(e, p->in[1]),
+              emit_sym(e, p->in[2]), emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]),
+              emit_sym(e, p->tw), pw);
     emit_line(e, "for (int xi = 0; xi < 16; xi++)");
-    emit_line(e, "    gemm_%s(%s, nt, %s, %s + xi * %lld, %s, 2, wv + xi * %s * ntp, ntp, 2, "
-              "wm + xi * %s * ntp, ntp, (%s)1, (%s)0, 0, gw);",
-              gemm, M, C, emit_ptr(e, p->wpk), (long long)per, C, C, M, ct, ct);
-    emit_line(e, "wino_out_%s(wm, %s, %s, %s, %s, t0, nt, %s, %s, %d, %s, %s, %s + nb * %s * %s);",
-              wn, M, OH, OW, emit_sym(e, p->tw), b ? emit_ptr(e, b) : "0",
+    if (p->wino_t)
+        emit_line(e, "    gemm_%s(nt, %s, %s, wv + xi * %s * ntv, %s, 2, %s + xi * %lld, %s, 2, "
+                  "wm + xi * nt * %s, %s, (%s)1, (%s)0, 0, gw);",
+                  gemm, M, C, C, C, emit_ptr(e, p->wpk), (long long)per, M, M, M, ct, ct);
+    else
+        emit_line(e, "    gemm_%s(%s, nt, %s, %s + xi * %lld, %s, 2, wv + xi * %s * ntv, ntv, 2, "
+                  "wm + xi * %s * ntm, ntm, (%s)1, (%s)0, 0, gw);",
+                  gemm, M, C, emit_ptr(e, p->wpk), (long long)per, C, C, M, ct, ct);
+    emit_line(e, "wino_out_%s(wm, %d, %s, %s, %s, %s, t0, nt, %s, %s, %d, %s, %s, %s + nb * %s * %s);",
+              wn, p->wino_t ? 1 : 0, M, emit_sym(e, p->out[1]),
+              emit_sym(e, p->out[2]), emit_sym(e, p->tw), b ? emit_ptr(e, b) : "0",
               res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp) : "0",
               act, emit_literal(e, y->dtype, p0), emit_literal(e, y->dtype, p1), emit_ptr(e, y), M,
               osp);

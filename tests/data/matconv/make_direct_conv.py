@@ -37,10 +37,10 @@ FL = TensorProto.FLOAT
 
 
 def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), one_d=False,
-         M=None, group=None, out_dir=None, runtime_w=False):
+         M=None, group=None, out_dir=None, runtime_w=False, static=False):
     """pads: ONNX order (begin..., end...); post: None, 'relu6', 'res_relu'.  Depthwise unless
     M (output channels) and group are given.  runtime_w: the weight is input 1 (no bias), of
-    symbolic shape, given per size."""
+    symbolic shape, given per size.  static: the input's shape is the (one) size given."""
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     sp = 1 if one_d else 2
     dil = dil or [1] * sp
@@ -49,6 +49,9 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
     w = rng.uniform(-1, 1, (M, C // group) + tuple(k)).astype(np.float32)
     b = rng.uniform(-1, 1, (M,)).astype(np.float32)
     xshape = ["N", C, "W"] if one_d else ["N", C, "H", "W"]
+    if static:
+        assert len(sizes) == 1 and not one_d
+        xshape = [sizes[0][0], C, sizes[0][1], sizes[0][2]]
     attrs = dict(group=group, strides=list(strides), pads=list(pads), dilations=list(dil))
     if not runtime_w:
         attrs["kernel_shape"] = list(k)
@@ -61,7 +64,11 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
     if post == "relu6":
         nodes.append(helper.make_node("Clip", ["c", "lo", "hi"], ["y"], name="relu6"))
     elif post == "res_relu":
-        inputs.append(helper.make_tensor_value_info("r", FL, ["N", M, "OH", "OW"]))
+        rshape = ["N", M, "OH", "OW"]
+        if static:  # stride 1, dilation 1 (the static cases)
+            rshape = [sizes[0][0], M, sizes[0][1] + pads[0] + pads[2] - k[0] + 1,
+                      sizes[0][2] + pads[1] + pads[3] - k[1] + 1]
+        inputs.append(helper.make_tensor_value_info("r", FL, rshape))
         nodes.append(helper.make_node("Add", ["c", "r"], ["s"], name="res"))
         nodes.append(helper.make_node("Relu", ["s"], ["y"], name="relu"))
     inits = [] if runtime_w else [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")]
@@ -174,3 +181,12 @@ case("c16_res_relu", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="res_
      out_dir=WINO, sizes=((1, 9, 11), (1, 50, 47), (2, 3, 2)))  # 25 x 24 tiles: 2 chunks
 case("c300_m17_p1", 300, (3, 3), (1, 1), (1, 1, 1, 1), M=17, group=1, out_dir=WINO,
      sizes=((1, 6, 7), (1, 13, 10)))
+# static shapes with few tiles: the products transposed (tiles as the engine's rows)
+case("t_c20_m36_7x7_res_relu", 20, (3, 3), (1, 1), (1, 1, 1, 1), M=36, group=1, post="res_relu",
+     out_dir=WINO, sizes=((1, 7, 7),), static=True)  # 16 tiles
+case("t_c300_m40_5x9", 300, (3, 3), (1, 1), (0, 1, 2, 0), M=40, group=1, out_dir=WINO,
+     sizes=((1, 5, 9),), static=True)  # 3 x 4 tiles, two K blocks
+case("t_c300_m40_9x20", 300, (3, 3), (1, 1), (0, 1, 2, 0), M=40, group=1, out_dir=WINO,
+     sizes=((1, 9, 20),), static=True)  # 5 x 10 tiles: chunks of 32 and 18
+case("t_c16_m16_12x10_relu6", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="relu6",
+     out_dir=WINO, sizes=((2, 12, 10),), static=True)  # 30 tiles, batch 2
