@@ -418,6 +418,11 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
               emit_ptr(e, x), C, emit_sym(e, p->isp), C, emit_sym(e, p->in[1]),
               emit_sym(e, p->in[2]), emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]),
               emit_sym(e, p->tw), pw);
+    /* built with OpenMP, threads share the 16 products (the engine's own regions then run
+     * nested, on one thread: one fork per chunk instead of one per product and K block) */
+    emit_line(e, "#ifdef _OPENMP");
+    emit_line(e, "#pragma omp parallel for schedule(static) if (%s * nt * %s >= 262144)", M, C);
+    emit_line(e, "#endif");
     emit_line(e, "for (int xi = 0; xi < 16; xi++)");
     if (p->wino_t)
         emit_line(e, "    gemm_%s(nt, %s, %s, wv + xi * %s * ntv, %s, 2, %s + xi * %lld, %s, 2, "
