@@ -1,8 +1,11 @@
 /* softmax_log.c — ONNX LogSoftmax along one axis of a tensor seen as [outer, n, inner]:
  * y = (x - max) - log(sum(exp(x - max))), the max taken over the axis (numerically stable).
- * inner is the stride between consecutive elements along the axis. */
+ * inner is the stride between consecutive elements along the axis.  float takes expf_fast
+ * (templates/exp_fast.c).
+ * @requires exp_fast */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "exp_fast.c"
 #endif
 
 static void logsoftmax_T(const T *x, T *y, int64_t outer, int64_t n, int64_t inner) {
@@ -17,7 +20,7 @@ static void logsoftmax_T(const T *x, T *y, int64_t outer, int64_t n, int64_t inn
             /* the sizeof tests fold at compile time: the float functions for float */
             for (int64_t k = 0; k < n; k++) {
                 T v = xp[k * inner] - mx;
-                sum += (T)(sizeof(T) == sizeof(float) ? expf((float)v) : exp((double)v));
+                sum += (T)(sizeof(T) == sizeof(float) ? expf_fast_T((float)v) : exp((double)v));
             }
             lse = (T)(sizeof(T) == sizeof(float) ? logf((float)sum) : log((double)sum));
             for (int64_t k = 0; k < n; k++)
