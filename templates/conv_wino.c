@@ -57,8 +57,10 @@ static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, i
         T rr[4][2 * GEMM_NR_T + 2]; /* row i of B^T d at the block's column q (P <= NR) */
         T zr[2 * GEMM_NR_T + 2];    /* stands for a row of the top or bottom padding */
         int64_t j, k, i, q, xi;
+        T z; /* 0, but not a constant: the short fills below stay loops, not memset calls */
         for (q = 0; q < 2 * GEMM_NR_T + 2; q++)
             zr[q] = rr[0][q] = rr[1][q] = rr[2][q] = rr[3][q] = (T)0;
+        z = zr[c % 2];
         for (j = 0; j < nt;) {
             const int64_t t = t0 + j, tx0 = t % TW, iy = t / TW * 2 - pt, ix = tx0 * 2 - pl;
             int64_t n = TW - tx0, nq, qlo, qhi;
@@ -80,7 +82,7 @@ static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, i
             s2 = iy + 2 >= 0 && iy + 2 < H ? xc + (iy + 2) * W + ix + qlo : zr;
             s3 = iy + 3 >= 0 && iy + 3 < H ? xc + (iy + 3) * W + ix + qlo : zr;
             for (q = 0; q < qlo; q++)
-                rr[0][q] = rr[1][q] = rr[2][q] = rr[3][q] = (T)0;
+                rr[0][q] = rr[1][q] = rr[2][q] = rr[3][q] = z;
             for (q = 0; q < qhi - qlo; q++) {
                 const T d0 = s0[q], d1 = s1[q], d2 = s2[q], d3 = s3[q];
                 rr[0][qlo + q] = d0 - d2;
@@ -89,7 +91,7 @@ static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, i
                 rr[3][qlo + q] = d1 - d3;
             }
             for (q = qhi; q < nq; q++)
-                rr[0][q] = rr[1][q] = rr[2][q] = rr[3][q] = (T)0;
+                rr[0][q] = rr[1][q] = rr[2][q] = rr[3][q] = z;
             /* columns: (B^T d) B, point xi = 4 i + b at lane k of the panel.  The loop runs
              * to the end of the panel (lanes past the block hold garbage until the blocks
              * after it, or the padding below, overwrite them): long vector loops even when
@@ -111,7 +113,7 @@ static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, i
             const int64_t base = wino_off_T(c, Np - P, C, Np, P);
             for (xi = 0; xi < 16; xi++)
                 for (j = nt - (Np - P); j < P; j++)
-                    V[xi * vs + base + j] = (T)0;
+                    V[xi * vs + base + j] = z;
         }
     }
 }
