@@ -298,14 +298,21 @@ static void infer_resize(Compiler *c, Node *n) {
     }
     ir_set_shape(c, n->out[0], x->dtype, rank, shape);
 
-    /* scratch: per resampled axis out * ntap indices and weights, plus one row of sums */
+    /* scratch: per resampled axis out * ntap indices and weights, plus one row of sums and
+     * the cached interpolated rows (templates/resize_interp.c: one per tap combination of the
+     * leading axes, at most 16) */
     int ntap = r->mode == RS_NEAREST ? 1 : r->mode == RS_LINEAR ? 2 : 4;
     Sym *tot = sym_const(s, 0);
     for (int d = 0; d < r->k; d++)
         tot = sym_add(s, tot, r->out[d]);
     Sym *bytes = sym_mul(s, tot, sym_const(s, 16 * ntap));
+    int64_t combs = 1;
+    for (int d = 0; d + 1 < r->k && combs < 16; d++)
+        combs *= ntap;
+    if (combs > 16)
+        combs = 16;
     if (r->mode != RS_NEAREST)
-        bytes = sym_add(s, bytes, sym_mul(s, r->out[r->k - 1], sym_const(s, 8)));
+        bytes = sym_add(s, bytes, sym_mul(s, r->out[r->k - 1], sym_const(s, 8 * (1 + combs))));
     n->scratch = bytes;
     n->priv = r;
 }
