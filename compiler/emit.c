@@ -161,6 +161,25 @@ const char *emit_sym_array(Emit *e, const char *stem, int n, Sym *const *v) {
     return name;
 }
 
+const char *emit_batch_offset(Emit *e, int rb, Sym *const *batch, Sym *const *dims, Sym *mat) {
+    SymCtx *s = e->c->sym;
+    Sym *one = sym_const(s, 1), *stride = mat;
+    Buf b;
+    buf_init(&b);
+    for (int d = rb - 1; d >= 0; d--) {
+        if (!(dims[d] == one && batch[d] != one)) {
+            if (stride == one)
+                buf_printf(&b, "%si%d", b.len ? " + " : "", d);
+            else
+                buf_printf(&b, "%si%d * %s", b.len ? " + " : "", d, emit_sym(e, stride));
+        }
+        stride = sym_mul(s, stride, dims[d]);
+    }
+    const char *r = arena_strdup(e->a, b.len ? b.data : "0");
+    buf_free(&b);
+    return r;
+}
+
 const char *emit_int_array(Emit *e, const char *stem, int n, const int64_t *v) {
     const char *name = emit_tmp(e, stem);
     Buf b;

@@ -175,6 +175,17 @@ bool infer_declared_shape(Compiler *c, Node *n, Value *out, DType t) {
     return true;
 }
 
+void infer_declared_agree(Compiler *c, Node *n, Value *out, int d, Sym *want) {
+    int64_t a, b;
+    if (out->shape[d] == want)
+        return;
+    if (sym_get_const(out->shape[d], &a) && sym_get_const(want, &b))
+        o2c_error(c, n, "output '%s' is declared with dimension %d = %lld, but it is %lld",
+                  out->name, d, (long long)a, (long long)b);
+    ir_constrain(c, n, 0, out->shape[d], want, "declared dimension %d of '%s' must match", d,
+                 out->name);
+}
+
 int64_t infer_len(Compiler *c, const Value *v) {
     if (v->rank < 0)
         return -1;

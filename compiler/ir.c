@@ -431,6 +431,52 @@ int attr_floats(Compiler *c, const Node *n, const char *name, const float **out)
     return a ? a->n : -1;
 }
 
+void attr_ints_n(Compiler *c, const Node *n, const char *name, int len, int64_t def, int64_t lo,
+                 int64_t *out) {
+    const int64_t *v;
+    int cnt = attr_ints(c, n, name, &v);
+    for (int i = 0; i < len; i++)
+        out[i] = def;
+    if (cnt < 0)
+        return;
+    if (cnt != len)
+        o2c_error(c, n, "attribute '%s' has %d values, expected %d", name, cnt, len);
+    for (int i = 0; i < len; i++) {
+        if (v[i] < lo)
+            o2c_error(c, n, "%s[%d] = %lld: must be >= %lld", name, i, (long long)v[i],
+                      (long long)lo);
+        out[i] = v[i];
+    }
+}
+
+int attr_auto_pad(Compiler *c, const Node *n) {
+    const char *s = attr_str(c, n, "auto_pad", "NOTSET");
+    if (!strcmp(s, "NOTSET"))
+        return AUTO_PAD_NOTSET;
+    if (!strcmp(s, "VALID"))
+        return AUTO_PAD_VALID;
+    if (!strcmp(s, "SAME_UPPER"))
+        return AUTO_PAD_SAME_UPPER;
+    if (!strcmp(s, "SAME_LOWER"))
+        return AUTO_PAD_SAME_LOWER;
+    o2c_error(c, n, "auto_pad '%s' is not NOTSET, SAME_UPPER, SAME_LOWER or VALID", s);
+}
+
+int attr_conv(Compiler *c, const Node *n, int sp, int64_t *stride, int64_t *dil, int64_t *pads,
+              int64_t *group) {
+    int mode = attr_auto_pad(c, n);
+    attr_ints_n(c, n, "strides", sp, 1, 1, stride);
+    attr_ints_n(c, n, "dilations", sp, 1, 1, dil);
+    attr_ints_n(c, n, "pads", 2 * sp, 0, 0, pads);
+    if (mode != AUTO_PAD_NOTSET)
+        for (int i = 0; i < 2 * sp; i++)
+            pads[i] = 0;
+    *group = attr_int(c, n, "group", 1);
+    if (*group < 1)
+        o2c_error(c, n, "group %lld must be positive", (long long)*group);
+    return mode;
+}
+
 Value *node_in(const Node *n, int i) { return i < n->nin ? n->in[i] : NULL; }
 
 /* ---- topological order

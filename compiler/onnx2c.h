@@ -333,6 +333,17 @@ const char *attr_str(Compiler *c, const Node *n, const char *name, const char *d
 /* INTS: returns count (or -1 if absent) and sets *out. */
 int attr_ints(Compiler *c, const Node *n, const char *name, const int64_t **out);
 int attr_floats(Compiler *c, const Node *n, const char *name, const float **out);
+/* An INTS attribute of exactly `len` entries, each >= lo, into out[]; def fills it when absent
+ * (the convolution and pooling attributes: kernel_shape, strides, dilations, pads). */
+void attr_ints_n(Compiler *c, const Node *n, const char *name, int len, int64_t def, int64_t lo,
+                 int64_t *out);
+/* The auto_pad attribute of Conv, ConvTranspose, pools: one of AUTO_PAD_*. */
+enum { AUTO_PAD_NOTSET, AUTO_PAD_VALID, AUTO_PAD_SAME_UPPER, AUTO_PAD_SAME_LOWER };
+int attr_auto_pad(Compiler *c, const Node *n);
+/* The attributes of Conv-like ops for sp spatial axes: strides and dilations (>= 1, default
+ * 1), pads (>= 0, zeroed under auto_pad), group (>= 1); returns auto_pad (AUTO_PAD_*). */
+int attr_conv(Compiler *c, const Node *n, int sp, int64_t *stride, int64_t *dil, int64_t *pads,
+              int64_t *group);
 /* Optional input i (NULL when omitted or out of range). */
 Value *node_in(const Node *n, int i);
 
@@ -360,6 +371,9 @@ int infer_axis(Compiler *c, Node *n, int64_t axis, int rank); /* normalizes nega
  * false otherwise.  The op's emit must then read the data at run time and return
  * O2C_RUN_EDATA from NAME_run, before writing anything, when it contradicts the shape. */
 bool infer_declared_shape(Compiler *c, Node *n, Value *out, DType t);
+/* A declared dim d of out that the compiler also knows as `want`: they must agree (an error
+ * when both are constants, a run-time constraint otherwise). */
+void infer_declared_agree(Compiler *c, Node *n, Value *out, int d, Sym *want);
 /* v's element count with the dims unified so far (what NAME_check guarantees), -1 when it is
  * symbolic.  Use it, not ir_known_len, for a runtime-data input whose length the op implies. */
 int64_t infer_len(Compiler *c, const Value *v);
@@ -421,6 +435,10 @@ const char *emit_literal(Emit *e, DType t, double v);
  * array initialised at run time (symbolic) or a static const (constant); returns its name. */
 const char *emit_sym_array(Emit *e, const char *stem, int n, Sym *const *v);
 const char *emit_int_array(Emit *e, const char *stem, int n, const int64_t *v);
+/* The C expression of the element offset of batch element (i0, i1, ..., i<rb-1>) (loop
+ * variables of those names) in an operand with batch dims `dims` against the broadcast batch
+ * `batch` (a dim of 1 against a larger one is skipped), `mat` elements per batch element. */
+const char *emit_batch_offset(Emit *e, int rb, Sym *const *batch, Sym *const *dims, Sym *mat);
 Arena *emit_arena(Emit *e);
 
 /* Elementwise helper: emits a loop nest over `rank`/`shape` (the output shape) in which

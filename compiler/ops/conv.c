@@ -25,8 +25,6 @@
 #include "gemm_plan.h"
 #include <string.h>
 
-enum { PAD_NOTSET, PAD_VALID, PAD_SAME_UPPER, PAD_SAME_LOWER };
-
 #define TILE_ELEMS 131072 /* target size of the unfolded tile, in elements */
 #define TILE_MIN 32       /* positions per tile, at least */
 #define WIDE_MAX_M 4      /* output channels per group up to which Conv takes conv_wide.c */
@@ -60,38 +58,6 @@ typedef struct ConvPlan {
 
 static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
 
-static int parse_auto_pad(Compiler *c, Node *n) {
-    const char *s = attr_str(c, n, "auto_pad", "NOTSET");
-    if (!strcmp(s, "NOTSET"))
-        return PAD_NOTSET;
-    if (!strcmp(s, "VALID"))
-        return PAD_VALID;
-    if (!strcmp(s, "SAME_UPPER"))
-        return PAD_SAME_UPPER;
-    if (!strcmp(s, "SAME_LOWER"))
-        return PAD_SAME_LOWER;
-    o2c_error(c, n, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID", s);
-}
-
-/* An INTS attribute of `want` entries, each >= min; def when absent. */
-static void ints_attr(Compiler *c, Node *n, const char *name, int want, int64_t min, int64_t def,
-                      int64_t *out) {
-    const int64_t *v;
-    int cnt = attr_ints(c, n, name, &v);
-    for (int i = 0; i < want; i++)
-        out[i] = def;
-    if (cnt < 0)
-        return;
-    if (cnt != want)
-        o2c_error(c, n, "attribute '%s' has %d values, expected %d", name, cnt, want);
-    for (int i = 0; i < want; i++) {
-        if (v[i] < min)
-            o2c_error(c, n, "attribute '%s' value %lld is below %lld", name, (long long)v[i],
-                      (long long)min);
-        out[i] = v[i];
-    }
-}
-
 /* Common checks and attributes of Conv and ConvTranspose.  Fills the 3-D-normalised kernel,
  * stride and dilation (leading axes 1) and returns the spatial rank. */
 static int conv_common(Compiler *c, Node *n, ConvPlan *p, int64_t *pads, int *mode) {
@@ -112,17 +78,8 @@ static int conv_common(Compiler *c, Node *n, ConvPlan *p, int64_t *pads, int *mo
     if (b && b->rank != 1)
         o2c_error(c, n, "bias has rank %d, expected 1", b->rank);
     int sp = x->rank - 2, off = 3 - sp;
-    *mode = parse_auto_pad(c, n);
-    int64_t stride[3], dil[3], ks[3];
-    ints_attr(c, n, "strides", sp, 1, 1, stride);
-    ints_attr(c, n, "dilations", sp, 1, 1, dil);
-    ints_attr(c, n, "pads", 2 * sp, 0, 0, pads);
-    if (*mode != PAD_NOTSET)
-        for (int i = 0; i < 2 * sp; i++)
-            pads[i] = 0;
-    int64_t group = attr_int(c, n, "group", 1);
-    if (group < 1)
-        o2c_error(c, n, "group %lld must be positive", (long long)group);
+    int64_t stride[3], dil[3], ks[3], group;
+    *mode = attr_conv(c, n, sp, stride, dil, pads, &group);
     p->group = K(c, group);
     const int64_t *kv;
     int nk = attr_ints(c, n, "kernel_shape", &kv);
@@ -270,14 +227,14 @@ static void infer_conv(Compiler *c, Node *n) {
     for (int i = 0; i < sp; i++) {
         int a = off + i;
         Sym *span = sym_add(s, sym_mul(s, p->dil[a], sym_sub(s, p->k[a], K(c, 1))), K(c, 1));
-        if (mode == PAD_SAME_UPPER || mode == PAD_SAME_LOWER) {
+        if (mode == AUTO_PAD_SAME_UPPER || mode == AUTO_PAD_SAME_LOWER) {
             p->out[a] = sym_ceildiv(s, p->in[a], p->stride[a]);
             Sym *total = sym_max(s, K(c, 0),
                                  sym_sub(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[a], K(c, 1)),
                                                                p->stride[a]),
                                                     span),
                                          p->in[a]));
-            p->pad[a] = mode == PAD_SAME_UPPER ? half(c, total) : sym_sub(s, total, half(c, total));
+            p->pad[a] = mode == AUTO_PAD_SAME_UPPER ? half(c, total) : sym_sub(s, total, half(c, total));
             ir_constrain(c, n, 1, K(c, 1), p->k[a], "Conv kernel dim %d must be positive", i);
             int64_t t;
             if (!sym_get_const(total, &t) || t != 0)
@@ -577,7 +534,7 @@ static void infer_conv_transpose(Compiler *c, Node *n) {
     if (b)
         ir_constrain(c, n, 0, b->shape[0], m,
                      "ConvTranspose bias length must equal the output channels");
-    ints_attr(c, n, "output_padding", sp, 0, 0, opad);
+    attr_ints_n(c, n, "output_padding", sp, 0, 0, opad);
     const int64_t *os;
     int nos = attr_ints(c, n, "output_shape", &os);
     if (nos >= 0 && nos != sp && nos != sp + 2)
@@ -596,10 +553,10 @@ static void infer_conv_transpose(Compiler *c, Node *n) {
         Sym *full = sym_add(s, sym_add(s, sym_mul(s, p->stride[a], sym_sub(s, p->in[a], K(c, 1))),
                                        K(c, opad[i])),
                             span);
-        if (nos >= 0 || mode == PAD_SAME_UPPER || mode == PAD_SAME_LOWER) {
+        if (nos >= 0 || mode == AUTO_PAD_SAME_UPPER || mode == AUTO_PAD_SAME_LOWER) {
             p->out[a] = nos >= 0 ? K(c, oshape[i]) : sym_mul(s, p->in[a], p->stride[a]);
             Sym *total = sym_sub(s, full, p->out[a]);
-            p->pad[a] = mode == PAD_SAME_UPPER ? half(c, total) : sym_sub(s, total, half(c, total));
+            p->pad[a] = mode == AUTO_PAD_SAME_UPPER ? half(c, total) : sym_sub(s, total, half(c, total));
         } else {
             p->out[a] = sym_sub(s, full, K(c, pads[i] + pads[sp + i]));
             p->pad[a] = K(c, pads[i]);

@@ -1,6 +1,7 @@
 /* layout.c — op family: data movement.
  *
- * ONNX: Transpose, Concat, Split, Slice, DepthToSpace, SpaceToDepth, Gather, GatherElements, Pad.
+ * ONNX: Transpose, Concat, Split, Slice, DepthToSpace, SpaceToDepth, Gather, GatherElements, Pad,
+ * ReverseSequence.
  * No arithmetic: every output element is a copy of some input element (or Pad's value).
  *
  * Most of these ops are described by "pieces": a piece copies a strided box of one input into
@@ -127,18 +128,6 @@ static void need_declared(Compiler *c, Node *n, Value *v, const char *what, Valu
     if (out->rank != rank)
         o2c_error(c, n, "output '%s' is declared with rank %d, expected %d", out->name, out->rank,
                   rank);
-}
-
-/* A declared dim that the compiler also knows: they must agree. */
-static void decl_agree(Compiler *c, Node *n, Value *out, int d, Sym *want) {
-    int64_t a, b;
-    if (out->shape[d] == want)
-        return;
-    if (sym_get_const(out->shape[d], &a) && sym_get_const(want, &b))
-        o2c_error(c, n, "output '%s' is declared with dimension %d = %lld, but it is %lld",
-                  out->name, d, (long long)a, (long long)b);
-    ir_constrain(c, n, 0, out->shape[d], want, "declared dimension %d of '%s' must match", d,
-                 out->name);
 }
 
 /* Same, but every value must also be a constant. */
@@ -438,7 +427,7 @@ static void infer_split(Compiler *c, Node *n) {
                 need_declared(c, n, sv, "split", n->out[i], x->dtype, r);
                 for (int d = 0; d < r; d++)
                     if (d != axis)
-                        decl_agree(c, n, n->out[i], d, x->shape[d]);
+                        infer_declared_agree(c, n, n->out[i], d, x->shape[d]);
                 sizes[i] = n->out[i]->shape[axis];
             }
         } else if (sv) {
@@ -1081,7 +1070,7 @@ static void infer_pad(Compiler *c, Node *n) {
         }
         for (int d = 0; d < r; d++)
             if (!padded[d])
-                decl_agree(c, n, n->out[0], d, x->shape[d]);
+                infer_declared_agree(c, n, n->out[0], d, x->shape[d]);
         n->priv = pp;
         return;
     }
@@ -1221,6 +1210,42 @@ static void emit_pad(Compiler *c, Emit *e, Node *n) {
     buf_free(&src);
 }
 
+/* ---- ReverseSequence (opset 10): x of rank >= 2 with batch_axis and time_axis {0, 1} (one
+ * each); for batch entry b the first sequence_lens[b] steps along time_axis are reversed, the
+ * rest copied (templates/layout_revseq.c).  sequence_lens (int64, [batch]) is read at run time;
+ * lengths outside [0, steps] are clamped. */
+
+static void infer_revseq(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 2, 2);
+    if (n->nout != 1 || !n->out[0])
+        o2c_error(c, n, "expected exactly one output");
+    Value *x = infer_in(c, n, 0), *lens = infer_in(c, n, 1);
+    if (x->rank < 2)
+        o2c_error(c, n, "input rank %d: expected rank >= 2", x->rank);
+    if (dtype_size(x->dtype) == 0)
+        o2c_error(c, n, "input type %s is not supported", dtype_name(x->dtype));
+    if (lens->dtype != DT_INT64 || lens->rank != 1)
+        o2c_error(c, n, "sequence_lens must be a 1-D int64 tensor");
+    int64_t ba = attr_int(c, n, "batch_axis", 1), ta = attr_int(c, n, "time_axis", 0);
+    if ((ba != 0 && ba != 1) || (ta != 0 && ta != 1) || ba == ta)
+        o2c_error(c, n, "batch_axis = %lld, time_axis = %lld: must be 0 and 1 or 1 and 0",
+                  (long long)ba, (long long)ta);
+    ir_constrain(c, n, 0, lens->shape[0], x->shape[ba],
+                 "sequence_lens length must equal the batch dimension");
+    ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
+}
+
+static void emit_revseq(Compiler *c, Emit *e, Node *n) {
+    Value *x = n->in[0];
+    int ba = (int)attr_int(c, n, "batch_axis", 1);
+    const char *sfx = emit_template(e, "layout_revseq", x->dtype);
+    Sym *B = x->shape[ba], *S = x->shape[1 - ba];
+    emit_line(e, "revseq_%s(%s, %s, %s, %s, %s, %s, %s, %s);", sfx, emit_ptr(e, x),
+              emit_ptr(e, n->in[1]), emit_ptr(e, n->out[0]), emit_sym(e, B), emit_sym(e, S),
+              ba == 0 ? emit_sym(e, S) : "1", ba == 0 ? "1" : emit_sym(e, B),
+              emit_sym(e, prod(c, x->shape, 2, x->rank)));
+}
+
 const OpDef ops_layout[] = {
     {"Transpose", NULL, infer_transpose, emit_pieces},
     {"Concat", NULL, infer_concat, emit_pieces},
@@ -1231,5 +1256,6 @@ const OpDef ops_layout[] = {
     {"Gather", NULL, infer_gather, emit_gather},
     {"GatherElements", NULL, infer_gather_elements, emit_gather_elements},
     {"Pad", NULL, infer_pad, emit_pad},
+    {"ReverseSequence", NULL, infer_revseq, emit_revseq},
     {NULL, NULL, NULL, NULL},
 };

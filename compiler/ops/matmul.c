@@ -14,6 +14,7 @@
  * activation (attributes o2c_act/o2c_p0/o2c_p1), a residual (input 3, shaped like Y) and, for
  * MatMul, a bias along the last dim (input 4) into the epilogue. */
 #include "onnx2c.h"
+#include "mm_shape.h"
 #include "gemm_plan.h"
 #include <string.h>
 
@@ -33,11 +34,7 @@ static void require_type(Compiler *c, Node *n, Value *a, Value *b) {
 /* ---- MatMul */
 
 typedef struct MatMulPlan {
-    Sym *m, *k, *n;
-    int rb;          /* batch rank of the output */
-    Sym **batch;     /* output batch dims */
-    Sym **abatch;    /* A's batch dims aligned right to rb (1 where A has none) */
-    Sym **bbatch;
+    MmShape sh;
     Value *bpk;      /* B packed at compile time (constant B without batch dims), or NULL */
 } MatMulPlan;
 
@@ -48,80 +45,26 @@ static void infer_matmul(Compiler *c, Node *n) {
     require_type(c, n, a, b);
     if (a->rank < 1 || b->rank < 1)
         o2c_error(c, n, "inputs must have rank 1 or more (ranks %d and %d)", a->rank, b->rank);
-    Sym *one = sym_const(s, 1);
     MatMulPlan *p = arena_alloc(c->arena, sizeof *p);
-    int ra = a->rank, rb = b->rank;
-    /* 1-D promotion */
-    p->m = ra == 1 ? one : a->shape[ra - 2];
-    p->k = a->shape[ra - 1];
-    Sym *kb = rb == 1 ? b->shape[0] : b->shape[rb - 2];
-    p->n = rb == 1 ? one : b->shape[rb - 1];
-    int64_t ka, kbv;
-    if (sym_get_const(p->k, &ka) && sym_get_const(kb, &kbv) && ka != kbv)
-        o2c_error(c, n, "inner dimensions do not match: A has K = %lld, B has K = %lld",
-                  (long long)ka, (long long)kbv);
-    ir_constrain(c, n, 0, p->k, kb, "MatMul inner dimensions of A and B must match");
-    if (sym_is_const(p->k) && !sym_is_const(kb))
-        kb = p->k;
-    int nba = ra > 2 ? ra - 2 : 0, nbb = rb > 2 ? rb - 2 : 0;
-    Sym *batch[64];
-    if (nba > 60 || nbb > 60)
-        o2c_error(c, n, "rank is too large");
-    p->rb = infer_broadcast(c, n, nba, a->shape, nbb, b->shape, batch);
-    p->batch = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(p->rb + 1));
-    p->abatch = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(p->rb + 1));
-    p->bbatch = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(p->rb + 1));
-    for (int i = 0; i < p->rb; i++) {
-        p->batch[i] = batch[i];
-        int ia = i - (p->rb - nba), ib = i - (p->rb - nbb);
-        p->abatch[i] = ia >= 0 ? a->shape[ia] : one;
-        p->bbatch[i] = ib >= 0 ? b->shape[ib] : one;
-    }
+    int rb = b->rank;
     Sym *out[66];
-    int r = 0;
-    for (int i = 0; i < p->rb; i++)
-        out[r++] = p->batch[i];
-    if (ra != 1)
-        out[r++] = p->m;
-    if (rb != 1)
-        out[r++] = p->n;
+    int r = mm_shape(c, n, a, b, &p->sh, out);
     ir_set_shape(c, n->out[0], a->dtype, r, out);
     int64_t kk, nn;
-    if (b->data && rb <= 2 && sym_get_const(p->k, &kk) && sym_get_const(p->n, &nn)) {
+    if (b->data && rb <= 2 && sym_get_const(p->sh.k, &kk) && sym_get_const(p->sh.n, &nn)) {
         size_t es = dtype_size(b->dtype);
         int64_t cnt = gp_pack(NULL, es, kk, nn, nn, 0, false, gp_nr(b->dtype), NULL);
         unsigned char *d = arena_alloc(c->arena, (size_t)cnt * es + 1);
         gp_pack(b->data, es, kk, nn, nn, 0, false, gp_nr(b->dtype), d);
         p->bpk = gp_const(c, b->name, b->dtype, cnt, d);
     }
-    Sym *mm = p->m; /* emit_matmul folds A's batch dims into M when B has none */
+    Sym *mm = p->sh.m; /* emit_matmul folds A's batch dims into M when B has none */
     if (rb <= 2)
-        for (int i = 0; i < p->rb; i++)
-            mm = sym_mul(s, mm, p->batch[i]);
-    n->scratch = sym_mul(s, gp_work(c, a->dtype, mm, p->n, p->k, false, p->bpk != NULL),
+        for (int i = 0; i < p->sh.rb; i++)
+            mm = sym_mul(s, mm, p->sh.batch[i]);
+    n->scratch = sym_mul(s, gp_work(c, a->dtype, mm, p->sh.n, p->sh.k, false, p->bpk != NULL),
                          sym_const(s, (int64_t)dtype_size(a->dtype)));
     n->priv = p;
-}
-
-/* Offset expression of batch element (i0, i1, ...) in an operand with batch dims `dims`
- * (broadcast dims, of size 1 against a larger output dim, are skipped). */
-static const char *batch_offset(Emit *e, SymCtx *s, const MatMulPlan *p, Sym *const *dims,
-                                Sym *mat) {
-    Sym *one = sym_const(s, 1), *stride = mat;
-    Buf b;
-    buf_init(&b);
-    for (int d = p->rb - 1; d >= 0; d--) {
-        if (!(dims[d] == one && p->batch[d] != one)) {
-            if (stride == one)
-                buf_printf(&b, "%si%d", b.len ? " + " : "", d);
-            else
-                buf_printf(&b, "%si%d * %s", b.len ? " + " : "", d, emit_sym(e, stride));
-        }
-        stride = sym_mul(s, stride, dims[d]);
-    }
-    const char *r = arena_strdup(emit_arena(e), b.len ? b.data : "0");
-    buf_free(&b);
-    return r;
 }
 
 static void emit_matmul(Compiler *c, Emit *e, Node *n) {
@@ -129,24 +72,28 @@ static void emit_matmul(Compiler *c, Emit *e, Node *n) {
     MatMulPlan *p = n->priv;
     Value *a = n->in[0], *b = n->in[1], *y = n->out[0];
     const char *sfx = emit_template(e, "gemm", y->dtype);
-    const char *N = emit_sym(e, p->n), *K = emit_sym(e, p->k);
+    const char *N = emit_sym(e, p->sh.n), *K = emit_sym(e, p->sh.k);
     /* B without batch dims: A's batch dims fold into M (one call on [batch * M, K]; Y is
      * contiguous the same way), so a [S, 1, K] x [K, N] projection is one product of S rows. */
-    int rb = p->rb;
-    Sym *mm = p->m;
+    int rb = p->sh.rb;
+    Sym *mm = p->sh.m;
     if (b->rank <= 2 && rb > 0) {
         for (int d = 0; d < rb; d++)
-            mm = sym_mul(s, mm, p->batch[d]);
+            mm = sym_mul(s, mm, p->sh.batch[d]);
         rb = 0;
     }
     const char *M = emit_sym(e, mm);
     for (int d = 0; d < rb; d++) {
-        emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, p->batch[d]), d);
+        emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, p->sh.batch[d]), d);
         emit_indent(e, 1);
     }
-    const char *ao = rb ? batch_offset(e, s, p, p->abatch, sym_mul(s, p->m, p->k)) : "0";
-    const char *bo = rb ? batch_offset(e, s, p, p->bbatch, sym_mul(s, p->k, p->n)) : "0";
-    const char *yo = rb ? batch_offset(e, s, p, p->batch, sym_mul(s, p->m, p->n)) : "0";
+    const MmShape *sh = &p->sh;
+    const char *ao = "0", *bo = "0", *yo = "0";
+    if (rb) {
+        ao = emit_batch_offset(e, sh->rb, sh->batch, sh->abatch, sym_mul(s, sh->m, sh->k));
+        bo = emit_batch_offset(e, sh->rb, sh->batch, sh->bbatch, sym_mul(s, sh->k, sh->n));
+        yo = emit_batch_offset(e, sh->rb, sh->batch, sh->batch, sym_mul(s, sh->m, sh->n));
+    }
     const char *ct = dtype_ctype(y->dtype);
     int act;
     float p0, p1;

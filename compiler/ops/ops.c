@@ -18,7 +18,11 @@
     X(misc)         \
     X(loss)         \
     X(resize)       \
-    X(rnn)
+    X(rnn)          \
+    X(quant)        \
+    X(signal)       \
+    X(spatial)      \
+    X(linalg)
 
 #define DECLARE(f) extern const OpDef ops_##f[];
 FAMILIES(DECLARE)

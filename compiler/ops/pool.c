@@ -70,26 +70,6 @@ static double pool_p(Compiler *c, Node *n) {
     return p;
 }
 
-/* An INTS attribute of `len` entries, each >= lo; def fills it when absent. */
-static void pool_ints(Compiler *c, Node *n, const char *name, int len, int64_t def, int64_t lo,
-                      int64_t *out) {
-    const int64_t *v;
-    int cnt = attr_ints(c, n, name, &v);
-    if (cnt < 0) {
-        for (int i = 0; i < len; i++)
-            out[i] = def;
-        return;
-    }
-    if (cnt != len)
-        o2c_error(c, n, "%s has %d values, expected %d", name, cnt, len);
-    for (int i = 0; i < len; i++) {
-        if (v[i] < lo)
-            o2c_error(c, n, "%s[%d] = %lld: must be >= %lld", name, i, (long long)v[i],
-                      (long long)lo);
-        out[i] = v[i];
-    }
-}
-
 static int64_t pool_flag(Compiler *c, Node *n, const char *name) {
     int64_t v = attr_int(c, n, name, 0);
     if (v != 0 && v != 1)
@@ -119,15 +99,14 @@ static void infer_pool(Compiler *c, Node *n) {
     int64_t k[3], st[3], dl[3], pads[6];
     if (!node_attr(n, "kernel_shape"))
         o2c_error(c, n, "kernel_shape is required");
-    pool_ints(c, n, "kernel_shape", sp, 1, 1, k);
-    pool_ints(c, n, "strides", sp, 1, 1, st);
-    pool_ints(c, n, "dilations", sp, 1, 1, dl);
-    pool_ints(c, n, "pads", 2 * sp, 0, 0, pads);
+    attr_ints_n(c, n, "kernel_shape", sp, 1, 1, k);
+    attr_ints_n(c, n, "strides", sp, 1, 1, st);
+    attr_ints_n(c, n, "dilations", sp, 1, 1, dl);
+    attr_ints_n(c, n, "pads", 2 * sp, 0, 0, pads);
+    const int ap = attr_auto_pad(c, n);
     const char *auto_pad = attr_str(c, n, "auto_pad", "NOTSET");
-    bool upper = !strcmp(auto_pad, "SAME_UPPER"), lower = !strcmp(auto_pad, "SAME_LOWER");
-    bool valid = !strcmp(auto_pad, "VALID");
-    if (!upper && !lower && !valid && strcmp(auto_pad, "NOTSET"))
-        o2c_error(c, n, "auto_pad '%s' is not NOTSET, SAME_UPPER, SAME_LOWER or VALID", auto_pad);
+    bool upper = ap == AUTO_PAD_SAME_UPPER, lower = ap == AUTO_PAD_SAME_LOWER;
+    bool valid = ap == AUTO_PAD_VALID;
     if (upper || lower || valid)
         for (int i = 0; i < 2 * sp; i++)
             if (pads[i])

@@ -94,18 +94,6 @@ static int64_t want_unsqueezed(const Node *n, const Value *out) {
     return out->rank - n->in[0]->rank;
 }
 
-/* The declared shape contradicts what the compiler knows: the model is invalid. */
-static void decl_agree(Compiler *c, Node *n, Value *out, int d, Sym *want) {
-    int64_t a, b;
-    if (out->shape[d] == want)
-        return;
-    if (sym_get_const(out->shape[d], &a) && sym_get_const(want, &b))
-        o2c_error(c, n, "output '%s' is declared with dimension %d = %lld, but it is %lld",
-                  out->name, d, (long long)a, (long long)b);
-    ir_constrain(c, n, 0, out->shape[d], want, "declared dimension %d of '%s' must match", d,
-                 out->name);
-}
-
 /* C condition "a == b" for two Syms, folded when decidable at compile time. */
 static const char *sym_eq_c(Emit *e, Sym *a, Sym *b) {
     int64_t x, y;
@@ -875,7 +863,7 @@ static void infer_expand(Compiler *c, Node *n) {
         Sym **b = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(r + 1));
         infer_broadcast(c, n, x->rank, x->shape, r, y->shape, b);
         for (int d = 0; d < r; d++)
-            decl_agree(c, n, y, d, b[d]);
+            infer_declared_agree(c, n, y, d, b[d]);
         return;
     }
     if (len > 64)

@@ -195,7 +195,7 @@ Test(pool, attribute_errors) {
     tu_expect_error(POOL "bad_no_kernel.onnx", O2C_EMODEL,
                     "node 'ap' (AveragePool): kernel_shape is required");
     tu_expect_error(POOL "bad_kernel_len.onnx", O2C_EMODEL,
-                    "kernel_shape has 1 values, expected 2");
+                    "attribute 'kernel_shape' has 1 values, expected 2");
     tu_expect_error(POOL "bad_window.onnx", O2C_EMODEL,
                     "spatial axis 0: the window (7) is larger than the padded input");
     tu_expect_error(POOL "bad_count_include_pad.onnx", O2C_EMODEL,

@@ -1,0 +1,619 @@
+/* quant.c — op family: linear quantization and integer products.
+ *
+ * QuantizeLinear (10, 13): y = saturate(rint(x / scale) + zero_point), y uint8 (the default,
+ *   without a zero point) or int8; x float or int32.  Per tensor (scalar scale) or, from opset
+ *   13, per axis (1-D scale and zero point along `axis`, default 1).
+ * DequantizeLinear (10, 13): y = (float(x) - float(zero_point)) * scale, x uint8, int8 or int32
+ *   (int32: no zero point); per tensor or per axis as above.
+ * DynamicQuantizeLinear (11): x float -> y uint8 with scale = (max(x, 0) - min(x, 0)) / 255 and
+ *   zero point = saturate(rint(-min(x, 0) / scale)), computed at run time.
+ * MatMulInteger (10): numpy.matmul of 8-bit A and B (int8 or uint8 each) minus their zero
+ *   points, int32 result.  a_zero_point: scalar, [M] (per row) or [..., M, 1] (per row and
+ *   batch); b_zero_point: scalar, [N] (per column) or [..., 1, N].
+ * QLinearMatMul (10): the same product requantized: y = saturate(rint(acc * sa * sb / sy) + zy)
+ *   with the scales shaped like their zero points.
+ * ConvInteger (10): Conv of 8-bit x and w minus their zero points (x: scalar, w: scalar or per
+ *   output channel [M]), int32 result; padding contributes 0.
+ * QLinearConv (10): the same with an optional int32 bias [M], requantized like QLinearMatMul
+ *   (x_scale scalar, w_scale scalar or [M], y_scale scalar).
+ *
+ * Code: the element-wise ops are loops written here.  The products widen their operands to
+ * int32 with the zero points subtracted (templates/quant_widen.c) into the node's scratch, then
+ * multiply (quant_mm.c: per batch element; quant_conv.c: direct convolution per image) and, for
+ * the QLinear ops, requantize (quant_requant.c).  A quantization parameter given as a 1-D tensor
+ * of symbolic length is taken as a scalar when its length is 1 at run time and as a vector
+ * otherwise (NAME_run returns O2C_RUN_EDATA when the length is neither 1 nor the expected
+ * one). */
+#include "onnx2c.h"
+#include "mm_shape.h"
+#include <string.h>
+
+static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
+
+/* Product of shape[from..to). */
+static Sym *prod(Compiler *c, Sym *const *shape, int from, int to) {
+    Sym *r = K(c, 1);
+    for (int i = from; i < to; i++)
+        r = sym_mul(c->sym, r, shape[i]);
+    return r;
+}
+
+static bool is8(DType t) { return t == DT_UINT8 || t == DT_INT8; }
+
+static const char *s8flag(DType t) { return t == DT_INT8 ? "1" : "0"; }
+
+/* ---- quantization parameters (scales and zero points) */
+
+enum { QP_NONE, QP_SCALAR, QP_VEC, QP_DYN, QP_BATCH };
+
+typedef struct QParam {
+    Value *v;
+    int mode;    /* QP_*: absent, one element, a vector of the expected length, a 1-D tensor of
+                  * symbolic length (1 or the expected one, chosen at run time), per batch */
+    Sym *expect; /* QP_VEC / QP_DYN: the expected length (NULL: the parameter must be a scalar) */
+    bool scalar; /* QP_DYN of a parameter that must be a scalar: its length must be 1 */
+} QParam;
+
+/* Classifies parameter v (may be NULL): scalar, or a 1-D vector of length `expect` (NULL when
+ * only a scalar is allowed); rank >= 2 is QP_BATCH when allow_batch (the caller checks it). */
+static QParam qparam(Compiler *c, Node *n, Value *v, Sym *expect, bool allow_batch,
+                     const char *what) {
+    QParam q = {v, QP_NONE, expect, false};
+    if (!v)
+        return q;
+    if (v->rank < 0)
+        o2c_error(c, n, "%s has unknown rank", what);
+    int64_t len, want;
+    if (v->rank == 0 || (ir_numel_const(v, &len) && len == 1)) {
+        q.mode = QP_SCALAR;
+        return q;
+    }
+    if (v->rank == 1) {
+        if (!expect) {
+            if (sym_get_const(v->shape[0], &len))
+                o2c_error(c, n, "%s has %lld elements; it must be a scalar", what, (long long)len);
+            q.mode = QP_DYN;
+            q.expect = K(c, 1);
+            q.scalar = true;
+            return q;
+        }
+        if (sym_get_const(v->shape[0], &len) && sym_get_const(expect, &want)) {
+            if (len != want)
+                o2c_error(c, n, "%s has %lld elements; expected 1 or %lld", what, (long long)len,
+                          (long long)want);
+            q.mode = QP_VEC;
+            return q;
+        }
+        if (v->shape[0] == expect) {
+            q.mode = QP_VEC;
+            return q;
+        }
+        q.mode = QP_DYN;
+        return q;
+    }
+    if (allow_batch) {
+        q.mode = QP_BATCH;
+        return q;
+    }
+    o2c_error(c, n, "%s has rank %d; it must be a scalar or a 1-D tensor", what, v->rank);
+}
+
+/* C expression of the element stride of a scalar/vector parameter: 0 for a scalar, 1 for a
+ * vector; for QP_DYN emits the run-time check and a local. */
+static const char *qp_stride(Emit *e, const QParam *q) {
+    if (q->mode == QP_NONE || q->mode == QP_SCALAR)
+        return "0";
+    if (q->mode == QP_VEC)
+        return "1";
+    const char *len = emit_sym(e, q->v->shape[0]), *want = emit_sym(e, q->expect);
+    if (q->scalar) {
+        emit_line(e, "if (%s != 1)", len);
+        emit_line(e, "    return %d;", O2C_RUN_EDATA);
+        return "0";
+    }
+    const char *t = emit_tmp(e, "qs");
+    emit_line(e, "if (%s != 1 && %s != %s)", len, len, want);
+    emit_line(e, "    return %d;", O2C_RUN_EDATA);
+    emit_line(e, "const int64_t %s = %s == 1 ? 0 : 1;", t, len);
+    return t;
+}
+
+static void require_float(Compiler *c, Node *n, Value *v, const char *what) {
+    if (v && v->dtype != DT_FLOAT)
+        o2c_error(c, n, "%s has type %s; it must be float", what, dtype_name(v->dtype));
+}
+
+/* ---- QuantizeLinear, DequantizeLinear */
+
+typedef struct QdqPlan {
+    Sym *outer, *ax, *inner; /* x viewed as [outer, ax, inner]; ax = 1 per tensor */
+    QParam s, z;
+} QdqPlan;
+
+static void infer_qdq(Compiler *c, Node *n, bool quantize) {
+    infer_require_inputs(c, n, 2, 3);
+    Value *x = infer_in(c, n, 0), *sc = infer_in(c, n, 1), *zp = node_in(n, 2);
+    if (quantize) {
+        if (x->dtype != DT_FLOAT && x->dtype != DT_INT32)
+            o2c_error(c, n, "input x has type %s; it must be float or int32", dtype_name(x->dtype));
+        if (zp && !is8(zp->dtype))
+            o2c_error(c, n, "zero point has type %s; it must be uint8 or int8",
+                      dtype_name(zp->dtype));
+    } else {
+        if (!is8(x->dtype) && x->dtype != DT_INT32)
+            o2c_error(c, n, "input x has type %s; it must be uint8, int8 or int32",
+                      dtype_name(x->dtype));
+        if (zp && zp->dtype != x->dtype)
+            o2c_error(c, n, "zero point has type %s but x has type %s", dtype_name(zp->dtype),
+                      dtype_name(x->dtype));
+    }
+    require_float(c, n, sc, "scale");
+    if (zp && zp->rank < 0)
+        o2c_error(c, n, "zero point has unknown rank");
+    QdqPlan *p = arena_alloc(c->arena, sizeof *p);
+    Sym *expect = NULL;
+    int axis = -1;
+    /* per axis: a 1-D scale that is not a single element (opset 13) */
+    bool per_axis = sc->rank == 1 && sc->shape[0] != K(c, 1);
+    if (n->opset >= 13) {
+        int64_t a = attr_int(c, n, "axis", 1);
+        if (per_axis) {
+            if (x->rank < 1)
+                o2c_error(c, n, "per-axis quantization of a scalar input");
+            if (a < -x->rank || a >= x->rank)
+                o2c_error(c, n, "axis %lld is out of range for input rank %d", (long long)a,
+                          x->rank);
+            axis = infer_axis(c, n, a, x->rank);
+            expect = x->shape[axis];
+        }
+    }
+    p->s = qparam(c, n, sc, expect, false, "scale");
+    p->z = qparam(c, n, zp, expect, false, "zero point");
+    if (axis >= 0) {
+        p->outer = prod(c, x->shape, 0, axis);
+        p->ax = x->shape[axis];
+        p->inner = prod(c, x->shape, axis + 1, x->rank);
+    } else {
+        p->outer = K(c, 1);
+        p->ax = K(c, 1);
+        p->inner = prod(c, x->shape, 0, x->rank);
+    }
+    DType yt = quantize ? (zp ? zp->dtype : DT_UINT8) : DT_FLOAT;
+    ir_set_shape(c, n->out[0], yt, x->rank, x->shape);
+    n->priv = p;
+}
+
+static void infer_quantize(Compiler *c, Node *n) { infer_qdq(c, n, true); }
+static void infer_dequantize(Compiler *c, Node *n) { infer_qdq(c, n, false); }
+
+static void emit_qdq(Compiler *c, Emit *e, Node *n, bool quantize) {
+    (void)c;
+    QdqPlan *p = n->priv;
+    Value *x = n->in[0], *y = n->out[0];
+    const char *ss = qp_stride(e, &p->s), *zs = qp_stride(e, &p->z);
+    const char *X = emit_ptr(e, x), *Y = emit_ptr(e, y), *S = emit_ptr(e, p->s.v);
+    const char *outer = emit_sym(e, p->outer), *ax = emit_sym(e, p->ax),
+               *inner = emit_sym(e, p->inner);
+    /* quantizing int32: the division in double, as numpy computes int32 / float32 */
+    bool dbl = quantize && x->dtype == DT_INT32;
+    emit_line(e, "for (int64_t o = 0; o < %s; o++)", outer);
+    emit_line(e, "    for (int64_t a = 0; a < %s; a++) {", ax);
+    emit_indent(e, 2);
+    emit_line(e, "const float s = %s[a * %s];", S, ss);
+    if (p->z.v)
+        emit_line(e, "const %s z = (%s)%s[a * %s];", dbl ? "double" : "float",
+                  dbl ? "double" : "float", emit_ptr(e, p->z.v), zs);
+    else
+        emit_line(e, "const %s z = 0;", dbl ? "double" : "float");
+    emit_line(e, "const %s *xp = %s + (o * %s + a) * %s;", dtype_ctype(x->dtype), X, ax, inner);
+    emit_line(e, "%s *yp = %s + (o * %s + a) * %s;", dtype_ctype(y->dtype), Y, ax, inner);
+    emit_line(e, "for (int64_t i = 0; i < %s; i++) {", inner);
+    if (quantize) {
+        const char *lo = y->dtype == DT_INT8 ? "-128" : "0", *hi = y->dtype == DT_INT8 ? "127" : "255";
+        if (dbl)
+            emit_line(e, "    double v = rint((double)xp[i] / (double)s) + z;");
+        else
+            emit_line(e, "    float v = nearbyintf(xp[i] / s) + z;");
+        emit_line(e, "    yp[i] = (%s)(v < %s ? %s : (v > %s ? %s : v));", dtype_ctype(y->dtype), lo,
+                  lo, hi, hi);
+    } else {
+        emit_line(e, "    yp[i] = ((float)xp[i] - z) * s;");
+    }
+    emit_line(e, "}");
+    emit_indent(e, -2);
+    emit_line(e, "    }");
+}
+
+static void emit_quantize(Compiler *c, Emit *e, Node *n) { emit_qdq(c, e, n, true); }
+static void emit_dequantize(Compiler *c, Emit *e, Node *n) { emit_qdq(c, e, n, false); }
+
+/* ---- DynamicQuantizeLinear */
+
+static Value *out_opt(const Node *n, int i) { return i < n->nout ? n->out[i] : NULL; }
+
+static void infer_dynquant(Compiler *c, Node *n) {
+    infer_require_inputs(c, n, 1, 1);
+    Value *x = infer_in(c, n, 0);
+    if (x->dtype != DT_FLOAT)
+        o2c_error(c, n, "input x has type %s; it must be float", dtype_name(x->dtype));
+    if (n->nout > 3 || !n->out[0])
+        o2c_error(c, n, "expected outputs y, y_scale, y_zero_point; got %d", n->nout);
+    ir_set_shape(c, n->out[0], DT_UINT8, x->rank, x->shape);
+    if (out_opt(n, 1))
+        ir_set_shape(c, n->out[1], DT_FLOAT, 0, NULL);
+    if (out_opt(n, 2))
+        ir_set_shape(c, n->out[2], DT_UINT8, 0, NULL);
+}
+
+static void emit_dynquant(Compiler *c, Emit *e, Node *n) {
+    Value *x = n->in[0];
+    const char *X = emit_ptr(e, x), *len = emit_sym(e, ir_numel(c, x));
+    emit_line(e, "float lo = 0.0f, hi = 0.0f, s, zf;");
+    emit_line(e, "for (int64_t i = 0; i < %s; i++) {", len);
+    emit_line(e, "    lo = %s[i] < lo ? %s[i] : lo;", X, X);
+    emit_line(e, "    hi = %s[i] > hi ? %s[i] : hi;", X, X);
+    emit_line(e, "}");
+    emit_line(e, "s = (hi - lo) / 255.0f;");
+    emit_line(e, "zf = s > 0.0f ? nearbyintf(0.0f - lo / s) : 0.0f;");
+    emit_line(e, "zf = zf < 0.0f ? 0.0f : (zf > 255.0f ? 255.0f : zf);");
+    Value *ys = out_opt(n, 1), *yz = out_opt(n, 2);
+    if (ys && (ys->nuses || ys->is_output))
+        emit_line(e, "%s[0] = s;", emit_ptr(e, ys));
+    if (yz && (yz->nuses || yz->is_output))
+        emit_line(e, "%s[0] = (uint8_t)zf;", emit_ptr(e, yz));
+    emit_line(e, "for (int64_t i = 0; i < %s; i++) {", len);
+    emit_line(e, "    float v = s > 0.0f ? nearbyintf(%s[i] / s) + zf : zf;", X);
+    emit_line(e, "    %s[i] = (uint8_t)(v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v));",
+              emit_ptr(e, n->out[0]));
+    emit_line(e, "}");
+}
+
+/* ---- MatMulInteger, QLinearMatMul */
+
+typedef struct QmmPlan {
+    bool qlinear;
+    MmShape sh;
+    QParam za, zb, sa, sb, sy, zy;
+} QmmPlan;
+
+/* A per-batch parameter of operand v (rank >= 2): shaped [batch of v..., M, 1] for A (row)
+ * or [batch of v..., 1, N] for B. */
+static void check_batch_param(Compiler *c, Node *n, const QParam *q, Value *v, Sym *rows,
+                              bool row, const char *what) {
+    if (q->mode != QP_BATCH)
+        return;
+    Value *z = q->v;
+    if (z->rank != v->rank)
+        o2c_error(c, n, "%s has rank %d; it must be a scalar, 1-D, or of rank %d", what, z->rank,
+                  v->rank);
+    int r = z->rank;
+    ir_constrain(c, n, 0, z->shape[r - 2], row ? rows : K(c, 1),
+                 "%s dim %d must be %s", what, r - 2, row ? "the rows of its matrix" : "1");
+    ir_constrain(c, n, 0, z->shape[r - 1], row ? K(c, 1) : rows,
+                 "%s dim %d must be %s", what, r - 1, row ? "1" : "the columns of its matrix");
+    for (int i = 0; i < r - 2; i++)
+        ir_constrain(c, n, 0, z->shape[i], v->shape[i],
+                     "%s dim %d must equal that of its matrix", what, i);
+}
+
+static void infer_qmm(Compiler *c, Node *n, bool qlinear) {
+    SymCtx *s = c->sym;
+    if (qlinear)
+        infer_require_inputs(c, n, 8, 8);
+    else
+        infer_require_inputs(c, n, 2, 4);
+    int ia = 0, ib = qlinear ? 3 : 1;
+    Value *a = infer_in(c, n, ia), *b = infer_in(c, n, ib);
+    if (!is8(a->dtype) || !is8(b->dtype))
+        o2c_error(c, n, "inputs have types %s and %s; they must be uint8 or int8",
+                  dtype_name(a->dtype), dtype_name(b->dtype));
+    if (a->rank < 1 || b->rank < 1)
+        o2c_error(c, n, "inputs must have rank 1 or more (ranks %d and %d)", a->rank, b->rank);
+    QmmPlan *p = arena_alloc(c->arena, sizeof *p);
+    p->qlinear = qlinear;
+    int ra = a->rank, rb = b->rank;
+    Sym *out[66];
+    int r = mm_shape(c, n, a, b, &p->sh, out);
+    Value *za = node_in(n, 2), *zb = node_in(n, qlinear ? 5 : 3);
+    if (za && za->dtype != a->dtype)
+        o2c_error(c, n, "zero point of A has type %s but A has type %s", dtype_name(za->dtype),
+                  dtype_name(a->dtype));
+    if (zb && zb->dtype != b->dtype)
+        o2c_error(c, n, "zero point of B has type %s but B has type %s", dtype_name(zb->dtype),
+                  dtype_name(b->dtype));
+    p->za = qparam(c, n, za, p->sh.m, ra >= 2, "zero point of A");
+    p->zb = qparam(c, n, zb, p->sh.n, rb >= 2, "zero point of B");
+    check_batch_param(c, n, &p->za, a, p->sh.m, true, "zero point of A");
+    check_batch_param(c, n, &p->zb, b, p->sh.n, false, "zero point of B");
+    DType yt = DT_INT32;
+    if (qlinear) {
+        Value *sa = n->in[1], *sb = n->in[4], *sy = n->in[6], *zy = n->in[7];
+        require_float(c, n, sa, "scale of A");
+        require_float(c, n, sb, "scale of B");
+        require_float(c, n, sy, "scale of Y");
+        if (!is8(zy->dtype))
+            o2c_error(c, n, "zero point of Y has type %s; it must be uint8 or int8",
+                      dtype_name(zy->dtype));
+        p->sa = qparam(c, n, sa, p->sh.m, ra >= 2, "scale of A");
+        p->sb = qparam(c, n, sb, p->sh.n, rb >= 2, "scale of B");
+        check_batch_param(c, n, &p->sa, a, p->sh.m, true, "scale of A");
+        check_batch_param(c, n, &p->sb, b, p->sh.n, false, "scale of B");
+        p->sy = qparam(c, n, sy, NULL, false, "scale of Y");
+        p->zy = qparam(c, n, zy, NULL, false, "zero point of Y");
+        yt = zy->dtype;
+    }
+    ir_set_shape(c, n->out[0], yt, r, out);
+    /* scratch: A and B widened to int32, and the int32 product when it is requantized */
+    Sym *words = sym_add(s, sym_mul(s, p->sh.m, p->sh.k), sym_mul(s, p->sh.k, p->sh.n));
+    if (qlinear)
+        words = sym_add(s, words, sym_mul(s, p->sh.m, p->sh.n));
+    n->scratch = sym_mul(s, words, K(c, 4));
+    n->priv = p;
+}
+
+static void infer_matmulinteger(Compiler *c, Node *n) { infer_qmm(c, n, false); }
+static void infer_qlinearmatmul(Compiler *c, Node *n) { infer_qmm(c, n, true); }
+
+/* Pointer expression of a parameter for the current batch element (row side: per-batch
+ * offset of `mat` elements per matrix). */
+static const char *param_ptr(Emit *e, const QmmPlan *p, const QParam *q,
+                             Sym *const *dims, Sym *mat, const char *null_type) {
+    if (q->mode == QP_NONE)
+        return arena_printf(emit_arena(e), "(const %s *)0", null_type);
+    if (q->mode != QP_BATCH || p->sh.rb == 0)
+        return emit_ptr(e, q->v);
+    return arena_printf(emit_arena(e), "%s + %s", emit_ptr(e, q->v),
+                        emit_batch_offset(e, p->sh.rb, p->sh.batch, dims, mat));
+}
+
+static const char *param_stride(Emit *e, const QParam *q) {
+    return q->mode == QP_BATCH ? "1" : qp_stride(e, q);
+}
+
+static void emit_qmm(Compiler *c, Emit *e, Node *n) {
+    SymCtx *s = c->sym;
+    QmmPlan *p = n->priv;
+    bool ql = p->qlinear;
+    Value *a = n->in[0], *b = n->in[ql ? 3 : 1], *y = n->out[0];
+    emit_template(e, "quant_widen", DT_UNDEFINED);
+    emit_template(e, "quant_mm", DT_UNDEFINED);
+    if (ql)
+        emit_template(e, "quant_requant", DT_UNDEFINED);
+    const char *M = emit_sym(e, p->sh.m), *N = emit_sym(e, p->sh.n), *Kd = emit_sym(e, p->sh.k);
+    const char *zas = param_stride(e, &p->za), *zbs = param_stride(e, &p->zb);
+    const char *sas = "0", *sbs = "0";
+    if (ql) {
+        sas = param_stride(e, &p->sa);
+        sbs = param_stride(e, &p->sb);
+        qp_stride(e, &p->sy);
+        qp_stride(e, &p->zy);
+    }
+    emit_line(e, "int32_t *const qa = (int32_t *)(void *)((unsigned char *)workspace + %s);",
+              emit_sym(e, n->scratch_offset));
+    emit_line(e, "int32_t *const qb = qa + %s;", emit_sym(e, sym_mul(s, p->sh.m, p->sh.k)));
+    if (ql)
+        emit_line(e, "int32_t *const qy = qb + %s;", emit_sym(e, sym_mul(s, p->sh.k, p->sh.n)));
+    for (int d = 0; d < p->sh.rb; d++) {
+        emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, p->sh.batch[d]), d);
+        emit_indent(e, 1);
+    }
+    const MmShape *sh = &p->sh;
+    const char *ao = emit_batch_offset(e, sh->rb, sh->batch, sh->abatch, sym_mul(s, sh->m, sh->k));
+    const char *bo = emit_batch_offset(e, sh->rb, sh->batch, sh->bbatch, sym_mul(s, sh->k, sh->n));
+    const char *yo = emit_batch_offset(e, sh->rb, sh->batch, sh->batch, sym_mul(s, sh->m, sh->n));
+    emit_line(e, "quant_widen(%s, %s, %s + %s, %s, %s, %s, %s, 0, qa);", M, Kd, emit_ptr(e, a), ao,
+              s8flag(a->dtype), param_ptr(e, p, &p->za, p->sh.abatch, p->sh.m, "uint8_t"),
+              s8flag(a->dtype), zas);
+    emit_line(e, "quant_widen(%s, %s, %s + %s, %s, %s, %s, 0, %s, qb);", Kd, N, emit_ptr(e, b), bo,
+              s8flag(b->dtype), param_ptr(e, p, &p->zb, p->sh.bbatch, p->sh.n, "uint8_t"),
+              s8flag(b->dtype), zbs);
+    if (!ql) {
+        emit_line(e, "quant_mm(%s, %s, %s, qa, qb, %s + %s);", M, N, Kd, emit_ptr(e, y), yo);
+    } else {
+        emit_line(e, "quant_mm(%s, %s, %s, qa, qb, qy);", M, N, Kd);
+        emit_line(e, "quant_requant(%s, %s, qy, (const int32_t *)0, %s, %s, 0, %s, 0, %s, %s[0], "
+                  "(int32_t)%s[0], %s, %s + %s);",
+                  M, N, param_ptr(e, p, &p->sa, p->sh.abatch, p->sh.m, "float"), sas,
+                  param_ptr(e, p, &p->sb, p->sh.bbatch, p->sh.n, "float"), sbs,
+                  emit_ptr(e, p->sy.v), emit_ptr(e, p->zy.v), s8flag(y->dtype), emit_ptr(e, y), yo);
+    }
+    for (int d = 0; d < p->sh.rb; d++) {
+        emit_indent(e, -1);
+        emit_line(e, "}");
+    }
+}
+
+/* ---- ConvInteger, QLinearConv */
+
+
+typedef struct QconvPlan {
+    bool qlinear;
+    int ix, iw, ib; /* input indices of x, w and the bias (-1: none) */
+    /* spatial sizes normalised to 3-D: input, output, kernel, stride, dilation, pad_begin */
+    Sym *in[3], *out[3], *k[3], *stride[3], *dil[3], *pad[3];
+    Sym *group, *cg, *mg, *m, *c, *isp, *osp, *rows;
+    QParam zx, zw, sx, sw, sy, zy;
+} QconvPlan;
+
+static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
+    SymCtx *s = c->sym;
+    QconvPlan *p = arena_alloc(c->arena, sizeof *p);
+    p->qlinear = qlinear;
+    if (qlinear) {
+        infer_require_inputs(c, n, 8, 9);
+        p->ix = 0, p->iw = 3, p->ib = node_in(n, 8) ? 8 : -1;
+    } else {
+        infer_require_inputs(c, n, 2, 4);
+        p->ix = 0, p->iw = 1, p->ib = -1;
+    }
+    Value *x = infer_in(c, n, p->ix), *w = infer_in(c, n, p->iw);
+    if (!is8(x->dtype) || !is8(w->dtype))
+        o2c_error(c, n, "x and w have types %s and %s; they must be uint8 or int8",
+                  dtype_name(x->dtype), dtype_name(w->dtype));
+    if (w->rank != x->rank)
+        o2c_error(c, n, "weight rank %d does not match input rank %d", w->rank, x->rank);
+    if (x->rank < 3 || x->rank > 5)
+        o2c_error(c, n, "input rank %d is not supported (1 to 3 spatial axes)", x->rank);
+    int sp = x->rank - 2, off = 3 - sp;
+    int64_t stride[3], dil[3], pads[6], group;
+    int mode = attr_conv(c, n, sp, stride, dil, pads, &group);
+    p->group = K(c, group);
+    const int64_t *kv;
+    int nk = attr_ints(c, n, "kernel_shape", &kv);
+    if (nk >= 0 && nk != sp)
+        o2c_error(c, n, "attribute 'kernel_shape' has %d values, expected %d", nk, sp);
+    for (int i = 0; i < 3; i++) {
+        p->in[i] = p->k[i] = p->stride[i] = p->dil[i] = p->out[i] = K(c, 1);
+        p->pad[i] = K(c, 0);
+    }
+    for (int i = 0; i < sp; i++) {
+        int a = off + i;
+        p->in[a] = x->shape[2 + i];
+        p->k[a] = w->shape[2 + i];
+        p->stride[a] = K(c, stride[i]);
+        p->dil[a] = K(c, dil[i]);
+        if (nk >= 0) {
+            ir_constrain(c, n, 0, K(c, kv[i]), w->shape[2 + i],
+                         "kernel_shape[%d] must equal the weight's spatial dim %d", i, i);
+            p->k[a] = K(c, kv[i]);
+        }
+        Sym *span = sym_add(s, sym_mul(s, p->dil[a], sym_sub(s, p->k[a], K(c, 1))), K(c, 1));
+        if (mode == AUTO_PAD_SAME_UPPER || mode == AUTO_PAD_SAME_LOWER) {
+            p->out[a] = sym_ceildiv(s, p->in[a], p->stride[a]);
+            Sym *need = sym_add(s, sym_mul(s, sym_sub(s, p->out[a], K(c, 1)), p->stride[a]), span);
+            Sym *total = sym_max(s, K(c, 0), sym_sub(s, need, p->in[a]));
+            Sym *half = sym_floordiv(s, total, K(c, 2));
+            p->pad[a] = mode == AUTO_PAD_SAME_UPPER ? half : sym_sub(s, total, half);
+            ir_constrain(c, n, 1, K(c, 1), p->k[a], "kernel dim %d must be positive", i);
+        } else {
+            Sym *padded = sym_add(s, p->in[a], K(c, pads[i] + pads[sp + i]));
+            ir_constrain(c, n, 1, span, padded,
+                         "kernel (dilated) must fit in the padded input along spatial axis %d", i);
+            p->out[a] =
+                sym_add(s, sym_floordiv(s, sym_sub(s, padded, span), p->stride[a]), K(c, 1));
+            p->pad[a] = K(c, pads[i]);
+        }
+    }
+    p->m = w->shape[0];
+    p->c = x->shape[1];
+    p->cg = w->shape[1];
+    ir_constrain(c, n, 0, x->shape[1], sym_mul(s, p->cg, p->group),
+                 "input channels must equal weight channels (dim 1) times group");
+    ir_constrain(c, n, 2, p->group, p->m, "group must divide the output channels");
+    p->mg = sym_floordiv(s, p->m, p->group);
+    p->isp = sym_mul(s, sym_mul(s, p->in[0], p->in[1]), p->in[2]);
+    p->osp = sym_mul(s, sym_mul(s, p->out[0], p->out[1]), p->out[2]);
+    p->rows = sym_mul(s, p->cg, sym_mul(s, sym_mul(s, p->k[0], p->k[1]), p->k[2]));
+    Value *zx = node_in(n, 2), *zw = node_in(n, qlinear ? 5 : 3);
+    if (zx && zx->dtype != x->dtype)
+        o2c_error(c, n, "zero point of x has type %s but x has type %s", dtype_name(zx->dtype),
+                  dtype_name(x->dtype));
+    if (zw && zw->dtype != w->dtype)
+        o2c_error(c, n, "zero point of w has type %s but w has type %s", dtype_name(zw->dtype),
+                  dtype_name(w->dtype));
+    p->zx = qparam(c, n, zx, NULL, false, "zero point of x");
+    p->zw = qparam(c, n, zw, p->m, false, "zero point of w");
+    DType yt = DT_INT32;
+    if (qlinear) {
+        Value *sx = n->in[1], *sw = n->in[4], *sy = n->in[6], *zy = n->in[7];
+        require_float(c, n, sx, "scale of x");
+        require_float(c, n, sw, "scale of w");
+        require_float(c, n, sy, "scale of y");
+        if (!is8(zy->dtype))
+            o2c_error(c, n, "zero point of y has type %s; it must be uint8 or int8",
+                      dtype_name(zy->dtype));
+        p->sx = qparam(c, n, sx, NULL, false, "scale of x");
+        p->sw = qparam(c, n, sw, p->m, false, "scale of w");
+        p->sy = qparam(c, n, sy, NULL, false, "scale of y");
+        p->zy = qparam(c, n, zy, NULL, false, "zero point of y");
+        if (p->ib >= 0) {
+            Value *bias = infer_in(c, n, p->ib);
+            if (bias->dtype != DT_INT32)
+                o2c_error(c, n, "bias has type %s; it must be int32", dtype_name(bias->dtype));
+            if (bias->rank != 1)
+                o2c_error(c, n, "bias has rank %d, expected 1", bias->rank);
+            ir_constrain(c, n, 0, bias->shape[0], p->m, "bias length must equal the output channels");
+        }
+        yt = zy->dtype;
+    }
+    Sym *shape[5] = {x->shape[0], p->m};
+    for (int i = 0; i < sp; i++)
+        shape[2 + i] = p->out[off + i];
+    ir_set_shape(c, n->out[0], yt, x->rank, shape);
+    /* scratch: one image of x and all of w widened to int32, the int32 sums when requantized */
+    Sym *words = sym_add(s, sym_mul(s, p->c, p->isp), sym_mul(s, p->m, p->rows));
+    if (qlinear)
+        words = sym_add(s, words, sym_mul(s, p->m, p->osp));
+    n->scratch = sym_mul(s, words, K(c, 4));
+    n->priv = p;
+}
+
+static void infer_convinteger(Compiler *c, Node *n) { infer_qconv(c, n, false); }
+static void infer_qlinearconv(Compiler *c, Node *n) { infer_qconv(c, n, true); }
+
+static const char *qp_ptr(Emit *e, const QParam *q, const char *null_type) {
+    if (q->mode == QP_NONE)
+        return arena_printf(emit_arena(e), "(const %s *)0", null_type);
+    return emit_ptr(e, q->v);
+}
+
+static void emit_qconv(Compiler *c, Emit *e, Node *n) {
+    SymCtx *s = c->sym;
+    QconvPlan *p = n->priv;
+    bool ql = p->qlinear;
+    Value *x = n->in[p->ix], *w = n->in[p->iw], *y = n->out[0];
+    emit_template(e, "quant_widen", DT_UNDEFINED);
+    emit_template(e, "quant_conv", DT_UNDEFINED);
+    if (ql)
+        emit_template(e, "quant_requant", DT_UNDEFINED);
+    const char *zxs = qp_stride(e, &p->zx), *zws = qp_stride(e, &p->zw);
+    (void)zxs;
+    const char *sws = "0";
+    if (ql) {
+        qp_stride(e, &p->sx);
+        sws = qp_stride(e, &p->sw);
+        qp_stride(e, &p->sy);
+        qp_stride(e, &p->zy);
+    }
+    const char *M = emit_sym(e, p->m), *cisp = emit_sym(e, sym_mul(s, p->c, p->isp));
+    const char *mosp = emit_sym(e, sym_mul(s, p->m, p->osp));
+    const char *in = emit_sym_array(e, "qc_in", 3, p->in), *out = emit_sym_array(e, "qc_out", 3, p->out);
+    const char *k = emit_sym_array(e, "qc_k", 3, p->k), *st = emit_sym_array(e, "qc_stride", 3, p->stride);
+    const char *dl = emit_sym_array(e, "qc_dil", 3, p->dil), *pd = emit_sym_array(e, "qc_pad", 3, p->pad);
+    emit_line(e, "int32_t *const qx = (int32_t *)(void *)((unsigned char *)workspace + %s);",
+              emit_sym(e, n->scratch_offset));
+    emit_line(e, "int32_t *const qw = qx + %s;", cisp);
+    if (ql)
+        emit_line(e, "int32_t *const qy = qw + %s;", emit_sym(e, sym_mul(s, p->m, p->rows)));
+    emit_line(e, "quant_widen(%s, %s, %s, %s, %s, %s, %s, 0, qw);", M, emit_sym(e, p->rows),
+              emit_ptr(e, w), s8flag(w->dtype), qp_ptr(e, &p->zw, "uint8_t"), s8flag(w->dtype),
+              zws);
+    emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", emit_sym(e, x->shape[0]));
+    emit_indent(e, 1);
+    emit_line(e, "quant_widen(1, %s, %s + nb * %s, %s, %s, %s, 0, 0, qx);", cisp, emit_ptr(e, x),
+              cisp, s8flag(x->dtype), qp_ptr(e, &p->zx, "uint8_t"), s8flag(x->dtype));
+    const char *dst = ql ? "qy" : arena_printf(emit_arena(e), "%s + nb * %s", emit_ptr(e, y), mosp);
+    emit_line(e, "quant_conv(qx, qw, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", dst,
+              emit_sym(e, p->group), emit_sym(e, p->cg), emit_sym(e, p->mg), in, out, k, st, dl,
+              pd);
+    if (ql)
+        emit_line(e, "quant_requant(%s, %s, qy, %s, %s, 0, 0, %s, %s, 0, %s[0], (int32_t)%s[0], "
+                  "%s, %s + nb * %s);",
+                  M, emit_sym(e, p->osp),
+                  p->ib >= 0 ? emit_ptr(e, n->in[p->ib]) : "(const int32_t *)0",
+                  emit_ptr(e, p->sx.v), emit_ptr(e, p->sw.v), sws, emit_ptr(e, p->sy.v),
+                  emit_ptr(e, p->zy.v), s8flag(y->dtype), emit_ptr(e, y), mosp);
+    emit_indent(e, -1);
+    emit_line(e, "}");
+}
+
+const OpDef ops_quant[] = {
+    {"QuantizeLinear", NULL, infer_quantize, emit_quantize},
+    {"DequantizeLinear", NULL, infer_dequantize, emit_dequantize},
+    {"DynamicQuantizeLinear", NULL, infer_dynquant, emit_dynquant},
+    {"MatMulInteger", NULL, infer_matmulinteger, emit_qmm},
+    {"QLinearMatMul", NULL, infer_qlinearmatmul, emit_qmm},
+    {"ConvInteger", NULL, infer_convinteger, emit_qconv},
+    {"QLinearConv", NULL, infer_qlinearconv, emit_qconv},
+    {NULL, NULL, NULL, NULL},
+};

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""make_quant.py — test models of the quantization family (compiler/ops/quant.c).
+
+cases/NAME/: backend-style cases (model.onnx, test_data_set_0/{input,output}_I.pb) with
+expected outputs computed here with numpy by the ONNX definitions: the paths the backend node
+cases do not reach (int8, per-row/per-column/per-channel parameters, batched zero points,
+groups, strides, dilations, auto_pad, bias, int32 inputs, opset 10).
+err_*.onnx: models that must be rejected with a one-line error.
+Run with Debian's python3-onnx: /usr/bin/python3 make_quant.py (writes next to itself)."""
+import os
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NP2TP = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.uint8): TensorProto.UINT8,
+         np.dtype(np.int8): TensorProto.INT8, np.dtype(np.int32): TensorProto.INT32}
+rng = np.random.default_rng(1234)
+
+
+def model(node, ins, outs, opset):
+    g = helper.make_graph(
+        [node], "g",
+        [helper.make_tensor_value_info(n, NP2TP[a.dtype], a.shape) for n, a in ins],
+        [helper.make_tensor_value_info(n, NP2TP[a.dtype], a.shape) for n, a in outs])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 7
+    return m
+
+
+def case(name, op, ins, outs, opset, **attrs):
+    d = os.path.join(HERE, "cases", name)
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    node = helper.make_node(op, [n for n, _ in ins], [n for n, _ in outs], **attrs)
+    m = model(node, ins, outs, opset)
+    onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(d, "model.onnx"))
+    for kind, lst in (("input", ins), ("output", outs)):
+        for i, (n, a) in enumerate(lst):
+            t = numpy_helper.from_array(a, n)
+            with open(os.path.join(d, "test_data_set_0", "%s_%d.pb" % (kind, i)), "wb") as f:
+                f.write(t.SerializeToString())
+
+
+def err(name, op, ins, outs, opset, **attrs):
+    node = helper.make_node(op, [n for n, _ in ins], [n for n, _ in outs], **attrs)
+    onnx.save(model(node, ins, outs, opset), os.path.join(HERE, name + ".onnx"))
+
+
+def sat(v, dt):
+    lo, hi = (-128, 127) if dt == np.int8 else (0, 255)
+    return np.clip(v, lo, hi).astype(dt)
+
+
+def q8(shape, dt):
+    lo, hi = (-128, 128) if dt == np.int8 else (0, 256)
+    return rng.integers(lo, hi, size=shape).astype(dt)
+
+
+def scales(shape):
+    return (rng.integers(1, 64, size=shape) / 512.0).astype(np.float32)
+
+
+def requant(acc, mult, zy, dt):
+    return sat(np.rint(acc.astype(np.float64) * mult.astype(np.float64)) + zy, dt)
+
+
+def conv_ref(x, w, group, strides, dil, pads):
+    """x [N, C, *sp] int, w [M, C/g, *k] int (zero points already subtracted), pads begin+end."""
+    sp = x.ndim - 2
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(pads[i], pads[sp + i]) for i in range(sp)])
+    N, M = x.shape[0], w.shape[0]
+    cg, mg = w.shape[1], M // group
+    ks = w.shape[2:]
+    osz = [(xp.shape[2 + i] - dil[i] * (ks[i] - 1) - 1) // strides[i] + 1 for i in range(sp)]
+    y = np.zeros([N, M] + osz, dtype=np.int64)
+    for o in np.ndindex(*osz):
+        for kk in np.ndindex(*ks):
+            idx = tuple(o[i] * strides[i] + kk[i] * dil[i] for i in range(sp))
+            for g in range(group):
+                xs = xp[(slice(None), slice(g * cg, (g + 1) * cg)) + idx]  # N, cg
+                ws = w[(slice(g * mg, (g + 1) * mg), slice(None)) + kk]   # mg, cg
+                y[(slice(None), slice(g * mg, (g + 1) * mg)) + o] += xs @ ws.T
+    return y
+
+
+def same_pads(insz, ks, strides, dil, lower):
+    pb, pe = [], []
+    for i, d in enumerate(insz):
+        o = -(-d // strides[i])
+        total = max(0, (o - 1) * strides[i] + dil[i] * (ks[i] - 1) + 1 - d)
+        b = total - total // 2 if lower else total // 2
+        pb.append(b)
+        pe.append(total - b)
+    return pb + pe
+
+
+def main():
+    # QuantizeLinear: int32 input, int8 per axis (axis -1)
+    x = rng.integers(-3000, 3000, size=(2, 3, 4)).astype(np.int32)
+    s = scales((4,)) * 8
+    z = q8((4,), np.int8)
+    y = sat(np.rint(x.astype(np.float64) / s.astype(np.float64)) + z, np.int8)
+    case("quantize_int32_axis", "QuantizeLinear", [("x", x), ("s", s), ("z", z)], [("y", y)], 13,
+         axis=-1)
+    # QuantizeLinear opset 10, no zero point: uint8
+    x = (rng.standard_normal((3, 5)) * 4).astype(np.float32)
+    s = np.array(0.03125, dtype=np.float32)
+    y = sat(np.rint(x / s), np.uint8)
+    case("quantize_v10_nozp", "QuantizeLinear", [("x", x), ("s", s)], [("y", y)], 10)
+    # DequantizeLinear: int8 per axis 0; int32 without zero point
+    x = q8((3, 2, 2), np.int8)
+    s = scales((3,))
+    z = q8((3,), np.int8)
+    y = ((x.astype(np.float32) - z.reshape(3, 1, 1).astype(np.float32)) * s.reshape(3, 1, 1))
+    case("dequantize_int8_axis0", "DequantizeLinear", [("x", x), ("s", s), ("z", z)],
+         [("y", y.astype(np.float32))], 13, axis=0)
+    x = rng.integers(-100000, 100000, size=(7,)).astype(np.int32)
+    s = np.array(0.125, dtype=np.float32)
+    case("dequantize_int32", "DequantizeLinear", [("x", x), ("s", s)],
+         [("y", (x.astype(np.float32) * s).astype(np.float32))], 13)
+    # MatMulInteger: int8 A [2,3,4] with batched per-row zero point [2,3,1]; uint8 B [4,5] per column
+    a = q8((2, 3, 4), np.int8)
+    za = q8((2, 3, 1), np.int8)
+    b = q8((4, 5), np.uint8)
+    zb = q8((5,), np.uint8)
+    yy = np.matmul(a.astype(np.int32) - za, b.astype(np.int32) - zb).astype(np.int32)
+    case("matmulinteger_rows_cols", "MatMulInteger", [("A", a), ("B", b), ("za", za), ("zb", zb)],
+         [("Y", yy)], 10)
+    # MatMulInteger: uint8 A [3,4] per row [3], int8 B [2,4,5] without zero point
+    a = q8((3, 4), np.uint8)
+    za = q8((3,), np.uint8)
+    b = q8((2, 4, 5), np.int8)
+    yy = np.matmul(a.astype(np.int32) - za.reshape(3, 1), b.astype(np.int32)).astype(np.int32)
+    case("matmulinteger_bcast", "MatMulInteger", [("A", a), ("B", b), ("za", za)], [("Y", yy)], 10)
+    # QLinearMatMul: per-row a [3], per-column b [5], int8 output
+    a = q8((3, 4), np.uint8)
+    sa, za = scales((3,)), q8((3,), np.uint8)
+    b = q8((4, 5), np.int8)
+    sb, zb = scales((5,)), q8((5,), np.int8)
+    sy, zy = np.array(0.75, dtype=np.float32), np.array(-7, dtype=np.int8)
+    acc = np.matmul(a.astype(np.int32) - za.reshape(3, 1), b.astype(np.int32) - zb)
+    mult = (sa.reshape(3, 1) * sb.reshape(1, 5) / sy).astype(np.float32)
+    case("qlinearmatmul_rows_cols", "QLinearMatMul",
+         [("a", a), ("sa", sa), ("za", za), ("b", b), ("sb", sb), ("zb", zb), ("sy", sy),
+          ("zy", zy)], [("y", requant(acc, mult, zy, np.int8))], 10)
+    # ConvInteger: uint8 x, int8 w with per-channel zero point, group 2, stride 2, dilation 2, pads
+    x = q8((2, 4, 7, 6), np.uint8)
+    zx = np.array(9, dtype=np.uint8)
+    w = q8((6, 2, 2, 3), np.int8)
+    zw = q8((6,), np.int8)
+    pads = [1, 0, 2, 1]
+    acc = conv_ref(x.astype(np.int64) - zx, w.astype(np.int64) - zw.reshape(6, 1, 1, 1), 2,
+                   [2, 1], [2, 2], pads)
+    case("convinteger_group_stride", "ConvInteger", [("x", x), ("w", w), ("zx", zx), ("zw", zw)],
+         [("y", acc.astype(np.int32))], 10, group=2, strides=[2, 1], dilations=[2, 2], pads=pads)
+    # ConvInteger 1-D, SAME_LOWER, stride 2, no zero points
+    x = q8((1, 3, 9), np.int8)
+    w = q8((2, 3, 4), np.int8)
+    pads = same_pads([9], [4], [2], [1], True)
+    acc = conv_ref(x.astype(np.int64), w.astype(np.int64), 1, [2], [1], pads)
+    case("convinteger_1d_same_lower", "ConvInteger", [("x", x), ("w", w)],
+         [("y", acc.astype(np.int32))], 10, auto_pad="SAME_LOWER", strides=[2])
+    # ConvInteger 3-D, SAME_UPPER
+    x = q8((1, 2, 3, 4, 5), np.uint8)
+    w = q8((3, 2, 2, 2, 3), np.uint8)
+    zx, zw = np.array(128, dtype=np.uint8), np.array(100, dtype=np.uint8)
+    pads = same_pads([3, 4, 5], [2, 2, 3], [1, 2, 2], [1, 1, 1], False)
+    acc = conv_ref(x.astype(np.int64) - 128, w.astype(np.int64) - 100, 1, [1, 2, 2], [1, 1, 1], pads)
+    case("convinteger_3d_same_upper", "ConvInteger", [("x", x), ("w", w), ("zx", zx), ("zw", zw)],
+         [("y", acc.astype(np.int32))], 10, auto_pad="SAME_UPPER", strides=[1, 2, 2])
+    # QLinearConv: int8 x, int8 w per channel, bias, uint8 y, pads and stride
+    x = q8((1, 3, 6, 5), np.int8)
+    sx, zx = np.array(0.05, dtype=np.float32), np.array(-3, dtype=np.int8)
+    w = q8((4, 3, 3, 3), np.int8)
+    sw, zw = scales((4,)), q8((4,), np.int8)
+    sy, zy = np.array(2.5, dtype=np.float32), np.array(120, dtype=np.uint8)
+    bias = rng.integers(-2000, 2000, size=(4,)).astype(np.int32)
+    pads = [1, 1, 1, 1]
+    acc = conv_ref(x.astype(np.int64) - zx, w.astype(np.int64) - zw.reshape(4, 1, 1, 1), 1, [2, 1],
+                   [1, 1], pads) + bias.reshape(1, 4, 1, 1)
+    mult = (sx * sw / sy).astype(np.float32).reshape(1, 4, 1, 1)
+    case("qlinearconv_bias_perchannel", "QLinearConv",
+         [("x", x), ("sx", sx), ("zx", zx), ("w", w), ("sw", sw), ("zw", zw), ("sy", sy),
+          ("zy", zy), ("B", bias)], [("y", requant(acc, mult, zy, np.uint8))], 10,
+         strides=[2, 1], pads=pads)
+
+    # errors
+    f = np.zeros((1, 3, 2), np.float32)
+    err("err_axis", "QuantizeLinear",
+        [("x", f), ("s", np.zeros(3, np.float32)), ("z", np.zeros(3, np.uint8))],
+        [("y", np.zeros((1, 3, 2), np.uint8))], 13, axis=3)
+    err("err_dtype", "MatMulInteger", [("A", np.zeros((2, 3), np.float32)),
+                                      ("B", np.zeros((3, 2), np.uint8))],
+        [("Y", np.zeros((2, 2), np.int32))], 10)
+    err("err_zp_len", "ConvInteger",
+        [("x", np.zeros((1, 1, 3, 3), np.uint8)), ("w", np.zeros((2, 1, 2, 2), np.uint8)),
+         ("zx", np.zeros((), np.uint8)), ("zw", np.zeros(3, np.uint8))],
+        [("y", np.zeros((1, 2, 2, 2), np.int32))], 10)
+    err("err_bias_type", "QLinearConv",
+        [("x", np.zeros((1, 1, 3, 3), np.uint8)), ("sx", np.ones((), np.float32)),
+         ("zx", np.zeros((), np.uint8)), ("w", np.zeros((1, 1, 1, 1), np.uint8)),
+         ("sw", np.ones((), np.float32)), ("zw", np.zeros((), np.uint8)),
+         ("sy", np.ones((), np.float32)), ("zy", np.zeros((), np.uint8)),
+         ("B", np.zeros(1, np.float32))],
+        [("y", np.zeros((1, 1, 3, 3), np.uint8))], 10)
+
+
+if __name__ == "__main__":
+    main()
