@@ -60,6 +60,11 @@ void infer_graph(Compiler *c) {
                       n->op_type);
         }
         n->op = op;
+        /* every op's first output is required, but for the RNNs' (Y) */
+        bool rnn = !strcmp(n->op_type, "LSTM") || !strcmp(n->op_type, "GRU") ||
+                   !strcmp(n->op_type, "RNN");
+        if (n->nout == 0 || (!n->out[0] && !rnn))
+            o2c_error(c, n, "output 0 is missing (it is required)");
         for (int k = 0; k < n->nin; k++) {
             Value *v = n->in[k];
             if (v && g->any_unified && v->kind != VAL_INPUT)
@@ -70,7 +75,9 @@ void infer_graph(Compiler *c) {
                 o2c_error(c, n, "input '%s' has type %s, which is not supported", v->name,
                           dtype_name(v->dtype));
         }
+        c->cur = n;
         op->infer(c, n);
+        c->cur = NULL;
         bool all_known = n->nout > 0;
         for (int k = 0; k < n->nout; k++) {
             Value *v = n->out[k];

@@ -175,7 +175,16 @@ Node *ir_add_node(Compiler *c, const char *op_type, const char *name) {
     return n;
 }
 
+/* The largest element count a value may have (also keeps every product of constant dims,
+ * and byte sizes, far from int64 overflow). */
+#define MAX_ELEMS ((int64_t)1 << 48)
+
 void ir_set_shape(Compiler *c, Value *v, DType t, int rank, Sym *const *shape) {
+    int64_t numel = 1, d;
+    for (int i = 0; i < rank; i++)
+        if (sym_get_const(shape[i], &d) &&
+            (__builtin_mul_overflow(numel, d, &numel) || numel > MAX_ELEMS))
+            o2c_error(c, c->cur, "'%s' would have more than 2^48 elements", v->name);
     v->dtype = t;
     v->rank = rank;
     v->shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(rank > 0 ? rank : 1));
@@ -201,9 +210,8 @@ bool ir_numel_const(const Value *v, int64_t *out) {
     int64_t n = 1;
     for (int i = 0; i < v->rank; i++) {
         int64_t d;
-        if (!sym_get_const(v->shape[i], &d))
+        if (!sym_get_const(v->shape[i], &d) || __builtin_mul_overflow(n, d, &n))
             return false;
-        n *= d;
     }
     *out = n;
     return true;

@@ -502,6 +502,7 @@ struct Compiler {
     /* value lookup */
     void *valmap;
     int cident_counter;
+    const Node *cur; /* the node being inferred (for errors from ir_set_shape), or NULL */
 };
 
 #endif

@@ -105,10 +105,16 @@ static bool simple_ratio(float s, int64_t *p, int64_t *q) {
 static Sym *scaled_dim(Compiler *c, Node *n, int axis, Sym *in, double scale, double crop) {
     SymCtx *s = c->sym;
     int64_t p, q, iv;
+    if (!(scale > 0 && scale <= 1e9) || !(crop >= 0 && crop <= 1e9))
+        o2c_error(c, n, "axis %d: scale %g is not a number in (0, 1e9]", axis, scale * crop);
     if (crop == 1.0 && simple_ratio((float)scale, &p, &q))
         return sym_floordiv(s, sym_mul(s, in, sym_const(s, p)), sym_const(s, q));
-    if (sym_get_const(in, &iv))
-        return sym_const(s, (int64_t)floor((double)iv * crop * scale));
+    if (sym_get_const(in, &iv)) {
+        double d = floor((double)iv * crop * scale);
+        if (!(d < 4e18))
+            o2c_error(c, n, "axis %d: the output size %g is too large", axis, d);
+        return sym_const(s, (int64_t)d);
+    }
     o2c_error(c, n, "axis %d: scale %g of a symbolic dim is not a simple fraction p/q "
                     "(q <= 1000): floor(dim * scale) cannot be expressed", axis, scale * crop);
 }
