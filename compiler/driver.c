@@ -155,12 +155,11 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     infer_graph(c);
     lower_graph(c);
     plan_graph(c);
-    Buf h, src;
-    buf_init(&h);
-    buf_init(&src);
-    emit_graph(c, &h, &src);
-    out->h_src = buf_steal(&h);
-    out->c_src = buf_steal(&src);
+    Buf *h = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
+    Buf *src = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
+    emit_graph(c, h, src);
+    out->h_src = buf_steal(h);
+    out->c_src = buf_steal(src);
     out->name = strdup(c->prefix);
     out->ndims = c->g->ndims;
     int nb = 0;
@@ -174,9 +173,18 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
                 out->bind[out->nbind++] = (DimBinding){i, d, v->shape[d]->dim};
     }
 done:
+    for (int i = 0; i < c->nbufs; i++)
+        buf_free(c->bufs[i]);
     arena_free(c->arena);
     free(c);
     return status;
+}
+
+Buf *buf_track(Compiler *c, Buf *b) {
+    O2C_ASSERT(c, c->nbufs < (int)(sizeof c->bufs / sizeof c->bufs[0]));
+    buf_init(b);
+    c->bufs[c->nbufs++] = b;
+    return b;
 }
 
 void onnx2c_output_free(Output *out) {

@@ -806,18 +806,19 @@ static void emit_node(Compiler *c, Emit *e, Node *n) {
 void emit_graph(Compiler *c, Buf *h, Buf *src) {
     Graph *g = c->g;
     const char *P = c->prefix;
-    Emit E, *e = &E;
-    memset(e, 0, sizeof E);
+    /* in the arena, and their buffers tracked: an error while emitting (an op's emit may
+     * still refuse an attribute) frees them (onnx2c_compile) */
+    Emit *e = arena_alloc(c->arena, sizeof *e);
+    memset(e, 0, sizeof *e);
     e->c = c;
     e->a = c->arena;
     e->val_static = arena_alloc(c->arena, (size_t)g->nvalues + 1);
-    buf_init(&e->kernels);
-    buf_init(&e->weights);
-    buf_init(&e->body);
+    buf_track(c, &e->kernels);
+    buf_track(c, &e->weights);
+    buf_track(c, &e->body);
     write_header(c, h);
 
-    Buf fns;
-    buf_init(&fns);
+    Buf *fns = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
     const char *base = strrchr(c->path, '/');
     base = base ? base + 1 : c->path;
 
@@ -825,30 +826,30 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     const char **names = arena_alloc(c->arena, sizeof(char *) * (size_t)(g->ndims + g->ninputs + g->noutputs + 1));
     for (int i = 0; i < g->ndims; i++)
         names[i] = g->dims[i].name;
-    write_strings(&fns, P, "dim_names", g->ndims, names);
+    write_strings(fns, P, "dim_names", g->ndims, names);
     for (int i = 0; i < g->ninputs; i++)
         names[i] = g->inputs[i]->name;
-    write_strings(&fns, P, "input_names", g->ninputs, names);
+    write_strings(fns, P, "input_names", g->ninputs, names);
     for (int i = 0; i < g->noutputs; i++)
         names[i] = g->outputs[i]->name;
-    write_strings(&fns, P, "output_names", g->noutputs, names);
-    buf_puts(&fns, "\n");
+    write_strings(fns, P, "output_names", g->noutputs, names);
+    buf_puts(fns, "\n");
 
     /* strerror */
-    buf_printf(&fns, "const char *%s_strerror(int code) {\n    switch (code) {\n", P);
-    buf_puts(&fns, "    case 0: return \"success\";\n");
-    buf_printf(&fns, "    case %d: return \"a dim is negative or above its bound\";\n", E_DIMS);
-    buf_printf(&fns, "    case %d: return \"input or output index out of range\";\n", E_INDEX);
-    buf_printf(&fns, "    case %d: return \"a required pointer argument is NULL\";\n", E_NULL);
-    buf_printf(&fns, "    case %d: return \"runtime data contradicts the declared output shape\";\n",
+    buf_printf(fns, "const char *%s_strerror(int code) {\n    switch (code) {\n", P);
+    buf_puts(fns, "    case 0: return \"success\";\n");
+    buf_printf(fns, "    case %d: return \"a dim is negative or above its bound\";\n", E_DIMS);
+    buf_printf(fns, "    case %d: return \"input or output index out of range\";\n", E_INDEX);
+    buf_printf(fns, "    case %d: return \"a required pointer argument is NULL\";\n", E_NULL);
+    buf_printf(fns, "    case %d: return \"runtime data contradicts the declared output shape\";\n",
                E_DATA);
     for (int i = 0; i < g->nconstraints; i++) {
         const char *what = g->constraints[i].what;
-        buf_printf(&fns, "    case %d: return ", E_CONSTRAINT_BASE - i);
-        put_c_string(&fns, what);
-        buf_puts(&fns, ";\n");
+        buf_printf(fns, "    case %d: return ", E_CONSTRAINT_BASE - i);
+        put_c_string(fns, what);
+        buf_puts(fns, ";\n");
     }
-    buf_puts(&fns, "    default: return \"unknown error\";\n    }\n}\n\n");
+    buf_puts(fns, "    default: return \"unknown error\";\n    }\n}\n\n");
 
     /* check */
     begin_function(e);
@@ -875,14 +876,14 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     }
     emit_line(e, "(void)dims;");
     emit_line(e, "return 0;");
-    end_function(e, &fns, arena_printf(c->arena, "int %s_check(const int64_t *dims)", P), guard.data, NULL);
+    end_function(e, fns, arena_printf(c->arena, "int %s_check(const int64_t *dims)", P), guard.data, NULL);
     buf_free(&guard);
     const char *check_guard = arena_printf(c->arena, "    int rc = %s_check(dims);\n    if (rc != 0)\n        return rc;\n", P);
 
     /* workspace_size */
     begin_function(e);
     emit_line(e, "return (size_t)%s;", emit_sym(e, g->workspace));
-    end_function(e, &fns, arena_printf(c->arena, "size_t %s_workspace_size(const int64_t *dims)", P),
+    end_function(e, fns, arena_printf(c->arena, "size_t %s_workspace_size(const int64_t *dims)", P),
                  arena_printf(c->arena, "    if (%s_check(dims) != 0)\n        return 0;\n", P), NULL);
 
     /* input_shape / output_shape */
@@ -903,7 +904,7 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         }
         emit_line(e, "default: return %d;", E_INDEX);
         emit_line(e, "}");
-        end_function(e, &fns,
+        end_function(e, fns,
                      arena_printf(c->arena, "int %s_%s_shape(const int64_t *dims, int i, int64_t *shape)",
                                   P, pass ? "output" : "input"),
                      check_guard, NULL);
@@ -912,22 +913,21 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     /* run: argument checks come before any declaration that reads the arguments */
     begin_function(e);
     e->in_run = true;
-    Buf pre;
-    buf_init(&pre);
+    Buf *pre = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
     if (g->ninputs || g->noutputs) {
-        buf_puts(&pre, "    if (");
-        buf_puts(&pre, g->ninputs ? "!inputs" : "0");
+        buf_puts(pre, "    if (");
+        buf_puts(pre, g->ninputs ? "!inputs" : "0");
         for (int i = 0; i < g->ninputs; i++)
-            buf_printf(&pre, " || !inputs[%d]", i);
-        buf_puts(&pre, g->noutputs ? " || !outputs" : "");
+            buf_printf(pre, " || !inputs[%d]", i);
+        buf_puts(pre, g->noutputs ? " || !outputs" : "");
         for (int i = 0; i < g->noutputs; i++)
-            buf_printf(&pre, " || !outputs[%d]", i);
-        buf_printf(&pre, ")\n        return %d;\n", E_NULL);
+            buf_printf(pre, " || !outputs[%d]", i);
+        buf_printf(pre, ")\n        return %d;\n", E_NULL);
     }
     int64_t wsc;
     e->force_ws = !(sym_get_const(g->workspace, &wsc) && wsc == 0);
     if (e->force_ws)
-        buf_printf(&pre, "    if (!workspace && %s_workspace_size(dims) > 0)\n        return %d;\n", P, E_NULL);
+        buf_printf(pre, "    if (!workspace && %s_workspace_size(dims) > 0)\n        return %d;\n", P, E_NULL);
     emit_line(e, "(void)inputs;");
     emit_line(e, "(void)outputs;");
     emit_line(e, "(void)workspace;");
@@ -953,12 +953,11 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
                   emit_sym(e, ir_numel(c, v)), dtype_ctype(v->dtype));
     }
     emit_line(e, "return 0;");
-    end_function(e, &fns,
+    end_function(e, fns,
                  arena_printf(c->arena, "int %s_run(const int64_t *dims, const void *const *inputs, "
                                         "void *const *outputs,\n        void *workspace)",
                               P),
-                 check_guard, pre.data);
-    buf_free(&pre);
+                 check_guard, pre->data);
 
     /* assemble */
     buf_printf(src, "/* %s.c — generated by onnx2c %s from %s. Do not edit.\n", P, ONNX2C_VERSION, base);
@@ -976,9 +975,8 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         buf_puts(src, "\n");
     }
     buf_puts(src, "/* ---- API */\n\n");
-    buf_puts(src, fns.data);
-    buf_free(&fns);
-    buf_free(&e->kernels);
+    buf_puts(src, fns->data);
+        buf_free(&e->kernels);
     buf_free(&e->weights);
     buf_free(&e->body);
 }

@@ -483,6 +483,9 @@ typedef struct Output {
  * (no trailing newline) into err. */
 int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err, size_t errlen);
 void onnx2c_output_free(Output *out);
+/* Initialises *b and has onnx2c_compile free its buffer at the end, error or not; b must live
+ * in the arena.  Returns b. */
+Buf *buf_track(Compiler *c, Buf *b);
 /* Turns a string into a C identifier ("my-net" -> "my_net"). */
 void onnx2c_cident(const char *s, char *out, size_t outlen);
 
@@ -503,6 +506,9 @@ struct Compiler {
     void *valmap;
     int cident_counter;
     const Node *cur; /* the node being inferred (for errors from ir_set_shape), or NULL */
+    Buf *bufs[8];     /* malloc'd text buffers alive across stages: freed by onnx2c_compile,
+                       * also when an error longjmps out of the stage that fills them */
+    int nbufs;
 };
 
 #endif
