@@ -54,6 +54,7 @@ typedef struct ConvPlan {
                      * (templates/conv_wino.c); wpk then holds the 16 transformed weights */
     bool wino_t;    /* wino with few tiles: the products transposed (tiles as GEMM rows) */
     Sym *tw, *tiles, *wnt; /* wino: tiles per row, tiles in all, tiles per chunk */
+    int64_t wper;          /* wino: elements of one point's packed weight in wpk */
 } ConvPlan;
 
 static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
@@ -189,6 +190,7 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
             gp_pack(ux, es, M, C, C, 0, true, 0, dx);
     }
     p->wpk = gp_const(c, w->name, w->dtype, 16 * per, d);
+    p->wper = per;
     /* tiles per chunk: whole engine panels, the chunk's scratch near WINO_ELEMS.  Scratch: V
      * (16 x C x tiles rounded up to the panel width: NR, or MR transposed), then the products
      * (16 x M x tiles rounded up to NR). */
@@ -350,11 +352,7 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
     const char *tiles = emit_sym(e, p->tiles), *wnt = emit_sym(e, p->wnt);
     const long long nr = (long long)gp_nr(y->dtype), pw = p->wino_t ? GP_MR : nr;
     Sym *vmax = gp_roundup(c->sym, p->wnt, pw), *mmax = gp_roundup(c->sym, p->wnt, nr);
-    int64_t per = 0;
-    if (p->wino_t)
-        sym_get_const(sym_mul(c->sym, gp_roundup(c->sym, p->mg, nr), p->cg), &per);
-    else
-        sym_get_const(sym_mul(c->sym, gp_roundup(c->sym, p->mg, GP_MR), p->cg), &per);
+    const int64_t per = p->wper;
     emit_line(e, "/* 3x3, stride 1: Winograd F(2x2, 3x3) over %s tiles of 2x2 outputs, %s at a "
               "time: 16 GEMMs (%s) between input and output transforms */",
               tiles, wnt,
