@@ -749,6 +749,8 @@ static void write_header(Compiler *c, Buf *h) {
 #define E_INDEX (-2)  /* input/output index out of range */
 #define E_NULL (-3)   /* a required pointer argument is NULL */
 #define E_DATA O2C_RUN_EDATA /* (-4) runtime data contradicts a declared output shape */
+#define E_TOOBIG O2C_RUN_ETOOBIG /* (-6) some size does not fit in size_t or int64 */
+#define E_INDEXDATA O2C_RUN_EINDEX /* (-7) an index in the data is out of range */
 #define E_CONSTRAINT_BASE (-100)
 
 /* Writes s as a C string literal: quotes and backslashes escaped, non-printable bytes and '?'
@@ -843,6 +845,9 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     buf_printf(fns, "    case %d: return \"a required pointer argument is NULL\";\n", E_NULL);
     buf_printf(fns, "    case %d: return \"runtime data contradicts the declared output shape\";\n",
                E_DATA);
+    buf_printf(fns, "    case %d: return \"the dims are too large: a size would not fit in size_t or int64\";\n",
+               E_TOOBIG);
+    buf_printf(fns, "    case %d: return \"an index in the input data is out of range\";\n", E_INDEXDATA);
     for (int i = 0; i < g->nconstraints; i++) {
         const char *what = g->constraints[i].what;
         buf_printf(fns, "    case %d: return ", E_CONSTRAINT_BASE - i);

@@ -382,8 +382,14 @@ int64_t infer_len(Compiler *c, const Value *v);
  * numel(v) == want, so NAME_check refuses other lengths, and returns want.  With a constant
  * length returns it (the caller compares); with want < 0, -1. */
 int64_t infer_implied_len(Compiler *c, Node *n, Value *v, int64_t want, const char *what);
-/* The code NAME_run returns when runtime data contradicts a declared output shape. */
+/* The codes NAME_check / NAME_run return (CONTRACT.md §2) that op emitters use:
+ * runtime data contradicts a declared output shape (-4); the dims are too large: some size
+ * would not fit in size_t or int64 (-6, NAME_check only); an index in the data is out of range
+ * where ONNX calls that an error (-7: Gather, GatherElements, ScatterND...).  Like -4, a node
+ * returns -7 before it writes anything. */
 #define O2C_RUN_EDATA (-4)
+#define O2C_RUN_ETOOBIG (-6)
+#define O2C_RUN_EINDEX (-7)
 
 /* ------------------------------------------------------------------ ops (ops/FAMILY.c)
  * One table of ops.  Each family file defines a NULL-terminated array of OpDefs; ops.c lists
