@@ -1,14 +1,17 @@
 /* misc_cumsum.c — ONNX CumSum along axis `axis` (negative counts from the end) of a tensor of
  * the given shape: y[..., i, ...] = sum of x[..., j, ...] for j <= i (j < i when exclusive;
- * j >= i, or j > i, when reverse).  The axis is a run-time value: one that is out of range
- * leaves y a copy of x. */
+ * j >= i, or j > i, when reverse).  The axis is a run-time value; ONNX requires it in
+ * [-rank, rank): outside, the kernel returns 1 having written nothing (NAME_run returns -7),
+ * else 0. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #endif
 
-static void cumsum_T(const T *x, T *y, const int64_t *shape, int64_t rank, int64_t axis,
-                     int exclusive, int reverse) {
+static int cumsum_T(const T *x, T *y, const int64_t *shape, int64_t rank, int64_t axis,
+                    int exclusive, int reverse) {
     int64_t outer = 1, n = 1, inner = 1;
+    if (axis < -rank || axis >= rank)
+        return 1;
     if (axis < 0)
         axis += rank;
     for (int64_t a = 0; a < rank; a++) {
@@ -18,11 +21,6 @@ static void cumsum_T(const T *x, T *y, const int64_t *shape, int64_t rank, int64
             n = shape[a];
         else
             inner *= shape[a];
-    }
-    if (axis < 0 || axis >= rank) {
-        for (int64_t i = 0; i < outer * n * inner; i++)
-            y[i] = x[i];
-        return;
     }
     for (int64_t o = 0; o < outer; o++)
         for (int64_t i = 0; i < inner; i++) {
@@ -39,4 +37,5 @@ static void cumsum_T(const T *x, T *y, const int64_t *shape, int64_t rank, int64
                 }
             }
         }
+    return 0;
 }

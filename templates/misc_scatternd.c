@@ -1,26 +1,29 @@
-/* misc_scatternd.c — ONNX ScatterND into y, which already holds a copy of data (shape dshape):
- * for each of the nidx index tuples of k entries (negative counts from the end), the slice of
- * `slice` elements y[tuple, ...] gets updates[i, ...]: reduction 0 none (assign), 1 add, 2 mul,
- * 3 max, 4 min.  Tuples out of range are skipped. */
+/* misc_scatternd.c — ONNX ScatterND: y = data (nx elements, shape dshape), then for each of the
+ * nidx index tuples of k entries (negative counts from the end), the slice of `slice` elements
+ * y[tuple, ...] gets updates[i, ...]: reduction 0 none (assign), 1 add, 2 mul, 3 max, 4 min.
+ * A tuple entry outside [-dshape[j], dshape[j]) is an error (as in GatherND): the indices are
+ * all checked first, and the kernel returns 1 having written nothing (NAME_run returns -7),
+ * else 0. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #endif
 
-static void scatternd_T(T *y, const int64_t *idx, const T *upd, const int64_t *dshape,
-                        int64_t nidx, int64_t k, int64_t slice, int reduction) {
+static int scatternd_T(T *y, const T *x, int64_t nx, const int64_t *idx, const T *upd,
+                       const int64_t *dshape, int64_t nidx, int64_t k, int64_t slice,
+                       int reduction) {
+    for (int64_t i = 0; i < nidx; i++)
+        for (int64_t j = 0; j < k; j++) {
+            const int64_t v = idx[i * k + j];
+            if (v < -dshape[j] || v >= dshape[j])
+                return 1;
+        }
+    memcpy(y, x, (size_t)nx * sizeof(T));
     for (int64_t i = 0; i < nidx; i++) {
         int64_t off = 0;
-        int ok = 1;
         for (int64_t j = 0; j < k; j++) {
-            int64_t v = idx[i * k + j];
-            if (v < 0)
-                v += dshape[j];
-            if (v < 0 || v >= dshape[j])
-                ok = 0;
-            off = off * dshape[j] + v;
+            const int64_t v = idx[i * k + j];
+            off = off * dshape[j] + (v < 0 ? v + dshape[j] : v);
         }
-        if (!ok)
-            continue;
         T *dst = y + off * slice;
         const T *src = upd + i * slice;
         for (int64_t s = 0; s < slice; s++) {
@@ -33,4 +36,5 @@ static void scatternd_T(T *y, const int64_t *idx, const T *upd, const int64_t *d
             }
         }
     }
+    return 0;
 }

@@ -10,7 +10,7 @@
  *   4 tf_half_pixel_for_nn x = (o + 0.5) / scale
  *   5 tf_crop_and_resize  x = r0 * (in - 1) + (len == 1 ? (r1 - r0) * (in - 1) / 2
  *                                                     : o * (r1 - r0) * (in - 1) / (len - 1));
- *                         outside [0, in - 1] the output is extrapolation_value
+ *                         outside [0, in - 1] (or NaN) the output is extrapolation_value
  * With x0 = ceil(x) - 1 and r = x - x0 in (0, 1], the taps are x0 + 1 - ntap/2 .. x0 + ntap/2
  * clamped to [0, in - 1] (edge padding), weighted by
  *   ntap 1 (nearest):  x0 or x0 + 1 by nearest_mode (0 round_prefer_floor, 1 round_prefer_ceil,
@@ -50,7 +50,8 @@ static void resize_axis(int64_t in, int64_t out, double scale, double len, doubl
             break;
         default: x = (fo + 0.5) / scale - 0.5; break;
         }
-        if ((ctm == 5 && (x < 0.0 || x > (double)(in - 1))) || in <= 0) {
+        /* negated, so that a NaN from a hostile roi is outside too (and never converted) */
+        if ((ctm == 5 && !(x >= 0.0 && x <= (double)(in - 1))) || in <= 0) {
             for (int t = 0; t < ntap; t++) {
                 idx[t] = t ? 0 : -1;
                 wt[t] = 0.0;

@@ -4,15 +4,19 @@
  * gh x gw bilinear samples at the centres of a regular grid in the bin; gh = ratio, or
  * ceil(roi_h / oh) when ratio is 0 (likewise gw).  Without half_pixel a roi is at least
  * 1 x 1.  Samples more than one pixel outside the image give 0; the others are clamped to it.
- * An out-of-range batch index gives zeros. */
+ * A batch index outside [0, n) names no image: the indices are all checked first, and the
+ * kernel returns 1 having written nothing (NAME_run returns -7), else 0. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #endif
 
-static void roialign_T(const T *x, const T *rois, const int64_t *bidx, T *y, int64_t n,
+static int roialign_T(const T *x, const T *rois, const int64_t *bidx, T *y, int64_t n,
                        int64_t c, int64_t h, int64_t w, int64_t nroi, int64_t oh, int64_t ow,
                        int64_t ratio, double scale, int half_pixel, int maxmode) {
     double off = half_pixel ? 0.5 : 0.0;
+    for (int64_t r = 0; r < nroi; r++)
+        if (bidx[r] < 0 || bidx[r] >= n)
+            return 1;
     for (int64_t r = 0; r < nroi; r++) {
         const T *rb = rois + r * 4;
         int64_t b = bidx[r];
@@ -31,11 +35,6 @@ static void roialign_T(const T *x, const T *rois, const int64_t *bidx, T *y, int
         double count = gh * gw > 0 ? (double)(gh * gw) : 1.0;
         for (int64_t ch = 0; ch < c; ch++) {
             T *yo = y + (r * c + ch) * oh * ow;
-            if (b < 0 || b >= n) {
-                for (int64_t i = 0; i < oh * ow; i++)
-                    yo[i] = (T)0;
-                continue;
-            }
             const T *p = x + (b * c + ch) * h * w;
             for (int64_t ph = 0; ph < oh; ph++)
                 for (int64_t pw = 0; pw < ow; pw++) {
@@ -85,4 +84,5 @@ static void roialign_T(const T *x, const T *rois, const int64_t *bidx, T *y, int
                 }
         }
     }
+    return 0;
 }

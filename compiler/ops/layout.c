@@ -698,14 +698,17 @@ static void emit_slice(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "    b += dim;");
     emit_line(e, "if (en < 0)");
     emit_line(e, "    en += dim;");
+    /* ceil(span / |step|) as (span - 1) / |step| + 1: no overflow for any int64 step (the
+     * magnitude of INT64_MIN in uint64_t) */
     emit_line(e, "if (stp > 0) {");
     emit_line(e, "    b = b < 0 ? 0 : b > dim ? dim : b;");
     emit_line(e, "    en = en < 0 ? 0 : en > dim ? dim : en;");
-    emit_line(e, "    ln[a] = en > b ? (en - b + stp - 1) / stp : 0;");
+    emit_line(e, "    ln[a] = en > b ? (en - b - 1) / stp + 1 : 0;");
     emit_line(e, "} else {");
     emit_line(e, "    b = b < 0 ? 0 : b > dim - 1 ? dim - 1 : b;");
     emit_line(e, "    en = en < -1 ? -1 : en > dim - 1 ? dim - 1 : en;");
-    emit_line(e, "    ln[a] = b > en ? (b - en - stp - 1) / -stp : 0;");
+    emit_line(e, "    ln[a] = b > en ? (int64_t)((uint64_t)(b - en - 1) / ((uint64_t)0 - (uint64_t)stp)) "
+                 "+ 1 : 0;");
     emit_line(e, "}");
     emit_line(e, "st[a] = b;");
     emit_line(e, "sp[a] = stp;");
@@ -811,8 +814,9 @@ static void infer_depth_space(Compiler *c, Node *n) {
 
 /* ---- Gather: y[o, j..., i] = x[o, idx[j...], i] along axis (negative indices add the dim).
  * y.shape = x.shape[:axis] + idx.shape + x.shape[axis+1:].  Folds (Gather(Shape(x), 0) gives
- * {dim}) when the indices are constants; otherwise one loop over [outer, nidx, inner]; an index
- * out of range gives zeros rather than a wild read. */
+ * {dim}) when the indices are constants; otherwise one loop over [outer, nidx, inner].  ONNX
+ * calls an index outside [-dim, dim) an error: NAME_run returns O2C_RUN_EINDEX before writing
+ * (emit_index_check; a dim of 0 has no valid index). */
 
 typedef struct GatherPriv {
     int axis;
@@ -822,6 +826,15 @@ typedef struct GatherPriv {
 static void check_indices_type(Compiler *c, Node *n, Value *idx) {
     if (idx->dtype != DT_INT64 && idx->dtype != DT_INT32)
         o2c_error(c, n, "indices must be int32 or int64, got %s", dtype_name(idx->dtype));
+}
+
+/* Returns O2C_RUN_EINDEX from NAME_run, before the node writes anything, when one of the
+ * indices lies outside [-dim, dim) (templates/index_check.c). */
+static void emit_index_check(Compiler *c, Emit *e, Value *idx, Sym *dim) {
+    const char *sfx = emit_template(e, "index_check", idx->dtype);
+    emit_line(e, "if (index_out_%s(%s, %s, %s))", sfx, emit_ptr(e, idx),
+              emit_sym(e, ir_numel(c, idx)), emit_sym(e, dim));
+    emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
 
 static void infer_gather(Compiler *c, Node *n) {
@@ -888,6 +901,7 @@ static void emit_gather(Compiler *c, Emit *e, Node *n) {
     bool outer = g->outer != K(c, 1), inner = g->inner != K(c, 1);
     const char *yrow = outer ? arena_printf(emit_arena(e), "o * %s + j", ni) : "j";
     const char *xrow = outer ? arena_printf(emit_arena(e), "o * %s + k", dim) : "k";
+    emit_index_check(c, e, idx, g->dim);
     if (outer) {
         emit_line(e, "for (int64_t o = 0; o < %s; o++) {", emit_sym(e, g->outer));
         emit_indent(e, 1);
@@ -898,15 +912,11 @@ static void emit_gather(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "if (k < 0)");
     emit_line(e, "    k += %s;", dim);
     if (!inner) {
-        emit_line(e, "%s[%s] = k >= 0 && k < %s ? %s[%s] : %s;", Y, yrow, dim, X, xrow,
-                  emit_literal(e, y->dtype, 0));
+        emit_line(e, "%s[%s] = %s[%s];", Y, yrow, X, xrow);
     } else {
         const char *in = emit_sym(e, g->inner);
-        emit_line(e, "%s *dst = %s + (%s) * %s;", T, Y, yrow, in);
-        emit_line(e, "if (k >= 0 && k < %s)", dim);
-        emit_line(e, "    memcpy(dst, %s + (%s) * %s, (size_t)%s * sizeof(%s));", X, xrow, in, in, T);
-        emit_line(e, "else");
-        emit_line(e, "    memset(dst, 0, (size_t)%s * sizeof(%s));", in, T);
+        emit_line(e, "memcpy(%s + (%s) * %s, %s + (%s) * %s, (size_t)%s * sizeof(%s));", Y, yrow,
+                  in, X, xrow, in, in, T);
     }
     emit_indent(e, -1);
     emit_line(e, "}");
@@ -917,7 +927,7 @@ static void emit_gather(Compiler *c, Emit *e, Node *n) {
 }
 
 /* ---- GatherElements: y[i...] = x[i... with i_axis replaced by idx[i...]]; y.shape = idx.shape
- * (same rank as x; negative indices add the dim; out of range gives 0). */
+ * (same rank as x; negative indices add the dim; out of range is an error, as for Gather). */
 
 static void infer_gather_elements(Compiler *c, Node *n) {
     infer_require_inputs(c, n, 2, 2);
@@ -952,6 +962,7 @@ static void emit_gather_elements(Compiler *c, Emit *e, Node *n) {
     const char *dim = emit_sym(e, x->shape[axis]);
     Buf src;
     buf_init(&src);
+    emit_index_check(c, e, idx, x->shape[axis]);
     emit_line(e, "int64_t o = 0;");
     for (int d = 0; d < r; d++) {
         emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, y->shape[d]), d);
@@ -962,8 +973,7 @@ static void emit_gather_elements(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "int64_t k = (int64_t)%s[o];", I);
     emit_line(e, "if (k < 0)");
     emit_line(e, "    k += %s;", dim);
-    emit_line(e, "%s[o] = k >= 0 && k < %s ? %s[%s] : %s;", Y, dim, X, src.data,
-              emit_literal(e, y->dtype, 0));
+    emit_line(e, "%s[o] = %s[%s];", Y, X, src.data);
     emit_line(e, "o++;");
     for (int d = 0; d < r; d++) {
         emit_indent(e, -1);
@@ -1118,19 +1128,15 @@ static void emit_pad(Compiler *c, Emit *e, Node *n) {
     Arena *a = emit_arena(e);
     Sym **xs = contig_strides(c, r, x->shape);
     const char *X = emit_ptr(e, x), *Y = emit_ptr(e, y);
-    const char *val;
     Value *cv = n->opset >= 11 ? node_in(n, 2) : NULL;
-    if (cv)
-        val = arena_printf(a, "%s[0]", emit_ptr(e, cv));
-    else
-        val = emit_literal(e, x->dtype, pp->value);
     Buf src;
     buf_init(&src);
     const char *ok = NULL;
     bool rt[MAX_RANK] = {false};
     if (pp->rt_pads) {
-        /* runtime pads: the declared dims must be x + begin + end; non-constant modes must
-         * not read outside the input */
+        /* runtime pads: the declared dims must be x + begin + end, checked as
+         * end == (y - x) - begin without overflow for any int64 pads (a difference outside
+         * int64 equals no end); non-constant modes must not read outside the input */
         const char *P = emit_ptr(e, pp->rt_pads);
         for (int i = 0; i < pp->nax; i++) {
             int d = pp->axes[i];
@@ -1138,7 +1144,10 @@ static void emit_pad(Compiler *c, Emit *e, Node *n) {
             rt[d] = true;
             emit_line(e, "const int64_t pb%d = (int64_t)%s[%d], pe%d = (int64_t)%s[%d];", d, P, i,
                       d, P, i + pp->nax);
-            emit_line(e, "if (%s + pb%d + pe%d != %s)", D, d, d, emit_sym(e, y->shape[d]));
+            emit_line(e, "const int64_t pd%d = %s - %s;", d, emit_sym(e, y->shape[d]), D);
+            emit_line(e, "if ((pb%d < 0 ? pd%d > INT64_MAX + pb%d : pd%d < INT64_MIN + pb%d) || "
+                         "pd%d - pb%d != pe%d)",
+                      d, d, d, d, d, d, d, d);
             emit_line(e, "    return %d;", O2C_RUN_EDATA);
             if (pp->mode == PAD_REFLECT)
                 emit_line(e, "if ((pb%d > 0 && pb%d > %s - 1) || (pe%d > 0 && pe%d > %s - 1))", d, d,
@@ -1163,8 +1172,12 @@ static void emit_pad(Compiler *c, Emit *e, Node *n) {
             buf_printf(&src, "%s%s", src.len ? " + " : "", term(e, arena_printf(a, "i%d", d), xs[d]));
             continue;
         }
-        if (rt[d])
-            emit_line(e, "int64_t j%d = i%d - pb%d;", d, d, d);
+        if (rt[d] && pp->mode == PAD_WRAP)
+            emit_line(e, "int64_t j%d = i%d %% %s - pb%d %% %s;", d, d, D, d, D);
+        else if (rt[d])
+            /* i - begin, or the dim where that would overflow (it is then past the end) */
+            emit_line(e, "int64_t j%d = pb%d >= 0 || i%d < %s + pb%d ? i%d - pb%d : %s;", d, d, d,
+                      D, d, d, d, D);
         else if (bk && bv == 0)
             emit_line(e, "int64_t j%d = i%d;", d, d);
         else if (bk && bv < 0)
@@ -1199,9 +1212,12 @@ static void emit_pad(Compiler *c, Emit *e, Node *n) {
         }
         buf_printf(&src, "%s%s", src.len ? " + " : "", term(e, arena_printf(a, "j%d", d), xs[d]));
     }
-    if (ok)
+    if (ok) {
+        /* the pad value, named only where read (an unread pointer would be an unused local) */
+        const char *val = cv ? arena_printf(a, "%s[0]", emit_ptr(e, cv))
+                             : emit_literal(e, x->dtype, pp->value);
         emit_line(e, "%s[o++] = %s ? %s[%s] : %s;", Y, ok, X, src.len ? src.data : "0", val);
-    else
+    } else
         emit_line(e, "%s[o++] = %s[%s];", Y, X, src.len ? src.data : "0");
     for (int d = 0; d < r; d++) {
         emit_indent(e, -1);
@@ -1213,7 +1229,8 @@ static void emit_pad(Compiler *c, Emit *e, Node *n) {
 /* ---- ReverseSequence (opset 10): x of rank >= 2 with batch_axis and time_axis {0, 1} (one
  * each); for batch entry b the first sequence_lens[b] steps along time_axis are reversed, the
  * rest copied (templates/layout_revseq.c).  sequence_lens (int64, [batch]) is read at run time;
- * lengths outside [0, steps] are clamped. */
+ * a length outside [0, steps] makes NAME_run return O2C_RUN_EINDEX before the node writes
+ * anything (a length counts steps of the time axis: outside it names steps that do not exist). */
 
 static void infer_revseq(Compiler *c, Node *n) {
     infer_require_inputs(c, n, 2, 2);
@@ -1240,10 +1257,11 @@ static void emit_revseq(Compiler *c, Emit *e, Node *n) {
     int ba = (int)attr_int(c, n, "batch_axis", 1);
     const char *sfx = emit_template(e, "layout_revseq", x->dtype);
     Sym *B = x->shape[ba], *S = x->shape[1 - ba];
-    emit_line(e, "revseq_%s(%s, %s, %s, %s, %s, %s, %s, %s);", sfx, emit_ptr(e, x),
+    emit_line(e, "if (revseq_%s(%s, %s, %s, %s, %s, %s, %s, %s))", sfx, emit_ptr(e, x),
               emit_ptr(e, n->in[1]), emit_ptr(e, n->out[0]), emit_sym(e, B), emit_sym(e, S),
               ba == 0 ? emit_sym(e, S) : "1", ba == 0 ? "1" : emit_sym(e, B),
               emit_sym(e, prod(c, x->shape, 2, x->rank)));
+    emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
 
 const OpDef ops_layout[] = {

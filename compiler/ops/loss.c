@@ -11,6 +11,8 @@
  * NegativeLogLikelihoodLoss(log_prob, labels, weights).
  * Shapes: the spatial dims are flattened (D = d1 * ... * dk), so any k works; the target dims
  * must equal the input's (runtime constraints when symbolic).
+ * A target outside [0, C) other than ignore_index is an error (ONNX: "shall be in range of
+ * [0, C)"): NAME_run returns O2C_RUN_EINDEX before the node writes anything.
  * Code: templates/loss_nll.c (and templates/softmax_log.c for the log-probabilities, written to
  * the log_prob output or to the node's scratch when that output is absent). */
 #include "onnx2c.h"
@@ -99,6 +101,18 @@ static void infer_sce(Compiler *c, Node *n) {
                                      sym_const(c->sym, (int64_t)dtype_size(x->dtype))));
 }
 
+/* A target outside [0, C) that is not the ignore_index makes NAME_run return O2C_RUN_EINDEX
+ * before the node writes anything. */
+static void emit_target_check(Compiler *c, Emit *e, Node *n) {
+    const Loss *p = n->priv;
+    Value *t = n->in[1];
+    const char *sfx = emit_template(e, "loss_nll", n->in[0]->dtype);
+    emit_line(e, "if (nll_check_%s(%s, %d, %s, %s, %d, %s))", sfx, emit_ptr(e, t),
+              t->dtype == DT_INT32, emit_sym(e, sym_mul(c->sym, p->n, p->d)),
+              emit_sym(e, p->c), p->has_ignore, emit_int(e, p->ignore));
+    emit_line(e, "    return %d;", O2C_RUN_EINDEX);
+}
+
 /* One call of the NLL kernel on the log-probabilities `lp`. */
 static void emit_nll_call(Emit *e, Node *n, const char *lp) {
     const Loss *p = n->priv;
@@ -111,13 +125,13 @@ static void emit_nll_call(Emit *e, Node *n, const char *lp) {
 }
 
 static void emit_nll(Compiler *c, Emit *e, Node *n) {
-    (void)c;
+    emit_target_check(c, e, n);
     emit_nll_call(e, n, emit_ptr(e, n->in[0]));
 }
 
 static void emit_sce(Compiler *c, Emit *e, Node *n) {
-    (void)c;
     const Loss *p = n->priv;
+    emit_target_check(c, e, n);
     Value *x = n->in[0];
     const char *ct = dtype_ctype(x->dtype);
     const char *lp;

@@ -4,8 +4,11 @@
  * MeanVarianceNormalization.  Each rule below cites its ONNX operator and formula.  Shapes are
  * Sym arithmetic; values that decide an output shape (OneHot's depth, TopK's k) must be known at
  * compile time, while values that only steer the computation (Trilu's k, CumSum's axis,
- * indices) are read at run time.  Indices out of range never make generated code read or write
- * outside a buffer: scatters skip them, gathers give zeros.
+ * indices) are read at run time.  Where ONNX calls an index out of range an error (GatherND,
+ * ScatterElements, Scatter, ScatterND, CumSum's axis) the kernel checks every index first and
+ * NAME_run returns O2C_RUN_EINDEX with the outputs untouched; OneHot's out-of-range indices
+ * give rows of `off` (defined by ONNX).  Any int64 index value is safe: no read or write
+ * outside a buffer, no signed overflow.
  * Code: small kernels from templates/misc_*.c taking sizes as int64_t arguments, or short loop
  * nests written here (OneHot, EyeLike, Einsum). */
 #include "onnx2c.h"
@@ -61,9 +64,17 @@ static bool known_scalar(Compiler *c, Value *v, double *out) {
 
 static bool numeric(DType t) { return dtype_is_float(t) || dtype_is_int(t); }
 
-/* The C expression of element 0 of a scalar input as int64_t. */
+/* The C expression of element 0 of a scalar input as int64_t.  A float one is truncated when
+ * it lies in (-2^63, 2^63); otherwise (NaN, infinities, huge values, which C may not convert)
+ * it gives INT64_MIN, which no dim equals. */
 static const char *scalar_i64(Emit *e, Value *v) {
-    return arena_printf(emit_arena(e), "(int64_t)%s[0]", emit_ptr(e, v));
+    const char *p = emit_ptr(e, v);
+    if (dtype_is_float(v->dtype))
+        return arena_printf(emit_arena(e),
+                            "((double)%s[0] > -9223372036854775808.0 && (double)%s[0] < "
+                            "9223372036854775808.0 ? (int64_t)%s[0] : INT64_MIN)",
+                            p, p, p);
+    return arena_printf(emit_arena(e), "(int64_t)%s[0]", p);
 }
 
 /* ---- Trilu (opset 14): y = x where j - i >= k (upper, default) or j - i <= k (lower) on the
@@ -94,7 +105,7 @@ static void emit_trilu(Compiler *c, Emit *e, Node *n) {
 
 /* ---- CumSum (opset 11+): y[..i..] = sum over j <= i (j < i when exclusive; reversed when
  * reverse) of x[..j..] along `axis`, the scalar input 1 (checked here when known, else read at
- * run time). */
+ * run time: outside [-rank, rank) NAME_run returns O2C_RUN_EINDEX). */
 
 static void infer_cumsum(Compiler *c, Node *n) {
     infer_require_inputs(c, n, 2, 2);
@@ -124,9 +135,10 @@ static void emit_cumsum(Compiler *c, Emit *e, Node *n) {
     const char *shape = emit_sym_array(e, "shape", x->rank, x->shape);
     double av;
     const char *axis = known_scalar(c, a, &av) ? emit_int(e, (int64_t)av) : scalar_i64(e, a);
-    emit_line(e, "cumsum_%s(%s, %s, %s, %d, %s, %d, %d);", sfx, emit_ptr(e, x),
+    emit_line(e, "if (cumsum_%s(%s, %s, %s, %d, %s, %d, %d))", sfx, emit_ptr(e, x),
               emit_ptr(e, n->out[0]), shape, x->rank, axis, (int)attr_int(c, n, "exclusive", 0),
               (int)attr_int(c, n, "reverse", 0));
+    emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
 
 /* ---- OneHot (opset 9+): y has indices' shape with depth inserted at `axis` (default -1, the
@@ -181,7 +193,7 @@ static void emit_onehot(Compiler *c, Emit *e, Node *n) {
     const char *y = emit_ptr(e, n->out[0]);
     const char *D = emit_sym(e, p->depth), *in = emit_sym(e, p->inner);
     if (p->rt_depth) {
-        emit_line(e, "if ((int64_t)%s[0] != %s)", emit_ptr(e, p->rt_depth), D);
+        emit_line(e, "if (%s != %s)", scalar_i64(e, p->rt_depth), D);
         emit_line(e, "    return %d;", O2C_RUN_EDATA);
     }
     emit_line(e, "for (int64_t o = 0; o < %s; o++) {", emit_sym(e, p->outer));
@@ -243,23 +255,17 @@ static void infer_scatter_elements(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-/* y = data: the common first step of the scatters. */
-static void emit_copy_data(Compiler *c, Emit *e, Node *n) {
-    Value *d = n->in[0], *y = n->out[0];
-    emit_line(e, "memcpy(%s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, y), emit_ptr(e, d),
-              emit_sym(e, ir_numel(c, d)), dtype_ctype(d->dtype));
-}
-
 static void emit_scatter_elements(Compiler *c, Emit *e, Node *n) {
     const Scatter *p = n->priv;
     Value *d = n->in[0], *ind = n->in[1], *u = n->in[2];
-    emit_copy_data(c, e, n);
     const char *sfx = emit_template(e, "misc_scatter", d->dtype);
     const char *is = emit_sym_array(e, "ishape", ind->rank, ind->shape);
     const char *ds = emit_sym_array(e, "dshape", d->rank, d->shape);
-    emit_line(e, "scatter_elements_%s(%s, %s, %d, %s, %s, %s, %d, %d, %d);", sfx,
-              emit_ptr(e, n->out[0]), emit_ptr(e, ind), ind->dtype == DT_INT32, emit_ptr(e, u), is,
-              ds, d->rank, p->axis, p->reduction);
+    emit_line(e, "if (scatter_elements_%s(%s, %s, %s, %s, %d, %s, %s, %s, %d, %d, %d))", sfx,
+              emit_ptr(e, n->out[0]), emit_ptr(e, d), emit_sym(e, ir_numel(c, d)),
+              emit_ptr(e, ind), ind->dtype == DT_INT32, emit_ptr(e, u), is, ds, d->rank, p->axis,
+              p->reduction);
+    emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
 
 /* ---- ScatterND (opset 11+): indices [..., k], updates = indices.shape[:-1] +
@@ -306,12 +312,13 @@ static void infer_scatternd(Compiler *c, Node *n) {
 static void emit_scatternd(Compiler *c, Emit *e, Node *n) {
     const Scatter *p = n->priv;
     Value *d = n->in[0];
-    emit_copy_data(c, e, n);
     const char *sfx = emit_template(e, "misc_scatternd", d->dtype);
     const char *ds = emit_sym_array(e, "dshape", d->rank, d->shape);
-    emit_line(e, "scatternd_%s(%s, %s, %s, %s, %s, %s, %s, %d);", sfx, emit_ptr(e, n->out[0]),
+    emit_line(e, "if (scatternd_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %d))", sfx,
+              emit_ptr(e, n->out[0]), emit_ptr(e, d), emit_sym(e, ir_numel(c, d)),
               emit_ptr(e, n->in[1]), emit_ptr(e, n->in[2]), ds, emit_sym(e, p->nidx),
               emit_sym(e, p->k), emit_sym(e, p->slice), p->reduction);
+    emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
 
 /* ---- GatherND (opset 11+, batch_dims 12+): indices [b..., ..., k], k known at compile time
@@ -375,9 +382,10 @@ static void emit_gathernd(Compiler *c, Emit *e, Node *n) {
     Value *d = n->in[0];
     const char *sfx = emit_template(e, "misc_gathernd", d->dtype);
     const char *ds = emit_sym_array(e, "dshape", p->k, d->shape + p->b);
-    emit_line(e, "gathernd_%s(%s, %s, %s, %s, %s, %s, %d, %s, %s);", sfx, emit_ptr(e, d),
+    emit_line(e, "if (gathernd_%s(%s, %s, %s, %s, %s, %s, %d, %s, %s))", sfx, emit_ptr(e, d),
               emit_ptr(e, n->in[1]), emit_ptr(e, n->out[0]), ds, emit_sym(e, p->nbatch),
               emit_sym(e, p->ntuple), p->k, emit_sym(e, p->slice), emit_sym(e, p->bstride));
+    emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
 
 /* ---- TopK (opset 1: attribute k; 10+: input K; 11+: largest, sorted): the k largest (or

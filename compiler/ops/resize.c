@@ -346,7 +346,8 @@ static void emit_resize(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "{");
         emit_line(e, "    const double sv = (double)%s[%d], v = (double)%s * sv * %s;",
                   emit_ptr(e, r->rt_scales), i, emit_sym(e, x->shape[i]), crop);
-        emit_line(e, "    if (!(sv > 0) || (%s != (int64_t)floor(v) && %s != (int64_t)floor(v + 1e-6)))",
+        /* compared as doubles: v may be NaN or beyond int64 (hostile scales or roi) */
+        emit_line(e, "    if (!(sv > 0) || ((double)%s != floor(v) && (double)%s != floor(v + 1e-6)))",
                   emit_sym(e, y->shape[i]), emit_sym(e, y->shape[i]));
         emit_line(e, "        return %d;", O2C_RUN_EDATA);
         emit_line(e, "}");

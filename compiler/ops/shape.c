@@ -820,12 +820,20 @@ static void emit_range(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "const %s st = %s[0], li = %s[0], de = %s[0];", ct, emit_ptr(e, n->in[0]),
                   emit_ptr(e, n->in[1]), emit_ptr(e, n->in[2]));
         if (dtype_is_int(y->dtype)) {
-            emit_line(e, "const int64_t num = de > 0 ? (int64_t)li - (int64_t)st : (int64_t)st - (int64_t)li;");
-            emit_line(e, "const int64_t den = de > 0 ? (int64_t)de : -(int64_t)de;");
-            emit_line(e, "if (de == 0 || (num > 0 ? (num + den - 1) / den : 0) != %s)", len);
+            /* the length ceil((li - st) / de) and the values st + i * de in uint64_t: exact
+             * (modulo 2^64) for any operands, so INT64_MIN / INT64_MAX do not overflow */
+            emit_line(e, "const int up = de > 0;");
+            emit_line(e, "const uint64_t num = up ? (uint64_t)li - (uint64_t)st : (uint64_t)st - "
+                         "(uint64_t)li;");
+            emit_line(e, "const uint64_t den = up ? (uint64_t)de : (uint64_t)0 - (uint64_t)de;");
+            emit_line(e, "if (de == 0 || ((up ? li > st : st > li) ? (num - 1) / den + 1 : 0) != "
+                         "(uint64_t)%s)", len);
             emit_line(e, "    return %d;", O2C_RUN_EDATA);
-            emit_line(e, "for (int64_t i = 0; i < %s; i++)", len);
-            emit_line(e, "    %s[i] = (%s)(st + i * de);", yp, ct);
+            emit_line(e, "for (int64_t i = 0; i < %s; i++) {", len);
+            emit_line(e, "    const uint64_t u = (uint64_t)st + (uint64_t)i * (uint64_t)de;");
+            emit_line(e, "    %s[i] = (%s)(u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)~u - 1);",
+                      yp, ct);
+            emit_line(e, "}");
         } else {
             emit_line(e, "const double nf = ceil(((double)li - (double)st) / (double)de);");
             emit_line(e, "if (!(de != 0 && isfinite(nf) && (nf > 0 ? nf : 0) == (double)%s))", len);
@@ -955,9 +963,15 @@ static void emit_tile(Compiler *c, Emit *e, Node *n) {
     if (n->opset >= 6 && !known(n->in[1]))
         for (int d = 0; d < r; d++) {
             emit_line(e, "{");
+            /* t * x == y without the product (which may overflow) */
+            const char *X = emit_sym(e, x->shape[d]), *Y = emit_sym(e, y->shape[d]);
+            int64_t xv;
             emit_line(e, "    const int64_t t = %s;", rt_elem(e, n->in[1], d));
-            emit_line(e, "    if (t < 0 || t * %s != %s)", emit_sym(e, x->shape[d]),
-                      emit_sym(e, y->shape[d]));
+            if (sym_get_const(x->shape[d], &xv) && xv == 0)
+                emit_line(e, "    if (t < 0 || %s != 0)", Y);
+            else
+                emit_line(e, "    if (t < 0 || (%s == 0 ? %s != 0 : %s %% %s != 0 || t != %s / %s))", X,
+                          Y, Y, X, Y, X);
             emit_line(e, "        return %d;", O2C_RUN_EDATA);
             emit_line(e, "}");
         }

@@ -7,7 +7,11 @@
  *               - pad_end_i + kernel_i], or the output_shape input: it must be known at compile
  *               time, or the model must declare y's shape (then it is checked at run time).
  * The kernels (templates/spatial_*.c) take sizes as int64_t arguments; semantics are described
- * there.  Only float and double tensors are supported. */
+ * there.  Only float and double tensors are supported.  Index data that names nothing (a
+ * RoiAlign batch index outside [0, N), a MaxUnpool index outside the unpooled tensor) makes
+ * NAME_run return O2C_RUN_EINDEX before the node writes anything: ONNX defines no result for
+ * it (onnxruntime rejects such a batch index too).  GridSample's coordinates are floats: any
+ * value (NaN, infinities, huge ones) reads inside x or gives the padding. */
 #include "onnx2c.h"
 #include <string.h>
 
@@ -136,12 +140,14 @@ static void emit_roialign(Compiler *c, Emit *e, Node *n) {
     const RoiAlign *p = n->priv;
     Value *x = n->in[0], *rois = n->in[1];
     const char *sfx = emit_template(e, "spatial_roialign", x->dtype);
-    emit_line(e, "roialign_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, %lld, %lld, %s, %d, %d);",
+    emit_line(e, "if (roialign_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, %lld, %lld, %s, %d, "
+              "%d))",
               sfx, emit_ptr(e, x), emit_ptr(e, rois), emit_ptr(e, n->in[2]),
               emit_ptr(e, n->out[0]), emit_sym(e, x->shape[0]), emit_sym(e, x->shape[1]),
               emit_sym(e, x->shape[2]), emit_sym(e, x->shape[3]), emit_sym(e, rois->shape[0]),
               (long long)p->oh, (long long)p->ow, (long long)p->ratio,
               emit_literal(e, DT_DOUBLE, p->scale), p->half_pixel, p->maxmode);
+    emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
 
 /* ---- MaxUnpool (opset 9, 11) */
@@ -236,8 +242,9 @@ static void emit_maxunpool(Compiler *c, Emit *e, Node *n) {
     const char *sfx = emit_template(e, "spatial_unpool", x->dtype);
     const char *is = emit_sym_array(e, "ishape", r, p->ishape);
     const char *osh = emit_sym_array(e, "oshape", r, y->shape);
-    emit_line(e, "maxunpool_%s(%s, %s, %s, %s, %d, %s, %s);", sfx, emit_ptr(e, x),
+    emit_line(e, "if (maxunpool_%s(%s, %s, %s, %s, %d, %s, %s))", sfx, emit_ptr(e, x),
               emit_ptr(e, n->in[1]), emit_ptr(e, y), emit_sym(e, ir_numel(c, x)), r, is, osh);
+    emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
 
 const OpDef ops_spatial[] = {

@@ -40,8 +40,9 @@ Test(linalg, det_symbolic) {
     tu_close(&m);
 }
 
-/* ReverseSequence on int32 [T, B, 2] (time axis 0): lens {3, 1, 0, 9}: the first reversed
- * whole, the second and third copied, the last clamped to T. */
+/* ReverseSequence on int32 [T, B, 2] (time axis 0): lens {3, 1, 0, 2}: the first reversed
+ * whole, the second and third copied, the last's first two steps swapped; a length above T is
+ * an index error (-7, nothing written). */
 Test(layout, reversesequence_symbolic) {
     TuModel m;
     tu_open(&m, SPATIAL "revseq_sym.onnx", NULL);
@@ -50,43 +51,49 @@ Test(layout, reversesequence_symbolic) {
     int32_t x[24], y[24];
     for (int i = 0; i < 24; i++)
         x[i] = i;
-    const int64_t lens[4] = {3, 1, 0, 9};
+    const int64_t lens[4] = {3, 1, 0, 2};
     const void *ins[2] = {x, lens};
     void *outs[1] = {y};
     run(&m, dims, ins, outs);
     for (int t = 0; t < 3; t++)
         for (int b = 0; b < 4; b++)
             for (int k = 0; k < 2; k++) {
-                int64_t len = lens[b] > 3 ? 3 : lens[b];
+                int64_t len = lens[b];
                 int s = t < len ? (int)len - 1 - t : t;
                 cr_assert_eq(y[(t * 4 + b) * 2 + k], x[(s * 4 + b) * 2 + k], "y[%d, %d, %d]", t,
                              b, k);
             }
+    const int64_t bad[4] = {3, 1, 0, 4};
+    const void *bins[2] = {x, bad};
+    cr_assert_eq(tu_run(&m, dims, bins, outs), O2C_RUN_EINDEX);
     tu_close(&m);
 }
 
 /* MaxUnpool 1-D, kernel 2 stride 2: indices into the unpooled [1, 2, 6], placed in the
- * output_shape [1, 2, 7] (padded at the end); index -1 is skipped. */
+ * output_shape [1, 2, 7] (padded at the end); index -1 is an index error (-7). */
 Test(spatial, maxunpool_output_shape) {
     TuModel m;
     tu_open(&m, SPATIAL "maxunpool_const_shape.onnx", NULL);
     const int64_t want[3] = {1, 2, 7};
     tu_expect_shape(&m, NULL, 0, 3, want);
     const float x[6] = {1, 2, 3, 4, 5, 6};
-    const int64_t ind[6] = {1, 2, 5, 6, -1, 11};
-    const float exp[14] = {0, 1, 2, 0, 0, 3, 0, 4, 0, 0, 0, 0, 6, 0};
+    const int64_t ind[6] = {1, 2, 5, 6, 8, 11};
+    const float exp[14] = {0, 1, 2, 0, 0, 3, 0, 4, 0, 5, 0, 0, 6, 0};
     float y[14];
     const void *ins[2] = {x, ind};
     void *outs[1] = {y};
     run(&m, NULL, ins, outs);
     for (int i = 0; i < 14; i++)
         cr_assert_eq(y[i], exp[i], "y[%d] = %g, want %g", i, y[i], exp[i]);
+    const int64_t bad[6] = {1, 2, 5, 6, -1, 11};
+    const void *bins[2] = {x, bad};
+    cr_assert_eq(tu_run(&m, NULL, bins, outs), O2C_RUN_EINDEX);
     tu_close(&m);
 }
 
 /* RoiAlign opset 10, max mode, spatial_scale 0.5, adaptive sampling: a constant image of 1
- * gives the largest bilinear corner weight of the bin's samples; a batch index out of range
- * gives zeros. */
+ * gives the largest bilinear corner weight of the bin's samples (both rois the same); a batch
+ * index out of range is an index error (-7). */
 Test(spatial, roialign_max_opset10) {
     TuModel m;
     tu_open(&m, SPATIAL "roialign_max10.onnx", NULL);
@@ -99,15 +106,18 @@ Test(spatial, roialign_max_opset10) {
      * 2.5, 3.5 on each axis; 0.5 .. 2.5 split their weight 0.5 / 0.5, 3.5 is clamped to the
      * last pixel (weight 1) */
     const float rois[8] = {0, 0, 8, 8, 0, 0, 8, 8};
-    const int64_t bi[2] = {0, 5};
+    const int64_t bi[2] = {0, 0};
     const void *ins[3] = {x, rois, bi};
     void *outs[1] = {y};
     run(&m, dims, ins, outs);
     const float exp[4] = {0.25f, 0.5f, 0.5f, 1.0f};
     for (int i = 0; i < 4; i++) {
         cr_assert(fabsf(y[i] - exp[i]) < 1e-6f, "y[%d] = %g", i, y[i]);
-        cr_assert_eq(y[4 + i], 0.0f, "y[%d] = %g", 4 + i, y[4 + i]);
+        cr_assert(fabsf(y[4 + i] - exp[i]) < 1e-6f, "y[%d] = %g", 4 + i, y[4 + i]);
     }
+    const int64_t bad[2] = {0, 5};
+    const void *bins[3] = {x, rois, bad};
+    cr_assert_eq(tu_run(&m, dims, bins, outs), O2C_RUN_EINDEX);
     tu_close(&m);
 }
 
