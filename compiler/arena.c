@@ -1,8 +1,13 @@
 /* arena.c — the one allocator of the IR, and the growable text buffer.
  *
  * The arena is a list of large blocks; allocation bumps a pointer, memory is zeroed, and the
- * whole arena is freed at once when a compile ends.  There is no per-object free. */
+ * whole arena is freed at once when a compile ends.  There is no per-object free.
+ *
+ * Out of memory is an error like any other during a compile: onnx2c_compile installs a handler
+ * for its thread that longjmps to the driver ("FILE: out of memory", exit status 1).  Outside
+ * a compile (no handler) the process prints the message and aborts. */
 #include "onnx2c.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,12 +21,27 @@ struct Arena {
     Block *head;
 };
 
+/* The handler of the compile running on this thread (fn NULL: none). */
+static _Thread_local OomHandler oom_handler;
+
+OomHandler arena_on_oom(OomHandler h) {
+    OomHandler prev = oom_handler;
+    oom_handler = h;
+    return prev;
+}
+
+_Noreturn void arena_oom(void) {
+    OomHandler h = oom_handler;
+    if (h.fn)
+        h.fn(h.user); /* does not return: it longjmps */
+    fputs("onnx2c: error: out of memory\n", stderr);
+    abort();
+}
+
 static void *xmalloc(size_t n) {
     void *p = malloc(n ? n : 1);
-    if (!p) {
-        fputs("onnx2c: error: out of memory\n", stderr);
-        abort();
-    }
+    if (!p)
+        arena_oom();
     return p;
 }
 
@@ -42,6 +62,8 @@ void arena_free(Arena *a) {
 }
 
 void *arena_alloc(Arena *a, size_t n) {
+    if (n > SIZE_MAX / 2) /* a size computed from hostile dims: no block can hold it */
+        arena_oom();
     n = (n + 15) & ~(size_t)15;
     Block *b = a->head;
     if (!b || b->cap - b->used < n) {
@@ -85,6 +107,8 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap) {
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
+    if (n < 0) /* an encoding error: nothing sensible to print */
+        return arena_strdup(a, "");
     char *s = arena_alloc(a, (size_t)n + 1);
     vsnprintf(s, (size_t)n + 1, fmt, ap);
     return s;
@@ -108,16 +132,16 @@ void buf_free(Buf *b) {
 }
 
 static void reserve(Buf *b, size_t extra) {
+    if (extra > SIZE_MAX / 4 - b->len)
+        arena_oom();
     if (b->len + extra + 1 <= b->cap)
         return;
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + extra + 1)
         cap *= 2;
     char *d = realloc(b->data, cap);
-    if (!d) {
-        fputs("onnx2c: error: out of memory\n", stderr);
-        abort();
-    }
+    if (!d)
+        arena_oom();
     b->data = d;
     b->cap = cap;
 }
@@ -136,6 +160,8 @@ void buf_vprintf(Buf *b, const char *fmt, va_list ap) {
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
+    if (n < 0)
+        return;
     reserve(b, (size_t)n);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     b->len += (size_t)n;

@@ -108,21 +108,48 @@ static void apply_dim_options(Compiler *c) {
     g->ndims = nk;
 }
 
+/* The newest default-domain opset whose operators onnx2c implements (ONNX 1.12).  A newer
+ * model compiles with a warning: an operator changed since may get the older semantics. */
+enum { NEWEST_OPSET = 17 };
+
+/* Out of memory anywhere in a compile (the arena, a Buf) unwinds like any error. */
+static void on_oom(void *user) {
+    Compiler *c = user;
+    o2c_error(c, NULL, "out of memory");
+}
+
+static void *xcalloc(Compiler *c, size_t n, size_t size) {
+    void *p = calloc(n, size);
+    if (!p)
+        o2c_error(c, NULL, "out of memory");
+    return p;
+}
+
 int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err, size_t errlen) {
     static const Options no_options;
     memset(out, 0, sizeof *out);
     Compiler *c = calloc(1, sizeof *c);
     if (!c) {
-        snprintf(err, errlen, "out of memory");
+        char raw[1200];
+        snprintf(raw, sizeof raw, "%s: out of memory", path);
+        o2c_oneline(err, errlen, raw);
         return O2C_EMODEL;
     }
     c->opt = opt ? opt : &no_options;
+    c->path = path;
+    OomHandler prev_oom = arena_on_oom((OomHandler){on_oom, c});
+    int status = O2C_OK;
+    if (setjmp(c->jmp)) {
+        status = c->status ? c->status : O2C_EMODEL;
+        snprintf(err, errlen, "%s", c->err);
+        onnx2c_output_free(out);
+        goto done;
+    }
     c->arena = arena_new();
     c->sym = sym_ctx_new(c->arena);
     c->g = arena_alloc(c->arena, sizeof(Graph));
-    c->path = path;
     const char *slash = strrchr(path, '/');
-    c->model_dir = slash ? arena_strndup(c->arena, path, (size_t)(slash - path)) : ".";
+    c->model_dir = slash ? arena_strndup(c->arena, path, slash == path ? 1 : (size_t)(slash - path)) : ".";
 
     /* the C prefix and the header's file name */
     char stem[256] = "model";
@@ -138,12 +165,6 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     onnx2c_cident(c->opt->name ? c->opt->name : stem, prefix, sizeof prefix);
     c->prefix = arena_strdup(c->arena, prefix);
 
-    int status = O2C_OK;
-    if (setjmp(c->jmp)) {
-        status = c->status ? c->status : O2C_EMODEL;
-        snprintf(err, errlen, "%s", c->err);
-        goto done;
-    }
     if (c->opt->name && strcmp(c->opt->name, prefix) != 0)
         usage_error(c, "--name '%s' is not a C identifier", c->opt->name);
     ir_cident(c, "", "dims"); /* reserve the generated API's own names */
@@ -160,22 +181,32 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     emit_graph(c, h, src);
     out->h_src = buf_steal(h);
     out->c_src = buf_steal(src);
-    out->name = strdup(c->prefix);
+    out->name = xcalloc(c, strlen(c->prefix) + 1, 1);
+    memcpy(out->name, c->prefix, strlen(c->prefix));
     out->ndims = c->g->ndims;
-    int nb = 0;
+    size_t nb = 0;
     for (int i = 0; i < c->g->ninputs; i++)
-        nb += c->g->inputs[i]->rank > 0 ? c->g->inputs[i]->rank : 0;
-    out->bind = calloc((size_t)nb + 1, sizeof(DimBinding));
+        nb += c->g->inputs[i]->rank > 0 ? (size_t)c->g->inputs[i]->rank : 0;
+    out->bind = xcalloc(c, nb + 1, sizeof(DimBinding));
     for (int i = 0; i < c->g->ninputs; i++) {
         Value *v = c->g->inputs[i];
         for (int d = 0; d < v->rank; d++)
             if (v->shape[d]->kind == SYM_DIM)
                 out->bind[out->nbind++] = (DimBinding){i, d, v->shape[d]->dim};
     }
+    if (c->g->opset > NEWEST_OPSET) {
+        char *w = arena_printf(c->arena, "%s: opset %d of domain 'ai.onnx' is newer than %d, the "
+                               "newest onnx2c implements: operators changed since may compile "
+                               "with their opset-%d semantics", path, c->g->opset,
+                               NEWEST_OPSET, NEWEST_OPSET);
+        out->warning = xcalloc(c, sizeof c->err, 1);
+        o2c_oneline(out->warning, sizeof c->err, w);
+    }
 done:
     for (int i = 0; i < c->nbufs; i++)
         buf_free(c->bufs[i]);
     arena_free(c->arena);
+    arena_on_oom(prev_oom);
     free(c);
     return status;
 }
@@ -192,5 +223,6 @@ void onnx2c_output_free(Output *out) {
     free(out->h_src);
     free(out->name);
     free(out->bind);
+    free(out->warning);
     memset(out, 0, sizeof *out);
 }

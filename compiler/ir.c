@@ -4,6 +4,7 @@
  * open-addressing hash map; C identifiers are made unique through another. */
 #include "onnx2c.h"
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -57,6 +58,12 @@ static void **map_slot(Arena *a, StrMap *m, const char *key, bool insert) {
 
 typedef struct Maps {
     StrMap values, idents;
+    /* dims: name -> index + 1, lower-cased C identifier -> index + 1 (enum names are
+     * upper-cased); valid for the array dims_owned of ndims_seen entries.  When another stage
+     * replaces or resets g->dims (--fix, --dynamic) they are rebuilt from it. */
+    StrMap dims, dimcase;
+    Dim *dims_owned;
+    int ndims_seen, capdims;
 } Maps;
 
 static Maps *maps(Compiler *c) {
@@ -217,29 +224,79 @@ bool ir_numel_const(const Value *v, int64_t *out) {
     return true;
 }
 
-int ir_add_dim(Compiler *c, const char *name) {
+static void **dimcase_slot(Compiler *c, const char *cname, bool insert) {
+    char low[300];
+    size_t i = 0;
+    for (; cname[i] && i + 1 < sizeof low; i++)
+        low[i] = (char)tolower((unsigned char)cname[i]);
+    low[i] = 0;
+    return map_slot(c->arena, &maps(c)->dimcase, low, insert);
+}
+
+/* Makes the dim maps and array ours again after another stage changed g->dims. */
+static Maps *dims_sync(Compiler *c) {
+    Maps *m = maps(c);
     Graph *g = c->g;
-    for (int i = 0; i < g->ndims; i++)
-        if (strcmp(g->dims[i].name, name) == 0)
-            return i;
-    Dim *nd = arena_alloc(c->arena, sizeof(Dim) * (size_t)(g->ndims + 1));
+    if (g->dims == m->dims_owned && g->ndims == m->ndims_seen)
+        return m;
+    m->dims = m->dimcase = (StrMap){0};
+    m->capdims = g->ndims < 32 ? 64 : g->ndims * 2;
+    Dim *nd = arena_alloc(c->arena, sizeof(Dim) * (size_t)m->capdims);
     if (g->ndims)
         memcpy(nd, g->dims, sizeof(Dim) * (size_t)g->ndims);
-    g->dims = nd;
+    g->dims = m->dims_owned = nd;
+    m->ndims_seen = g->ndims;
+    for (int i = 0; i < g->ndims; i++) {
+        void **slot = map_slot(c->arena, &m->dims, g->dims[i].name, true);
+        if (!*slot)
+            *slot = (void *)(intptr_t)(i + 1);
+        slot = dimcase_slot(c, g->dims[i].cname, true);
+        if (!*slot)
+            *slot = (void *)(intptr_t)(i + 1);
+    }
+    return m;
+}
+
+int ir_find_dim(Compiler *c, const char *name) {
+    void **slot = map_slot(c->arena, &dims_sync(c)->dims, name, false);
+    return slot && *slot ? (int)(intptr_t)*slot - 1 : -1;
+}
+
+/* Dims are found by name through a map and the array grows geometrically: a model with tens
+ * of thousands of dims loads in linear time. */
+int ir_add_dim(Compiler *c, const char *name) {
+    Graph *g = c->g;
+    Maps *m = dims_sync(c);
+    void **slot = map_slot(c->arena, &m->dims, name, true);
+    if (*slot)
+        return (int)(intptr_t)*slot - 1;
+    if (g->ndims >= INT_MAX / 2 - 1)
+        o2c_error(c, NULL, "too many dims");
+    if (g->ndims == m->capdims) {
+        m->capdims = m->capdims ? m->capdims * 2 : 64;
+        Dim *nd = arena_alloc(c->arena, sizeof(Dim) * (size_t)m->capdims);
+        if (g->ndims)
+            memcpy(nd, g->dims, sizeof(Dim) * (size_t)g->ndims);
+        g->dims = m->dims_owned = nd;
+    }
     Dim *d = &g->dims[g->ndims];
     d->name = arena_strdup(c->arena, name);
     char id[256];
     onnx2c_cident(name, id, sizeof id);
     /* enum names are upper-cased: dims differing only in case need distinct identifiers */
-    for (int k = 0; k < g->ndims; k++)
-        if (strcasecmp(g->dims[k].cname, id) == 0) {
-            size_t len = strlen(id);
-            snprintf(id + len, sizeof id - len, "_%d", g->ndims + 1);
-            break;
-        }
+    void **cs = dimcase_slot(c, id, false);
+    if (cs && *cs) {
+        size_t len = strlen(id);
+        snprintf(id + len, sizeof id - len, "_%d", g->ndims + 1);
+    }
     d->cname = ir_cident(c, "", id);
+    for (int k = 2; (cs = dimcase_slot(c, d->cname, false)) && *cs; k++) /* "A_2" after "a_2" */
+        d->cname = ir_cident(c, "", arena_printf(c->arena, "%s_%d", id, k));
+    *dimcase_slot(c, d->cname, true) = (void *)(intptr_t)(g->ndims + 1);
     d->fixed = d->max = -1;
-    return g->ndims++;
+    *slot = (void *)(intptr_t)(g->ndims + 1);
+    m->ndims_seen = ++g->ndims;
+    return g->ndims - 1;
 }
 
 static bool mentions_dim(const Sym *e, int d) {

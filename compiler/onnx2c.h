@@ -32,9 +32,19 @@ typedef struct OpDef OpDef;
 typedef struct Tensor Tensor;
 
 /* ------------------------------------------------------------------ arena.c
- * One arena owns the IR.  Allocation is zeroed, 16-byte aligned and never returns NULL
- * (on out-of-memory the process aborts with a message: there is nothing sane to unwind to).
- * Everything is freed at once by arena_free. */
+ * One arena owns the IR.  Allocation is zeroed, 16-byte aligned and never returns NULL: out of
+ * memory (arena or Buf) calls the handler onnx2c_compile installs for its thread, which unwinds
+ * like any error ("FILE: out of memory", status 1); without one the process aborts with a
+ * message.  Everything is freed at once by arena_free. */
+typedef struct OomHandler {
+    void (*fn)(void *user); /* must not return (it longjmps); NULL: abort */
+    void *user;
+} OomHandler;
+/* Installs h for this thread and returns the previous handler (to restore it). */
+OomHandler arena_on_oom(OomHandler h);
+/* Out of memory: calls the thread's handler, else prints the message and aborts.  Any
+ * allocation made during a compile (malloc in sym.c too) should fail through it. */
+_Noreturn void arena_oom(void);
 typedef struct Arena Arena;
 Arena *arena_new(void);
 void arena_free(Arena *a);
@@ -72,6 +82,9 @@ enum {
 _Noreturn void o2c_error(Compiler *c, const Node *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 _Noreturn void o2c_verror(Compiler *c, int status, const Node *n, const char *fmt, va_list ap);
+/* Copies src into dst (cap bytes) as one printable line: control bytes and bytes that are
+ * not printable UTF-8 become \xNN; what does not fit is cut at a character and ends in "...". */
+void o2c_oneline(char *dst, size_t cap, const char *src);
 /* Throws an I/O error (exit status 3). */
 _Noreturn void o2c_ioerror(Compiler *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Internal invariant: an error message naming the compiler source line, exit status 1. */
@@ -312,6 +325,7 @@ void ir_set_shape_ints(Compiler *c, Value *v, DType t, int rank, const int64_t *
 Sym *ir_numel(Compiler *c, const Value *v); /* product of the shape */
 bool ir_numel_const(const Value *v, int64_t *n);
 int ir_add_dim(Compiler *c, const char *name);        /* find or add; returns its index */
+int ir_find_dim(Compiler *c, const char *name);       /* its index, or -1 */
 void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 const char *ir_cident(Compiler *c, const char *prefix, const char *name); /* unique C identifier */
@@ -483,6 +497,7 @@ typedef struct Output {
     char *name;  /* the C prefix used, malloc'd */
     int ndims, nbind;
     DimBinding *bind; /* malloc'd */
+    char *warning;    /* one line (no "onnx2c: warning: " prefix) or NULL, malloc'd */
 } Output;
 
 /* Compiles the model at path. Returns O2C_OK or an exit status; on error writes one line

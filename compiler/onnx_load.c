@@ -17,10 +17,12 @@
 #include "onnx_subset.pb-c.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum {
     MAX_NESTING = 100,     /* protobuf message depth, as protobuf's own default limit */
@@ -40,6 +42,7 @@ typedef struct Ld {
     const char *node_name;
     void *owned[MAX_OWNED]; /* standalone mode: blocks to free if decoding fails */
     int nowned;
+    char realdir[PATH_MAX]; /* realpath of dir, once external data needs it ("" before) */
 } Ld;
 
 /* Records the first error; returns false so callers can `return fail(...)`. */
@@ -85,56 +88,81 @@ throw_status(Compiler *c, int status, const Node *n, const char *fmt, ...) {
 
 /* ------------------------------------------------------------------ files */
 
-/* Reads a whole file into a malloc'd buffer.  Returns NULL with errno set on failure, or with
- * errno == EFBIG when the file exceeds MAX_FILE_BYTES. */
-static uint8_t *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
+/* Opens a file for reading without ever blocking: a FIFO or a terminal named as a model or as
+ * external data would otherwise hang the compiler.  Anything but a regular file is refused.
+ * Returns the descriptor, or -1 with *why set ("No such file or directory", "a directory"...). */
+static int open_regular(const char *path, struct stat *st, const char **why) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        *why = strerror(errno);
+        return -1;
+    }
+    if (fstat(fd, st) != 0) {
+        *why = strerror(errno);
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st->st_mode)) {
+        *why = S_ISDIR(st->st_mode) ? "it is a directory"
+             : S_ISFIFO(st->st_mode) ? "it is a FIFO, not a regular file"
+             : S_ISSOCK(st->st_mode) ? "it is a socket, not a regular file"
+             : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "it is a device, not a regular file"
+             : "it is not a regular file";
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Reads `n` bytes at `offset`; false with errno set (0: the file ended early). */
+static bool read_at(int fd, void *buf, size_t n, off_t offset) {
+    uint8_t *p = buf;
+    while (n > 0) {
+        ssize_t k = pread(fd, p, n > (1u << 30) ? (1u << 30) : n, offset);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            if (k == 0)
+                errno = 0;
+            return false;
+        }
+        p += k;
+        n -= (size_t)k;
+        offset += k;
+    }
+    return true;
+}
+
+enum { READ_OK, READ_OPEN, READ_TOO_BIG, READ_NOMEM, READ_IO };
+
+/* Reads a whole regular file into a malloc'd buffer.  Returns READ_OK, or the kind of failure
+ * with *why set (READ_OPEN, READ_IO). */
+static int read_file(const char *path, uint8_t **out, size_t *len, const char **why) {
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        if ((uint64_t)st.st_size > MAX_FILE_BYTES) {
-            fclose(f);
-            errno = EFBIG;
-            return NULL;
-        }
-        cap = (size_t)st.st_size + 1; /* +1: EOF is seen without a regrow */
+    int fd = open_regular(path, &st, why);
+    if (fd < 0)
+        return READ_OPEN;
+    if ((uint64_t)st.st_size > MAX_FILE_BYTES) {
+        close(fd);
+        return READ_TOO_BIG;
     }
-    uint8_t *buf = malloc(cap);
-    int err = buf ? 0 : ENOMEM;
-    while (!err) {
-        if (n == cap) {
-            if (cap > MAX_FILE_BYTES) {
-                err = EFBIG;
-                break;
-            }
-            uint8_t *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                err = ENOMEM;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) {
-            if (ferror(f))
-                err = errno ? errno : EIO;
-            break;
-        }
+    size_t n = (size_t)st.st_size;
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf) {
+        close(fd);
+        return READ_NOMEM;
     }
-    fclose(f);
-    if (!err && n > MAX_FILE_BYTES)
-        err = EFBIG;
-    if (err) {
+    bool ok = read_at(fd, buf, n, 0);
+    int err = errno;
+    close(fd);
+    if (!ok) {
         free(buf);
-        errno = err;
-        return NULL;
+        *why = err ? strerror(err) : "the file shrank while it was read";
+        return READ_IO;
     }
+    *out = buf;
     *len = n;
-    return buf;
+    return READ_OK;
 }
 
 /* ------------------------------------------------------------------ protobuf wire walk
@@ -314,17 +342,29 @@ static bool read_external(Ld *L, const Onnx__TensorProto *tp, const char *what, 
     const char *dir = L->dir && *L->dir ? L->dir : ".";
     if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, location) >= sizeof path)
         return fail(L, O2C_EMODEL, "%s: external data path '%s' is too long", what, location);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Symlinks (of the file or of a sub-folder) may point anywhere: the real path of the file
+     * must lie inside the real path of the model's folder. */
+    if (!L->realdir[0] && !realpath(dir, L->realdir))
+        return fail(L, O2C_EIO, "%s: cannot resolve the model's folder '%s': %s", what, dir,
+                    strerror(errno));
+    char real[PATH_MAX];
+    if (!realpath(path, real))
         return fail(L, O2C_EIO, "%s: cannot open external data file '%s': %s", what, path,
                     strerror(errno));
+    size_t dl = strlen(L->realdir);
+    bool inside = strncmp(real, L->realdir, dl) == 0 &&
+                  (real[dl] == '/' || (dl == 1 && L->realdir[0] == '/'));
+    if (!inside)
+        return fail(L, O2C_EMODEL,
+                    "%s: external data location '%s' escapes the model's folder (through a "
+                    "symbolic link, to '%s')", what, location, real);
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return fail(L, O2C_EIO, "%s: external data file '%s' is not a regular file", what, path);
-    }
+    const char *why = NULL;
+    int fd = open_regular(real, &st, &why);
+    if (fd < 0)
+        return fail(L, O2C_EIO, "%s: cannot open external data file '%s': %s", what, path, why);
     if ((uint64_t)offset > (uint64_t)st.st_size || bytes > (uint64_t)st.st_size - (uint64_t)offset) {
-        fclose(f);
+        close(fd);
         return fail(L, O2C_EMODEL,
                     "%s: external data file '%s' is too short: needs %zu bytes at offset %lld, "
                     "the file has %lld", what, path, bytes, (long long)offset,
@@ -332,13 +372,12 @@ static bool read_external(Ld *L, const Onnx__TensorProto *tp, const char *what, 
     }
     void *data = ld_alloc(L, bytes);
     if (!data) {
-        fclose(f);
-        return fail(L, O2C_EIO, "%s: out of memory", what);
+        close(fd);
+        return fail(L, O2C_EMODEL, "%s: out of memory", what);
     }
-    errno = 0;
-    bool ok = fseeko(f, (off_t)offset, SEEK_SET) == 0 && fread(data, 1, bytes, f) == bytes;
+    bool ok = read_at(fd, data, bytes, (off_t)offset);
     int err = errno;
-    fclose(f);
+    close(fd);
     if (!ok)
         return fail(L, O2C_EIO, "%s: cannot read external data file '%s': %s", what, path,
                     err ? strerror(err) : "short read");
@@ -383,7 +422,7 @@ static bool convert_tensor(Ld *L, const Onnx__TensorProto *tp, const char *what,
     t->dims = ld_alloc(L, sizeof(int64_t) * (size_t)(rank ? rank : 1));
     t->name = ld_strdup(L, tp->name);
     if (!t->dims || !t->name)
-        return fail(L, O2C_EIO, "%s: out of memory", what);
+        return fail(L, O2C_EMODEL, "%s: out of memory", what);
     if (rank)
         memcpy(t->dims, tp->dims, sizeof(int64_t) * (size_t)rank);
 
@@ -401,7 +440,7 @@ static bool convert_tensor(Ld *L, const Onnx__TensorProto *tp, const char *what,
                         dtype_name(dt), bytes);
         t->data = ld_alloc(L, bytes);
         if (!t->data)
-            return fail(L, O2C_EIO, "%s: out of memory", what);
+            return fail(L, O2C_EMODEL, "%s: out of memory", what);
         if (bytes)
             memcpy(t->data, tp->raw_data.data, bytes);
         to_host_order(t->data, t->nelem, esize);
@@ -429,7 +468,7 @@ static bool convert_tensor(Ld *L, const Onnx__TensorProto *tp, const char *what,
     }
     t->data = ld_alloc(L, bytes);
     if (!t->data)
-        return fail(L, O2C_EIO, "%s: out of memory", what);
+        return fail(L, O2C_EMODEL, "%s: out of memory", what);
     for (size_t i = 0; i < nelem; i++) {
         switch (dt) {
         case DT_FLOAT: ((float *)t->data)[i] = tp->float_data[i]; break;
@@ -778,15 +817,20 @@ static bool parse_graph(Ld *L, const Onnx__ModelProto *m, LdModel *M) {
             return fail(L, O2C_EMODEL, "graph input %zu has no name", i);
         if (bsearch(&vi->name, names, g->n_initializer, sizeof *names, cmp_str))
             continue;
-        for (int k = 0; k < M->ninputs; k++)
-            if (strcmp(M->inputs[k].name, vi->name) == 0)
-                return fail(L, O2C_EMODEL, "input '%s' is listed twice", vi->name);
         LdInput *in = &M->inputs[M->ninputs];
         in->name = arena_strdup(a, vi->name);
         if (!parse_input(L, vi, in))
             return false;
         M->ninputs++;
     }
+    /* an input listed twice (sorted: n log n, models may have tens of thousands of inputs) */
+    const char **inames = arena_alloc(a, sizeof(char *) * (size_t)(M->ninputs + 1));
+    for (int i = 0; i < M->ninputs; i++)
+        inames[i] = M->inputs[i].name;
+    qsort(inames, (size_t)M->ninputs, sizeof *inames, cmp_str);
+    for (int i = 1; i < M->ninputs; i++)
+        if (strcmp(inames[i - 1], inames[i]) == 0)
+            return fail(L, O2C_EMODEL, "input '%s' is listed twice", inames[i]);
 
     M->noutputs = (int)g->n_output;
     M->outputs = arena_alloc(a, sizeof(char *) * (g->n_output + 1));
@@ -884,9 +928,9 @@ static void build(Compiler *c, const LdModel *M) {
         v->decl_shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(d->rank + 1));
         for (int k = 0; k < d->rank; k++) {
             if (d->param[k]) {
-                for (int j = 0; j < g->ndims; j++)
-                    if (strcmp(g->dims[j].name, d->param[k]) == 0)
-                        v->decl_shape[k] = sym_dim(c->sym, j);
+                int j = ir_find_dim(c, d->param[k]);
+                if (j >= 0)
+                    v->decl_shape[k] = sym_dim(c->sym, j);
             } else if (d->size[k] >= 0)
                 v->decl_shape[k] = sym_const(c->sym, d->size[k]);
         }
@@ -895,16 +939,52 @@ static void build(Compiler *c, const LdModel *M) {
 
 /* ------------------------------------------------------------------ entry points */
 
+/* protobuf-c's allocator: malloc, remembering a failure (unpack then returns NULL and frees
+ * what it built, so "out of memory" can be told from a corrupt file). */
+static void *pb_alloc(void *data, size_t n) {
+    void *p = malloc(n);
+    if (!p)
+        *(bool *)data = true;
+    return p;
+}
+
+static void pb_free(void *data, void *p) {
+    (void)data;
+    free(p);
+}
+
+/* While the unpacked message is alive, out of memory frees it before unwinding. */
+typedef struct ParseOom {
+    Onnx__ModelProto *m;
+    OomHandler prev;
+} ParseOom;
+
+static void parse_oom(void *user) {
+    ParseOom *po = user;
+    onnx__model_proto__free_unpacked(po->m, NULL);
+    arena_on_oom(po->prev);
+    arena_oom();
+}
+
+/* Reads the file at path into a malloc'd buffer, or throws. */
+static uint8_t *load_bytes(Compiler *c, const char *path, size_t *len, const char **why) {
+    uint8_t *buf = NULL;
+    switch (read_file(path, &buf, len, why)) {
+    case READ_OK: return buf;
+    case READ_TOO_BIG:
+        o2c_error(c, NULL, "not a valid ONNX model: the file is larger than 2 GB (the "
+                  "protobuf limit; large weights belong in external data)");
+    case READ_NOMEM: o2c_error(c, NULL, "out of memory");
+    case READ_IO: o2c_ioerror(c, "cannot read '%s': %s", path, *why);
+    default: o2c_ioerror(c, "cannot open '%s': %s", path, *why);
+    }
+}
+
 void load_model(Compiler *c, const char *path) {
     O2C_ASSERT(c, c->g && c->sym && c->arena);
     size_t len = 0;
-    uint8_t *buf = read_file(path, &len);
-    if (!buf) {
-        if (errno == EFBIG)
-            o2c_error(c, NULL, "not a valid ONNX model: the file is larger than 2 GB (the "
-                      "protobuf limit; large weights belong in external data)");
-        o2c_ioerror(c, "cannot open '%s': %s", path, strerror(errno));
-    }
+    const char *why = NULL;
+    uint8_t *buf = load_bytes(c, path, &len, &why);
     if (len == 0) {
         free(buf);
         o2c_error(c, NULL, "not a valid ONNX model: the file is empty");
@@ -916,9 +996,13 @@ void load_model(Compiler *c, const char *path) {
         o2c_error(c, NULL, "not a valid ONNX model: messages are nested more than %d deep "
                   "(at byte %zu)", MAX_NESTING, where);
     }
-    Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, buf);
+    bool nomem = false;
+    ProtobufCAllocator pa = {pb_alloc, pb_free, &nomem};
+    Onnx__ModelProto *m = onnx__model_proto__unpack(&pa, len, buf);
     free(buf);
     if (!m) {
+        if (nomem)
+            o2c_error(c, NULL, "out of memory");
         if (wire == 2)
             o2c_error(c, NULL, "not a valid ONNX model: the protobuf data is truncated or "
                       "corrupt (at byte %zu of %zu)", where, len);
@@ -933,7 +1017,10 @@ void load_model(Compiler *c, const char *path) {
     }
     Ld L = {.c = c, .dir = dir};
     LdModel M = {0};
+    ParseOom po = {.m = m};
+    po.prev = arena_on_oom((OomHandler){parse_oom, &po});
     parse_graph(&L, m, &M);
+    arena_on_oom(po.prev);
     onnx__model_proto__free_unpacked(m, NULL);
     if (L.status) {
         const Node *n = NULL;
@@ -944,14 +1031,30 @@ void load_model(Compiler *c, const char *path) {
     build(c, &M);
 }
 
+/* load_tensor_file's message: one line whatever the path and the tensor's name hold. */
+__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errlen,
+                                                          const char *fmt, ...) {
+    char raw[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    o2c_oneline(err, errlen, raw);
+}
+
 int load_tensor_file(const char *path, Tensor **out, char *err, size_t errlen) {
     *out = NULL;
     size_t len = 0;
-    uint8_t *buf = read_file(path, &len);
-    if (!buf) {
-        snprintf(err, errlen, "cannot open '%s': %s", path,
-                 errno == EFBIG ? "larger than 2 GB" : strerror(errno));
-        return O2C_EIO;
+    uint8_t *buf = NULL;
+    const char *why = NULL;
+    switch (read_file(path, &buf, &len, &why)) {
+    case READ_OK: break;
+    case READ_TOO_BIG:
+        set_err(err, errlen, "%s: not a serialized onnx.TensorProto: larger than 2 GB", path);
+        return O2C_EMODEL;
+    case READ_NOMEM: set_err(err, errlen, "%s: out of memory", path); return O2C_EMODEL;
+    case READ_IO: set_err(err, errlen, "cannot read '%s': %s", path, why); return O2C_EIO;
+    default: set_err(err, errlen, "cannot open '%s': %s", path, why); return O2C_EIO;
     }
     size_t where = 0;
     int wire = wire_check(&onnx__tensor_proto__descriptor, buf, len, 0, 0, &where);
@@ -959,10 +1062,10 @@ int load_tensor_file(const char *path, Tensor **out, char *err, size_t errlen) {
     free(buf);
     if (!tp) {
         if (wire == 2)
-            snprintf(err, errlen, "%s: not a serialized onnx.TensorProto: the protobuf data is "
+            set_err(err, errlen, "%s: not a serialized onnx.TensorProto: the protobuf data is "
                      "truncated or corrupt (at byte %zu of %zu)", path, where, len);
         else
-            snprintf(err, errlen, "%s: not a serialized onnx.TensorProto", path);
+            set_err(err, errlen, "%s: not a serialized onnx.TensorProto", path);
         return O2C_EMODEL;
     }
     /* external data of a standalone tensor is relative to the tensor file's folder */
@@ -977,7 +1080,7 @@ int load_tensor_file(const char *path, Tensor **out, char *err, size_t errlen) {
     Ld L = {.c = NULL, .dir = dir};
     Tensor *t = ld_alloc(&L, sizeof *t);
     if (!t)
-        fail(&L, O2C_EIO, "out of memory");
+        fail(&L, O2C_EMODEL, "out of memory");
     else {
         char what[300];
         if (tp->name && *tp->name)
@@ -990,7 +1093,7 @@ int load_tensor_file(const char *path, Tensor **out, char *err, size_t errlen) {
     if (L.status) {
         for (int i = 0; i < L.nowned; i++)
             free(L.owned[i]);
-        snprintf(err, errlen, "%s: %s", path, L.msg);
+        set_err(err, errlen, "%s: %s", path, L.msg);
         return L.status;
     }
     *out = t;

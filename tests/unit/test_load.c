@@ -8,9 +8,14 @@
 #include "testutil.h"
 
 #include <criterion/criterion.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TESTDATA TU_NODE_DATA
@@ -273,4 +278,291 @@ Test(load, external_data_ok) {
     Output out;
     tu_compile_ok(BAD "external_ok.onnx", &out);
     onnx2c_output_free(&out);
+}
+
+/* ------------------------------------------------------------------ hostile files (#9) */
+
+/* A fresh folder for a test's files; removed by rm_tree. */
+static void make_dir(char *dir, size_t cap) {
+    snprintf(dir, cap, "/tmp/onnx2c_load_XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void rm_tree(const char *dir) {
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        cr_log_warn("could not remove %s", dir);
+}
+
+/* Copies a file of tests/data/bad into dir under the name `as`. */
+static void copy_bad(const char *name, const char *dir, const char *as) {
+    char src[512], dst[512], buf[65536];
+    snprintf(src, sizeof src, "%s%s", BAD, name);
+    snprintf(dst, sizeof dst, "%s/%s", dir, as);
+    FILE *f = fopen(src, "rb");
+    cr_assert_not_null(f, "%s", src);
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    tu_write_file(dst, buf, n);
+}
+
+static void in_dir(char *path, size_t cap, const char *dir, const char *name) {
+    snprintf(path, cap, "%s/%s", dir, name);
+}
+
+/* The model `fixture` names its external data `link` (weights.bin or sub/weights.bin); `link`
+ * is made a symlink to a copy of weights.bin outside the model's folder (to that folder when
+ * link_dir): refused, not embedded.  Then the same layout kept inside the folder compiles. */
+static void expect_symlink_escape(const char *fixture, const char *link, bool link_dir) {
+    char dir[64], outside[64], p[256], target[256];
+    make_dir(dir, sizeof dir);
+    make_dir(outside, sizeof outside);
+    copy_bad(fixture, dir, "model.onnx");
+    copy_bad("weights.bin", outside, "weights.bin");
+    in_dir(target, sizeof target, outside, link_dir ? "" : "weights.bin");
+    in_dir(p, sizeof p, dir, link_dir ? "sub" : link);
+    cr_assert_eq(symlink(target, p), 0);
+    char model[256];
+    in_dir(model, sizeof model, dir, "model.onnx");
+    tu_expect_error(model, O2C_EMODEL, "escapes the model's folder");
+    unlink(p);
+    if (link_dir) { /* a real sub-folder */
+        cr_assert_eq(mkdir(p, 0755), 0);
+        copy_bad("weights.bin", dir, link);
+    } else { /* a link that stays inside */
+        copy_bad("weights.bin", dir, "real.bin");
+        cr_assert_eq(symlink("real.bin", p), 0);
+    }
+    Output out;
+    tu_compile_ok(model, &out);
+    onnx2c_output_free(&out);
+    rm_tree(dir);
+    rm_tree(outside);
+}
+
+/* w.bin -> a file outside the model's folder. */
+Test(load, external_data_symlink_escape) {
+    expect_symlink_escape("external_ok.onnx", "weights.bin", false);
+}
+
+/* "sub/w.bin" where sub -> a folder outside: the real path decides, not the spelling. */
+Test(load, external_data_symlinked_subfolder) {
+    expect_symlink_escape("external_sub.onnx", "sub/weights.bin", true);
+}
+
+/* A FIFO as external data or as the model: refused at once (opening one for reading would
+ * wait for a writer forever). */
+Test(load, fifo_refused, .timeout = 20) {
+    char dir[64], p[256];
+    make_dir(dir, sizeof dir);
+    copy_bad("external_ok.onnx", dir, "model.onnx");
+    in_dir(p, sizeof p, dir, "weights.bin");
+    cr_assert_eq(mkfifo(p, 0600), 0);
+    in_dir(p, sizeof p, dir, "model.onnx");
+    tu_expect_error(p, O2C_EIO, "is a FIFO");
+    in_dir(p, sizeof p, dir, "fifo.onnx");
+    cr_assert_eq(mkfifo(p, 0600), 0);
+    tu_expect_error(p, O2C_EIO, "is a FIFO");
+    /* and the harness's tensor files */
+    Tensor *t = NULL;
+    char err[1024];
+    cr_assert_eq(load_tensor_file(p, &t, err, sizeof err), O2C_EIO, "%s", err);
+    cr_assert(strstr(err, "is a FIFO"), "%s", err);
+    rm_tree(dir);
+}
+
+/* Names from the model stay inside one printable line of bounded length. */
+Test(load, hostile_names_one_line) {
+    char err[1024];
+    Output out;
+    cr_assert_eq(tu_compile(BAD "hostile_node_name.onnx", &out, err, sizeof err), O2C_EMODEL);
+    for (const char *p = err; *p; p++)
+        cr_assert((unsigned char)*p >= 0x20 && *p != 0x7f, "control byte 0x%02x in: %s", *p, err);
+    cr_assert(strstr(err, "node 'evil\\x0aline two\\x1b[31m*/\\x0d\\x7f"), "%s", err);
+    cr_assert(strstr(err, "\\xc2\\x85end' (FooBar)"), "a C1 control passed: %s", err);
+    /* a 5000-byte node name is cut; the message still says what is wrong */
+    cr_assert_eq(tu_compile(BAD "long_node_name.onnx", &out, err, sizeof err), O2C_EMODEL);
+    cr_assert(strlen(err) < 600, "%zu bytes", strlen(err));
+    cr_assert(strstr(err, "nnn...' (FooBar): operator 'FooBar' is not supported"), "%s", err);
+}
+
+Test(load, oneline_cuts_cleanly) {
+    char out[16];
+    o2c_oneline(out, sizeof out, "abc\ndef");
+    cr_assert_str_eq(out, "abc\\x0adef");
+    o2c_oneline(out, sizeof out, "0123456789abcdefghij");
+    cr_assert_str_eq(out, "0123456789ab...");
+    /* never inside an escape or a UTF-8 character */
+    o2c_oneline(out, sizeof out, "0123456789\x01zzzzz");
+    cr_assert_str_eq(out, "0123456789...");
+    o2c_oneline(out, sizeof out, "0123456789a\xc3\xa9zzzzz");
+    cr_assert_str_eq(out, "0123456789a...");
+    o2c_oneline(out, sizeof out, "\xc3\xa9\xff");
+    cr_assert_str_eq(out, "\xc3\xa9\\xff");
+}
+
+/* Opset newer than implemented: compiled, with a one-line warning the caller prints. */
+Test(load, newer_opset_warns) {
+    Output out;
+    tu_compile_ok(BAD "opset19.onnx", &out);
+    cr_assert_not_null(out.warning);
+    cr_assert(strstr(out.warning, "opset19.onnx: opset 19 of domain 'ai.onnx' is newer than 17"),
+              "%s", out.warning);
+    cr_assert(!strchr(out.warning, '\n'));
+    onnx2c_output_free(&out);
+    tu_compile_ok(TESTDATA "test_add/model.onnx", &out);
+    cr_assert_null(out.warning);
+    onnx2c_output_free(&out);
+}
+
+/* ---- a model of N inputs, each with a dim of its own, written as protobuf bytes */
+
+static void pb_varint(Buf *b, uint64_t v) {
+    for (; v >= 0x80; v >>= 7) {
+        char ch = (char)(v | 0x80);
+        buf_putn(b, &ch, 1);
+    }
+    char ch = (char)v;
+    buf_putn(b, &ch, 1);
+}
+
+static void pb_field(Buf *b, int field, const void *data, size_t n) { /* length-delimited */
+    pb_varint(b, (uint64_t)field << 3 | 2);
+    pb_varint(b, n);
+    buf_putn(b, data, n);
+}
+
+static void pb_str(Buf *b, int field, const char *s) { pb_field(b, field, s, strlen(s)); }
+
+static void pb_msg(Buf *b, int field, Buf *inner) {
+    pb_field(b, field, inner->data ? inner->data : "", inner->len);
+    buf_free(inner);
+}
+
+static void pb_int(Buf *b, int field, uint64_t v) {
+    pb_varint(b, (uint64_t)field << 3);
+    pb_varint(b, v);
+}
+
+/* ValueInfoProto: name, float tensor of shape [dim]. */
+static void pb_value_info(Buf *b, int field, const char *name, const char *dim) {
+    Buf vi = {0}, type = {0}, tensor = {0}, shape = {0}, d = {0};
+    pb_str(&d, 2, dim);         /* Dimension.dim_param */
+    pb_msg(&shape, 1, &d);      /* TensorShapeProto.dim */
+    pb_int(&tensor, 1, 1);      /* Tensor.elem_type = FLOAT */
+    pb_msg(&tensor, 2, &shape); /* Tensor.shape */
+    pb_msg(&type, 1, &tensor);  /* TypeProto.tensor_type */
+    pb_str(&vi, 1, name);
+    pb_msg(&vi, 2, &type);
+    pb_msg(b, field, &vi);
+}
+
+/* x_i [d_i] -> Relu -> y_i [d_i], for i < n; y_i are the outputs, value_info declares them. */
+static void write_many_dims_model(const char *path, int n) {
+    Buf graph = {0}, model = {0};
+    char x[32], y[32], d[32];
+    for (int i = 0; i < n; i++) {
+        Buf node = {0};
+        snprintf(x, sizeof x, "x%d", i);
+        snprintf(y, sizeof y, "y%d", i);
+        pb_str(&node, 1, x);
+        pb_str(&node, 2, y);
+        pb_str(&node, 4, "Relu");
+        pb_msg(&graph, 1, &node); /* GraphProto.node */
+    }
+    pb_str(&graph, 2, "many");
+    for (int i = 0; i < n; i++) {
+        snprintf(x, sizeof x, "x%d", i);
+        snprintf(y, sizeof y, "y%d", i);
+        snprintf(d, sizeof d, "d%d", i);
+        pb_value_info(&graph, 11, x, d); /* input */
+        pb_value_info(&graph, 12, y, d); /* output */
+        pb_value_info(&graph, 13, y, d); /* value_info */
+    }
+    Buf opset = {0};
+    pb_int(&model, 1, 8); /* ir_version */
+    pb_int(&opset, 2, 13);
+    pb_msg(&model, 8, &opset);
+    pb_msg(&model, 7, &graph);
+    tu_write_file(path, model.data, model.len);
+    buf_free(&model);
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A Compiler as onnx2c_compile sets one up, to run single stages; the caller does setjmp.
+ * Free with arena_free(c->arena) and free(c). */
+static Compiler *bare_compiler(const char *path, const char *dir) {
+    static const Options none;
+    Compiler *c = calloc(1, sizeof *c);
+    cr_assert_not_null(c);
+    c->arena = arena_new();
+    c->sym = sym_ctx_new(c->arena);
+    c->g = arena_alloc(c->arena, sizeof(Graph));
+    c->path = path;
+    c->model_dir = dir;
+    c->opt = &none;
+    return c;
+}
+
+/* 20,000 inputs with 20,000 dim_params: loading (dims found by name, declared shapes matched to
+ * dims, inputs checked for repeats) is linear.  It took 9.9 GB when every dim copied the array. */
+Test(load, many_dims_load_linear, .timeout = 60) {
+    enum { N = 20000 };
+    char dir[64], p[256];
+    make_dir(dir, sizeof dir);
+    in_dir(p, sizeof p, dir, "many.onnx");
+    write_many_dims_model(p, N);
+    Compiler *c = bare_compiler(p, dir);
+    if (setjmp(c->jmp))
+        cr_assert_fail("%s", c->err);
+    double t0 = now_s();
+    load_model(c, p);
+    ir_toposort(c);
+    double dt = now_s() - t0;
+    Graph *g = c->g;
+    cr_assert_eq(g->ndims, N);
+    cr_assert_eq(g->ninputs, N);
+    cr_assert_str_eq(g->dims[N - 1].name, "d19999");
+    cr_assert_str_eq(g->dims[N - 1].cname, "d19999");
+    cr_assert_eq(ir_find_dim(c, "d12345"), 12345);
+    cr_assert_eq(ir_find_dim(c, "nope"), -1);
+    Value *y = ir_find_value(c, "y777");
+    cr_assert(y && y->has_decl && y->decl_shape[0] == sym_dim(c->sym, 777));
+    cr_assert(g->inputs[777]->shape[0] == sym_dim(c->sym, 777));
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    cr_log_info("20000 dims: load + toposort %.2f s, peak RSS %ld MB", dt, ru.ru_maxrss / 1024);
+    cr_assert(dt < 5, "load + toposort took %.1f s", dt);
+    cr_assert(ru.ru_maxrss < 512 * 1024, "peak RSS %ld MB", ru.ru_maxrss / 1024);
+    arena_free(c->arena);
+    free(c);
+    rm_tree(dir);
+}
+
+/* Dims that differ only in case get distinct C identifiers (enum names are upper-cased), also
+ * when the suffix made for one is taken by another dim. */
+Test(load, dim_names_case_distinct) {
+    Compiler *c = bare_compiler("none.onnx", ".");
+    if (setjmp(c->jmp))
+        cr_assert_fail("%s", c->err);
+    const char *names[] = {"n", "N", "N_2", "n_2", "batch"};
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(ir_add_dim(c, names[i]), i);
+    cr_assert_eq(ir_add_dim(c, "N"), 1);
+    for (int i = 0; i < 5; i++)
+        for (int k = 0; k < i; k++)
+            cr_assert(strcasecmp(c->g->dims[i].cname, c->g->dims[k].cname) != 0, "%s and %s",
+                      c->g->dims[i].cname, c->g->dims[k].cname);
+    /* --dynamic resets the list: the names are free again */
+    c->g->ndims = 0;
+    cr_assert_eq(ir_add_dim(c, "N"), 0);
+    cr_assert_eq(ir_add_dim(c, "x"), 1);
+    arena_free(c->arena);
+    free(c);
 }

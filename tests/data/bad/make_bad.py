@@ -100,8 +100,27 @@ for fname, loc, off in (("external_ok.onnx", "weights.bin", 8),
                         ("external_escape.onnx", "../bad/weights.bin", 8),
                         ("external_absolute.onnx", "/etc/hostname", 0),
                         ("external_missing.onnx", "no_such_weights.bin", 0),
-                        ("external_short.onnx", "weights.bin", 16)):
+                        ("external_short.onnx", "weights.bin", 16),
+                        ("external_sub.onnx", "sub/weights.bin", 8)):
     model(fname, ADD, [vi("x", [2, 3])], [Y], [external("b", loc, off)])
+
+# 1 GiB of weights in big.bin, which the test makes (a sparse file) next to a copy of the model:
+# compiling under a smaller address-space limit runs out of memory
+big = TensorProto(name="b", data_type=F, dims=[1 << 28])
+big.data_location = TensorProto.EXTERNAL
+for k, v in (("location", "big.bin"), ("offset", "0"), ("length", str(4 << 28))):
+    big.external_data.add(key=k, value=v)
+model("external_big.onnx", ADD, [vi("x", [1 << 28])], [Y], [big])
+
+# a node whose name holds a newline, escape sequences and a comment terminator; an op that is
+# not supported makes the compiler name it
+model("hostile_node_name.onnx",
+      [helper.make_node("FooBar", ["x"], ["y"], name="evil\nline two\x1b[31m*/\r\x7f\xc2\x85end")],
+      [vi("x", [2])], [Y])
+model("long_node_name.onnx", [helper.make_node("FooBar", ["x"], ["y"], name="n" * 5000)],
+      [vi("x", [2])], [Y])
+# opset 19 of the default domain: newer than the 17 onnx2c implements
+model("opset19.onnx", RELU, [vi("x", [2])], [Y], opsets=(("", 19),))
 
 # --- tensors in typed fields, one file each
 save("typed_float.pb", helper.make_tensor("tf", F, [2, 3], [1.5, -2, 3, 4, 5, 6.25]))
