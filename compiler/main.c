@@ -1,9 +1,12 @@
 /* main.c — the onnx2c command: parses the command line, calls onnx2c_compile, writes OUT.c and
- * OUT.h atomically (temporary files renamed into place), prints errors as one line. */
+ * OUT.h together or not at all (temporaries renamed into place, the old OUT.h kept until OUT.c
+ * is in place), prints every error and warning as one line. */
 #include "onnx2c.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -29,12 +32,14 @@ static const char usage[] =
     "\n"
     "exit status: 0 success, 1 invalid or unsupported model, 2 bad usage, 3 I/O error\n";
 
+/* Prints the one-line error (arg, which may come from the command line, made printable);
+ * a usage error carries the hint to --help on the same line. */
 static int fail(int status, const char *fmt, const char *arg) {
-    fputs("onnx2c: error: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\n", stderr);
-    if (status == O2C_EUSAGE)
-        fputs("(try 'onnx2c --help')\n", stderr);
+    char safe[600], msg[1200];
+    o2c_oneline(safe, sizeof safe, arg);
+    snprintf(msg, sizeof msg, fmt, safe);
+    fprintf(stderr, "onnx2c: error: %s%s\n", msg,
+            status == O2C_EUSAGE ? " (try 'onnx2c --help')" : "");
     return status;
 }
 
@@ -76,19 +81,182 @@ static int parse_setting(const char *arg, DimSetting *out) {
     return 0;
 }
 
-static int write_file(const char *path, const char *text, char *tmp, size_t tmplen) {
-    snprintf(tmp, tmplen, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return -1;
-    size_t n = strlen(text);
-    bool ok = fwrite(text, 1, n, f) == n;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok) {
-        remove(tmp);
-        return -1;
+/* The output's file name reaches the C (OUT.c includes "STEM.h"): it must have a stem and
+ * hold nothing that could end a string or a comment, or form a trigraph.  NULL when fine, else
+ * what is wrong. */
+static const char *bad_output_name(const char *out) {
+    const char *base = strrchr(out, '/');
+    base = base ? base + 1 : out;
+    size_t n = strlen(base);
+    if (n < 2 || strcmp(base + n - 2, ".c") != 0)
+        return "must end in .c";
+    if (n == 2)
+        return "has no name before '.c'";
+    for (const char *p = base; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if (ch < 0x20 || ch > 0x7e || ch == '"' || ch == '\\' || ch == '\'')
+            return "holds a quote, a backslash, a control byte or a byte outside printable ASCII";
+        if ((p[0] == '*' && p[1] == '/') || (p[0] == '/' && p[1] == '*') || (p[0] == '?' && p[1] == '?'))
+            return "holds '/*', '*/' or '\?\?'";
     }
+    return NULL;
+}
+
+/* ---- writing OUT.c and OUT.h: both appear together or not at all */
+
+/* "PATH.TAG<pid>.<k>": a name beside path for a temporary or a backup. */
+static char *side_name(const char *path, const char *tag, int k) {
+    size_t n = strlen(path) + strlen(tag) + 48;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s.%s%ld.%d", path, tag, (long)getpid(), k);
+    return s;
+}
+
+/* Writes n bytes to a new file "PATH.TAG<pid>.<k>" beside path; returns its malloc'd name, or
+ * NULL with errno set (nothing is then left behind). */
+static char *write_temp(const char *path, const char *tag, const char *data, size_t n) {
+    for (int k = 0; k < 100; k++) {
+        char *tmp = side_name(path, tag, k);
+        if (!tmp)
+            return NULL;
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            int e = errno;
+            free(tmp);
+            if (e == EEXIST)
+                continue;
+            errno = e;
+            return NULL;
+        }
+        errno = 0;
+        while (n > 0) {
+            ssize_t w = write(fd, data, n);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break;
+            data += w;
+            n -= (size_t)w;
+        }
+        int e = n ? (errno ? errno : EIO) : 0;
+        if (close(fd) != 0 && !e)
+            e = errno;
+        if (e) {
+            unlink(tmp);
+            free(tmp);
+            errno = e;
+            return NULL;
+        }
+        return tmp;
+    }
+    errno = EEXIST;
+    return NULL;
+}
+
+/* A copy of path beside it, to put back if the rest fails: a hard link, or where the file
+ * system has none (vfat...) a copy of the bytes.  NULL with errno set. */
+static char *backup(const char *path) {
+    for (int k = 0; k < 100; k++) {
+        char *bak = side_name(path, "tmpbak", k);
+        if (!bak)
+            return NULL;
+        if (link(path, bak) == 0)
+            return bak;
+        int e = errno;
+        free(bak);
+        if (e == EEXIST)
+            continue;
+        if (e != EPERM && e != ENOTSUP && e != EXDEV && e != EMLINK) {
+            errno = e;
+            return NULL;
+        }
+        break;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    Buf b;
+    buf_init(&b);
+    char chunk[65536];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
+        buf_putn(&b, chunk, k);
+    int e = ferror(f) ? (errno ? errno : EIO) : 0;
+    fclose(f);
+    char *bak = e ? NULL : write_temp(path, "tmpbak", b.data ? b.data : "", b.len);
+    if (e)
+        errno = e;
+    buf_free(&b);
+    return bak;
+}
+
+/* "cannot write 'PATH': why", one line. */
+static int fail_write(const char *path, const char *why) {
+    char safe[600];
+    o2c_oneline(safe, sizeof safe, path);
+    fprintf(stderr, "onnx2c: error: cannot write '%s': %s\n", safe, why);
+    return O2C_EIO;
+}
+
+/* Refuses a target that exists and is not a regular file (a directory, a FIFO...). */
+static int check_target(const char *path) {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return fail_write(path, S_ISDIR(st.st_mode) ? "it is a directory"
+                                                    : "it exists and is not a regular file");
     return 0;
+}
+
+/* Writes OUT.c and OUT.h so that both appear together or not at all: both temporaries first,
+ * then OUT.h is renamed into place, then OUT.c.  Should that last rename fail, the previous
+ * OUT.h (kept as a hard link) is put back, or the new one removed when there was none.
+ * Temporaries and the backup never stay. */
+static int write_outputs(const char *cpath, const char *csrc, const char *hpath, const char *hsrc) {
+    int rc = check_target(cpath);
+    if (rc || (rc = check_target(hpath)))
+        return rc;
+    char *tc = NULL, *th = NULL, *bak = NULL;
+    bool had_h = false;
+    if (!(tc = write_temp(cpath, "tmp", csrc, strlen(csrc)))) {
+        rc = fail_write(cpath, strerror(errno));
+        goto end;
+    }
+    if (!(th = write_temp(hpath, "tmp", hsrc, strlen(hsrc)))) {
+        rc = fail_write(hpath, strerror(errno));
+        goto end;
+    }
+    struct stat st;
+    had_h = lstat(hpath, &st) == 0;
+    if (had_h && !(bak = backup(hpath))) {
+        rc = fail_write(hpath, strerror(errno)); /* could not keep the old one: change nothing */
+        goto end;
+    }
+    if (rename(th, hpath) != 0) {
+        rc = fail_write(hpath, strerror(errno));
+        goto end;
+    }
+    free(th);
+    th = NULL;
+    if (rename(tc, cpath) != 0) {
+        rc = fail_write(cpath, strerror(errno));
+        if (bak ? rename(bak, hpath) != 0 : unlink(hpath) != 0)
+            fail_write(hpath, "the previous file could not be restored");
+        goto end;
+    }
+    free(tc);
+    tc = NULL;
+end:
+    if (tc)
+        unlink(tc);
+    if (th)
+        unlink(th);
+    if (bak)
+        unlink(bak);
+    free(tc);
+    free(th);
+    free(bak);
+    return rc;
 }
 
 int main(int argc, char **argv) {
@@ -98,6 +266,11 @@ int main(int argc, char **argv) {
     opt.fix = fix;
     opt.max = max;
     int rc = 0;
+    if (!fix || !max) {
+        fputs("onnx2c: error: out of memory\n", stderr);
+        rc = O2C_EMODEL;
+        goto end;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_next = i + 1 < argc;
@@ -156,9 +329,12 @@ int main(int argc, char **argv) {
         rc = fail(O2C_EUSAGE, "%s", "no output given (-o OUT.c)");
         goto end;
     }
-    size_t olen = strlen(out);
-    if (olen < 3 || strcmp(out + olen - 2, ".c") != 0) {
-        rc = fail(O2C_EUSAGE, "the output '%s' must end in .c", out);
+    const char *why = bad_output_name(out);
+    if (why) {
+        char safe[600];
+        o2c_oneline(safe, sizeof safe, out);
+        fprintf(stderr, "onnx2c: error: the output name '%s' %s (try 'onnx2c --help')\n", safe, why);
+        rc = O2C_EUSAGE;
         goto end;
     }
     opt.out_path = out;
@@ -169,21 +345,17 @@ int main(int argc, char **argv) {
         fprintf(stderr, "onnx2c: error: %s\n", err);
         goto end;
     }
+    size_t olen = strlen(out);
     char *hpath = malloc(olen + 1);
-    memcpy(hpath, out, olen - 1);
-    hpath[olen - 1] = 'h';
-    hpath[olen] = 0;
-    char tmp_c[4200], tmp_h[4200];
-    if (write_file(out, res.c_src, tmp_c, sizeof tmp_c)) {
-        rc = fail(O2C_EIO, "cannot write '%s'", out);
-    } else if (write_file(hpath, res.h_src, tmp_h, sizeof tmp_h)) {
-        remove(tmp_c);
-        rc = fail(O2C_EIO, "cannot write '%s'", hpath);
-    } else if (rename(tmp_c, out) || rename(tmp_h, hpath)) {
-        remove(tmp_c);
-        remove(tmp_h);
-        rc = fail(O2C_EIO, "cannot write '%s'", out);
+    if (!hpath) {
+        rc = fail(O2C_EMODEL, "%s: out of memory", model);
+    } else {
+        memcpy(hpath, out, olen + 1);
+        hpath[olen - 1] = 'h';
+        rc = write_outputs(out, res.c_src, hpath, res.h_src);
     }
+    if (!rc && res.warning) /* after the error lines: a failure prints one line only */
+        fprintf(stderr, "onnx2c: warning: %s\n", res.warning);
     free(hpath);
     onnx2c_output_free(&res);
 end:

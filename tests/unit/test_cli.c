@@ -183,3 +183,187 @@ Test(cli, fix_and_max_dims) {
     cr_assert(strstr(buf, "#define F_NUM_DIMS    2"), "--fix did not remove the dim");
     cr_assert(!strstr(buf, "F_DIM_BATCH"));
 }
+
+/* ------------------------------------------------------------------ hostile inputs (#9) */
+
+static bool any_tmp_left(void) {
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "ls -a '%s' | grep -q tmp", tmpdir);
+    return system(cmd) == 0;
+}
+
+static void read_in(const char *name, char *buf, size_t cap) {
+    char p[600];
+    snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+    tu_read_text(p, buf, cap);
+}
+
+/* Each usage error is exactly one line, the hint to --help included. */
+Test(cli, usage_errors_one_line) {
+    char err[4096];
+    const char *cases[] = {
+        "",
+        NODE "test_add/model.onnx",
+        NODE "test_add/model.onnx -o out.c --bogus",
+        NODE "test_add/model.onnx -o out.c --fix N",
+        NODE "test_add/model.onnx -o out.c --fix nosuchdim=3",
+        NODE "test_add/model.onnx -o out.txt",
+        NODE "test_add/model.onnx -o out.c --name 9lives",
+        NODE "test_add/model.onnx -o out.c extra",
+        NODE "test_add/model.onnx -o",
+        "\"--bogus$(printf '\\nsecond-line')\"", /* sh: no $'...' */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cr_assert_eq(run(cases[i], err, sizeof err), 2, "%s", cases[i]);
+        cr_assert_eq(count_lines(err), 1, "'%s' printed: %s", cases[i], err);
+        cr_assert(strncmp(err, "onnx2c: error: ", 15) == 0, "%s", err);
+    }
+    cr_assert(strstr(err, "unknown option '--bogus\\x0asecond-line' (try 'onnx2c --help')"), "%s", err);
+}
+
+/* The output's name reaches the C (#include "STEM.h"): it needs a stem and nothing that could
+ * break out of a string or a comment. */
+Test(cli, bad_output_names) {
+    char err[4096];
+    const char *cases[] = {"-o .c", "-o sub/.c", "-o 'a\"b.c'", "-o 'a\\b.c'", "-o \"a'b.c\"",
+                           "-o \"$(printf 'a\\nb.c')\"", "-o 'a?\?=b.c'",
+                           "-o \"$(printf '\\303\\251.c')\"", "-o \"$(printf 'a\\tb.c')\""};
+    cr_assert_eq(mkdir(strcat(strcpy((char[600]){0}, tmpdir), "/sub"), 0755), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char args[600];
+        snprintf(args, sizeof args, NODE "test_add/model.onnx %s", cases[i]);
+        cr_assert_eq(run(args, err, sizeof err), 2, "%s: %s", cases[i], err);
+        cr_assert_eq(count_lines(err), 1, "%s printed: %s", cases[i], err);
+    }
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s/sub')\" && test \"$(ls -A '%s' | grep -v stderr.txt)\" = sub",
+             tmpdir, tmpdir);
+    cr_assert_eq(system(cmd), 0, "a file was written");
+}
+
+/* OUT.h a directory: nothing is written, an existing OUT.c stays as it was. */
+Test(cli, header_target_is_directory) {
+    char err[4096], buf[64];
+    char p[600];
+    snprintf(p, sizeof p, "%s/out.h", tmpdir);
+    cr_assert_eq(mkdir(p, 0755), 0);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o out.c", err, sizeof err), 3);
+    cr_assert_eq(count_lines(err), 1, "%s", err);
+    cr_assert(strstr(err, "'out.h'"), "the message names another file: %s", err);
+    cr_assert(!exists("out.c"));
+    cr_assert(!any_tmp_left(), "a temporary file was left behind");
+    write_file("out.c", "old", 3);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o out.c", err, sizeof err), 3);
+    read_in("out.c", buf, sizeof buf);
+    cr_assert_str_eq(buf, "old");
+    cr_assert(!any_tmp_left());
+    /* the same with OUT.c a directory */
+    rmdir(p);
+    unlink(strcat(strcpy(p, tmpdir), "/out.c"));
+    cr_assert_eq(mkdir(p, 0755), 0);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o out.c", err, sizeof err), 3);
+    cr_assert(strstr(err, "'out.c'"), "%s", err);
+    cr_assert(!exists("out.h") && !any_tmp_left());
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* The last step, renaming OUT.c into place, fails (an LD_PRELOAD shim makes rename() to a ".c"
+ * name fail): the previous OUT.h is put back, or the new one removed when there was none. */
+Test(cli, failed_rename_restores_header) {
+#ifdef UNDER_ASAN
+    cr_skip_test("LD_PRELOAD does not mix with ASan");
+#endif
+    static const char shim[] =
+        "#define _GNU_SOURCE\n#include <dlfcn.h>\n#include <errno.h>\n#include <stdlib.h>\n"
+        "#include <string.h>\n"
+        "int rename(const char *a, const char *b) {\n"
+        "    int (*real)(const char *, const char *) =\n"
+        "        (int (*)(const char *, const char *))dlsym(RTLD_NEXT, \"rename\");\n"
+        "    size_t n = strlen(b);\n"
+        "    if (n > 2 && strcmp(b + n - 2, \".c\") == 0) { errno = EIO; return -1; }\n"
+        "    return real(a, b);\n}\n"
+        "int link(const char *a, const char *b) {\n" /* a file system without hard links */
+        "    int (*real)(const char *, const char *) =\n"
+        "        (int (*)(const char *, const char *))dlsym(RTLD_NEXT, \"link\");\n"
+        "    if (getenv(\"SHIM_NOLINK\")) { errno = EPERM; return -1; }\n"
+        "    return real(a, b);\n}\n";
+    write_file("shim.c", shim, strlen(shim));
+    char cmd[800], err[4096], buf[64], full[2000];
+    snprintf(cmd, sizeof cmd, "cd '%s' && cc -shared -fPIC -o shim.so shim.c -ldl", tmpdir);
+    cr_assert_eq(system(cmd), 0);
+    for (int nolink = 0; nolink < 2; nolink++) { /* the old header kept by a link, a copy */
+        write_file("out.h", "old header", 10);
+        write_file("out.c", "old source", 10);
+        snprintf(full, sizeof full, "cd '%s' && env %s LD_PRELOAD='%s/shim.so' %s %s -o out.c "
+                 ">/dev/null 2>stderr.txt", tmpdir, nolink ? "SHIM_NOLINK=1" : "", tmpdir, ONNX2C,
+                 NODE "test_add/model.onnx");
+        int st = system(full);
+        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+        read_in("stderr.txt", err, sizeof err);
+        cr_assert_eq(count_lines(err), 1, "%s", err);
+        cr_assert(strstr(err, "cannot write 'out.c'"), "%s", err);
+        read_in("out.h", buf, sizeof buf);
+        cr_assert_str_eq(buf, "old header");
+        read_in("out.c", buf, sizeof buf);
+        cr_assert_str_eq(buf, "old source");
+        cr_assert(!any_tmp_left());
+    }
+    /* no previous files: none appear */
+    unlink(strcat(strcpy((char[600]){0}, tmpdir), "/out.h"));
+    unlink(strcat(strcpy((char[600]){0}, tmpdir), "/out.c"));
+    int st = system(full);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+    cr_assert(!exists("out.c") && !exists("out.h") && !any_tmp_left());
+}
+
+/* The model named on the command line is a FIFO or a directory: exit 3, one line, no wait. */
+Test(cli, model_fifo_or_directory, .timeout = 20) {
+    char err[4096], p[600];
+    snprintf(p, sizeof p, "%s/fifo.onnx", tmpdir);
+    cr_assert_eq(mkfifo(p, 0600), 0);
+    cr_assert_eq(run("fifo.onnx -o out.c", err, sizeof err), 3);
+    cr_assert_eq(count_lines(err), 1, "%s", err);
+    cr_assert(strstr(err, "FIFO"), "%s", err);
+    cr_assert_eq(run(". -o out.c", err, sizeof err), 3);
+    cr_assert_eq(count_lines(err), 1, "%s", err);
+    cr_assert(!exists("out.c") && !exists("out.h"));
+}
+
+/* An opset newer than the newest implemented: compiled, one warning line, exit 0. */
+Test(cli, newer_opset_warning) {
+    char err[4096];
+    cr_assert_eq(run(ONNX2C_SOURCE_DIR "/tests/data/bad/opset19.onnx -o out.c", err, sizeof err), 0,
+                 "%s", err);
+    cr_assert_eq(count_lines(err), 1, "%s", err);
+    cr_assert(strncmp(err, "onnx2c: warning: ", 17) == 0, "%s", err);
+    cr_assert(strstr(err, "opset 19 of domain 'ai.onnx' is newer than 17"), "%s", err);
+    cr_assert(exists("out.c") && exists("out.h"));
+}
+
+/* Out of memory is an error like any other: exit 1, one line "FILE: out of memory".  The model
+ * needs 1 GiB of weights (a sparse file) under a 600 MB address-space limit. */
+Test(cli, out_of_memory_exit_1) {
+#ifdef UNDER_ASAN
+    cr_skip_test("an address-space limit does not work under ASan");
+#endif
+    if (system("command -v prlimit >/dev/null") != 0)
+        cr_skip_test("prlimit is not installed");
+    char err[4096], cmd[1200];
+    snprintf(cmd, sizeof cmd, "cp '%s/tests/data/bad/external_big.onnx' '%s/big.onnx' && "
+             "truncate -s 1G '%s/big.bin'", ONNX2C_SOURCE_DIR, tmpdir, tmpdir);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "cd '%s' && prlimit --as=600000000 %s big.onnx -o out.c "
+             ">/dev/null 2>stderr.txt", tmpdir, ONNX2C);
+    int st = system(cmd);
+    read_in("stderr.txt", err, sizeof err);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d: %s", st, err);
+    cr_assert_str_eq(err, "onnx2c: error: big.onnx: out of memory\n");
+    cr_assert(!exists("out.c") && !exists("out.h"));
+}
