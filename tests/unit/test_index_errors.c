@@ -422,6 +422,20 @@ Test(index, gridsample_coordinates) {
     check(&sc, cc, NCASES(cc));
 }
 
+/* DequantizeLinear along axis 1 of uint8 [2, C] with a scale [S] and zero point [Z] of
+ * symbolic lengths: each must hold 1 or C elements at run time (-4 otherwise) */
+Test(index, dequantize_parameter_lengths) {
+    static const Spec s = {"dequant_axis.onnx", 3, 1, {4}, {FLOAT}};
+    const Bytes x = ARR(uint8_t, 10, 20, 30, 40, 50, 60), sc = F32(1, 2, 0.5f);
+    const Case c[] = {
+        {"per axis", {3, 3, 3}, {x, sc, ARR(uint8_t, 10, 0, 20)}, 0, {F32(0, 40, 5, 30, 100, 20)}},
+        {"per tensor", {3, 1, 1}, {x, F32(2), ARR(uint8_t, 10)}, 0, {F32(0, 20, 40, 60, 80, 100)}},
+        {"scale too short", {3, 2, 3}, {x, F32(1, 2), ARR(uint8_t, 10, 0, 20)}, -4, {{0}}},
+        {"zero point too long", {3, 3, 5}, {x, sc, ARR(uint8_t, 1, 2, 3, 4, 5)}, -4, {{0}}},
+    };
+    check(&s, c, NCASES(c));
+}
+
 /* CumSum on [2, 3]: a runtime axis outside [-2, 2) is -7 */
 Test(index, cumsum_axis) {
     static const Spec s = {"cumsum.onnx", 2, 1, {4}, {EXACT}};

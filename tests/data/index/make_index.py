@@ -94,6 +94,12 @@ for mode, pad, align in (("bilinear", "zeros", 0), ("nearest", "border", 0),
                align_corners=align),
           [vi("x", [1, 1, 3, 3]), vi("g", [1, 2, 3, 2])], [vi("y", None)], 16)
 
+# ---- a per-axis scale and zero point of symbolic lengths S and Z: 1 or the axis C at run time
+# (-4 otherwise: an element would be read past their end)
+model("dequant_axis.onnx", node("DequantizeLinear", ["x", "s", "z"], ["y"], axis=1),
+      [vi("x", [2, "C"], TensorProto.UINT8), vi("s", ["S"]), vi("z", ["Z"], TensorProto.UINT8)],
+      [vi("y", None)], 13)
+
 # ---- axes, lengths and offsets read at run time
 model("cumsum.onnx", node("CumSum", ["x", "a"], ["y"]),
       [vi("x", [2, 3]), vi("a", [], I64)], [vi("y", None)], 14)
