@@ -147,6 +147,7 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     }
     c->arena = arena_new();
     c->sym = sym_ctx_new(c->arena);
+    sym_ctx_set_error(c->sym, infer_sym_error, c);
     c->g = arena_alloc(c->arena, sizeof(Graph));
     const char *slash = strrchr(path, '/');
     c->model_dir = slash ? arena_strndup(c->arena, path, slash == path ? 1 : (size_t)(slash - path)) : ".";

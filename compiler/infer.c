@@ -8,31 +8,31 @@
 #include "onnx2c.h"
 #include <string.h>
 
-/* Conservative: true when e >= 0 for every choice of non-negative dims. */
-static bool nonneg(const Sym *e) {
-    switch (e->kind) {
-    case SYM_CONST: return e->c >= 0;
-    case SYM_DIM: return true;
-    case SYM_ADD: case SYM_MUL: case SYM_MIN:
-        for (int i = 0; i < e->n; i++)
-            if (!nonneg(e->args[i]))
-                return false;
-        return true;
-    case SYM_FLOORDIV: case SYM_CEILDIV: return nonneg(e->args[0]) && nonneg(e->args[1]);
-    case SYM_MOD: return nonneg(e->args[1]);
-    case SYM_MAX: return nonneg(e->args[0]) || nonneg(e->args[1]);
+/* Records "divisor >= 1" for every symbolic divisor below e whose node `seen` (a bit per Sym
+ * id) does not mark yet; iterative, each node visited once over all calls. */
+static void require_divisors(Compiler *c, Sym *e, uint8_t *seen, int nseen, Sym ***stack,
+                             int *cap) {
+    int sp = 0;
+    (*stack)[sp++] = e;
+    while (sp) {
+        Sym *x = (*stack)[--sp];
+        if (x->n == 0 || x->id >= nseen || (seen[x->id >> 3] >> (x->id & 7) & 1))
+            continue;
+        seen[x->id >> 3] |= (uint8_t)(1u << (x->id & 7));
+        if ((x->kind == SYM_FLOORDIV || x->kind == SYM_CEILDIV || x->kind == SYM_MOD) &&
+            !sym_is_const(x->args[1]))
+            ir_constrain(c, NULL, 1, sym_const(c->sym, 1), x->args[1],
+                         "a divisor in a shape must be positive");
+        if (sp + x->n > *cap) {
+            int ncap = 2 * (sp + x->n);
+            Sym **ns = arena_alloc(c->arena, sizeof(Sym *) * (size_t)ncap);
+            memcpy(ns, *stack, sizeof(Sym *) * (size_t)sp);
+            *stack = ns;
+            *cap = ncap;
+        }
+        for (int i = x->n - 1; i >= 0; i--)
+            (*stack)[sp++] = x->args[i];
     }
-    return false;
-}
-
-static void require_divisors(Compiler *c, Sym *e) {
-    if (e->kind == SYM_CONST || e->kind == SYM_DIM)
-        return;
-    for (int i = 0; i < e->n; i++)
-        require_divisors(c, e->args[i]);
-    if ((e->kind == SYM_FLOORDIV || e->kind == SYM_CEILDIV || e->kind == SYM_MOD) &&
-        !sym_is_const(e->args[1]))
-        ir_constrain(c, NULL, 1, sym_const(c->sym, 1), e->args[1], "a divisor in a shape must be positive");
 }
 
 static bool value_known(const Value *v) {
@@ -93,7 +93,7 @@ void infer_graph(Compiler *c) {
                 all_known = false;
             /* every dim of every tensor is a size: NAME_check refuses dims that make one negative */
             for (int d = 0; d < v->rank; d++)
-                if (!nonneg(v->shape[d]))
+                if (!sym_nonneg(v->shape[d]))
                     ir_constrain(c, n, 1, sym_const(c->sym, 0), v->shape[d],
                                  "output '%s' dimension %d must not be negative", v->name, d);
         }
@@ -108,11 +108,19 @@ void infer_graph(Compiler *c) {
             if (g->values[i]->kind != VAL_INPUT && g->values[i]->rank >= 0)
                 apply_unified(c, g->values[i]);
     /* a symbolic divisor in a shape must not be 0 at run time (generated code divides by it) */
+    int nseen = sym_count(c->sym), cap = 64;
+    uint8_t *seen = arena_alloc(c->arena, (size_t)nseen / 8 + 1);
+    Sym **stack = arena_alloc(c->arena, sizeof(Sym *) * (size_t)cap);
     for (int i = 0; i < g->nvalues; i++) {
         Value *v = g->values[i];
         for (int d = 0; d < v->rank; d++)
-            require_divisors(c, v->shape[d]);
+            require_divisors(c, v->shape[d], seen, nseen, &stack, &cap);
     }
+}
+
+void infer_sym_error(void *user, const char *msg) {
+    Compiler *c = user;
+    o2c_error(c, c->cur, "%s", msg);
 }
 
 void infer_require_inputs(Compiler *c, Node *n, int min, int max) {

@@ -99,7 +99,8 @@ _Noreturn void o2c_ioerror(Compiler *c, const char *fmt, ...) __attribute__((for
  * Symbolic integer expressions over the model's dims.  Interned and canonical: two Syms are
  * equal exactly when their pointers are equal.  Sums and products are kept as a sorted
  * polynomial (constant folded, like terms combined), so N*64+3 and 3+64*N are one Sym.
- * All values are int64; division operators assume a positive divisor. */
+ * Constants and coefficients are int64 (one that would not fit is an error, see
+ * sym_ctx_set_error); division operators assume a positive divisor. */
 typedef enum {
     SYM_CONST,    /* c */
     SYM_DIM,      /* the dim with index `dim` (runtime parameter dims[dim]) */
@@ -120,9 +121,26 @@ struct Sym {
     Sym **args;     /* operands */
     int id;         /* creation order: children always have smaller ids */
     uint64_t hash;
+    /* Facts, computed once at interning (sym.c): the interval holding the value for every
+     * choice of dims in [0, SYM_DIM_MAX], as two 128-bit bounds (read it with sym_range); the
+     * dims it mentions (bit d % 64 of dmask; the largest index maxdim, -1 for none). */
+    uint64_t range[4];
+    uint64_t dmask;
+    int maxdim;
 };
 
+/* The largest value of a dim that the facts below assume (at INT64_MAX, dim + 1 already
+ * overflows; NAME_check must refuse it).  With it, a Slice end of -INT64_MAX is before the
+ * start of every dim: torch.flip's length is the dim itself. */
+#define SYM_DIM_MAX (INT64_MAX - 1)
+
 SymCtx *sym_ctx_new(Arena *a);
+/* The hook for errors: a constructor whose exact result would need a constant or coefficient
+ * beyond int64 calls fn(user, message) just before it returns.  The compiler's hook does not
+ * return (o2c_error naming the node being inferred); without one, results wrap. */
+void sym_ctx_set_error(SymCtx *s, void (*fn)(void *user, const char *msg), void *user);
+/* How many Syms exist: every Sym's id is below it. */
+int sym_count(const SymCtx *s);
 Sym *sym_const(SymCtx *s, int64_t c);
 Sym *sym_dim(SymCtx *s, int dim);
 Sym *sym_add(SymCtx *s, Sym *a, Sym *b);
@@ -137,11 +155,18 @@ Sym *sym_max(SymCtx *s, Sym *a, Sym *b);
 /* Substitutes dims: dims[i] non-NULL replaces SYM_DIM i (used by --fix and unification). */
 Sym *sym_subst(SymCtx *s, Sym *e, Sym *const *dims);
 bool sym_is_const(const Sym *e);
+/* True when e >= 0 for every choice of dims in [0, SYM_DIM_MAX] (from the facts: O(1)). */
+bool sym_nonneg(const Sym *e);
+/* Bounds of e over every choice of dims in [0, SYM_DIM_MAX] (O(1)): INT64_MIN / INT64_MAX
+ * when it is unbounded that way or passes int64. */
+void sym_range(const Sym *e, int64_t *lo, int64_t *hi);
 /* True and *out set when e is a constant. */
 bool sym_get_const(const Sym *e, int64_t *out);
-/* Interval bounds of e for dims in [dlo[i], dhi[i]] (sound, not tight); false if unknown. */
+/* Interval bounds of e for dims in [dlo[i], dhi[i]] (sound, not tight); false if unknown
+ * (a divisor that may be <= 0) or when a bound on the way does not fit in int64. */
 bool sym_bounds(const Sym *e, const int64_t *dlo, const int64_t *dhi, int64_t *lo, int64_t *hi);
-/* Evaluates with concrete dims; returns false on division by zero. */
+/* Evaluates with concrete dims; returns false on division by zero and when a value on the
+ * way does not fit in int64. */
 bool sym_eval(const Sym *e, const int64_t *dims, int64_t *out);
 /* Prints e as a C99 int64_t expression; dim i is printed by dimname(i, user). */
 void sym_print_c(Buf *b, const Sym *e, const char *(*dimname)(int, void *), void *user);
@@ -151,6 +176,9 @@ void sym_print_c_named(Buf *b, const Sym *e, const char *(*dimname)(int, void *)
                        const char *(*subname)(const Sym *, void *), void *user);
 /* Human-readable form using the given dim names, e.g. "(H - 3) / 2 + 1". */
 char *sym_str(Arena *a, const Sym *e, const char *const *dim_names);
+/* The same cut to a prefix of at most maxlen bytes, then "...": work and memory bounded by
+ * maxlen, not by e's depth or size. */
+char *sym_str_max(Arena *a, const Sym *e, const char *const *dim_names, size_t maxlen);
 
 /* ------------------------------------------------------------------ ir.c
  * The IR: a Graph of Nodes connected by Values.  Data types use ONNX's TensorProto numbers. */
@@ -374,6 +402,9 @@ void tensor_free(Tensor *t);
  * shape, records constraints, and computes known values (kv/data) when its inputs are known:
  * that is constant folding.  Nodes whose outputs are all known are marked dead. */
 void infer_graph(Compiler *c);
+/* The SymCtx error hook of a compile (user is the Compiler): an error naming the node being
+ * inferred, if any. */
+void infer_sym_error(void *user, const char *msg);
 /* Helpers for rules. */
 void infer_require_inputs(Compiler *c, Node *n, int min, int max);
 Value *infer_in(Compiler *c, Node *n, int i); /* required input i with known rank */

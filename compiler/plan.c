@@ -10,9 +10,36 @@
 #include <string.h>
 
 typedef struct Slot {
-    Sym *size;
+    Sym *size;      /* the max of the sizes placed here so far */
     int busy_until; /* index of the last node that uses what is placed here */
+    Sym **sizes;    /* the sizes that made `size` grow, in order: the final size is their max
+                     * taken as a balanced tree, so a slot reused by a chain of thousands of
+                     * symbolic values is not a max nested thousands deep */
+    int nsizes, capsizes;
 } Slot;
+
+static void slot_grow(Compiler *c, Slot *sl, Sym *size) {
+    if (sl->nsizes == sl->capsizes) {
+        int cap = sl->capsizes ? 2 * sl->capsizes : 4;
+        Sym **ns = arena_alloc(c->arena, sizeof(Sym *) * (size_t)cap);
+        if (sl->nsizes)
+            memcpy(ns, sl->sizes, sizeof(Sym *) * (size_t)sl->nsizes);
+        sl->sizes = ns;
+        sl->capsizes = cap;
+    }
+    sl->sizes[sl->nsizes++] = size;
+}
+
+/* max(v[0..n)) as a balanced tree of depth log2(n). */
+static Sym *max_balanced(Compiler *c, Sym **v, int n) {
+    while (n > 1) {
+        int m = 0;
+        for (int i = 0; i < n; i += 2)
+            v[m++] = i + 1 < n ? sym_max(c->sym, v[i], v[i + 1]) : v[i];
+        n = m;
+    }
+    return v[0];
+}
 
 static Sym *align64(Compiler *c, Sym *bytes) {
     SymCtx *s = c->sym;
@@ -52,8 +79,16 @@ static int place(Compiler *c, Slot **slots, int *nslots, int *cap, Sym *size, in
         }
         best = (*nslots)++;
         (*slots)[best].size = size;
+        slot_grow(c, &(*slots)[best], size);
     } else {
-        (*slots)[best].size = sym_max(c->sym, (*slots)[best].size, size);
+        Slot *sl = &(*slots)[best];
+        Sym *m = sym_max(c->sym, sl->size, size);
+        if (m != sl->size) {
+            sl->size = m;
+            if (m == size) /* it holds every size before it: those no longer count */
+                sl->nsizes = 0;
+            slot_grow(c, sl, size);
+        }
     }
     (*slots)[best].busy_until = last;
     return best;
@@ -104,7 +139,7 @@ void plan_graph(Compiler *c) {
     Sym *total = sym_const(s, 0);
     for (int i = 0; i < nslots; i++) {
         offsets[i] = total;
-        total = sym_add(s, total, slots[i].size);
+        total = sym_add(s, total, max_balanced(c, slots[i].sizes, slots[i].nsizes));
     }
     g->workspace = total;
     for (int j = 0; j < g->nvalues; j++)

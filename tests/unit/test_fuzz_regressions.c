@@ -14,8 +14,9 @@ static const struct {
     {"resize_inf_scale.onnx", "scale inf is not a number in (0, 1e9]"},
     /* a Shape node without outputs: its rule wrote the shape of a missing value */
     {"shape_no_output.onnx", "output 0 is missing (it is required)"},
-    /* dims whose product overflows int64 (counting a folded Reshape's elements) */
-    {"reshape_huge.onnx", "would have more than 2^48 elements"},
+    /* dims whose product overflows int64 (counting a folded Reshape's elements): the
+     * symbolic arithmetic itself refuses it, naming the Reshape */
+    {"reshape_huge.onnx", "node '/Reshape' (Reshape): shape arithmetic overflows int64"},
     /* an attribute of the wrong type read while emitting (LRN's bias): the emitter's text
      * buffers leaked on that error path (ASan's leak check in CI) */
     {"lrn_bias_type_at_emit.onnx", "attribute 'bias' has the wrong type"},

@@ -1,12 +1,15 @@
 /* test_sym.c — symbolic expressions: canonical forms are pointer-equal, folding, floor
  * semantics, min/max, substitution, and evaluation / printed C checked against a direct
  * evaluation of random expression trees (the C is JIT-compiled with libtcc, and compiled once
- * with the system compiler under -Wall -Wextra -pedantic -Werror). */
+ * with the system compiler under -Wall -Wextra -pedantic -Werror); overflow reported through
+ * the error hook, facts and sym_bounds sound on random expressions and boxes up to 2^63, and
+ * expressions 50,000 deep evaluated, bounded, substituted and printed on a 256 KB stack. */
 #include "onnx2c.h"
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <libtcc.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,10 +18,19 @@ static Arena *A;
 static SymCtx *S;
 static Sym *H, *W, *N;
 static const char *NAMES[] = {"H", "W", "N"};
+static int overflows; /* reports through the error hook */
+
+static void count_overflow(void *user, const char *msg) {
+    (void)user;
+    cr_assert_str_eq(msg, "shape arithmetic overflows int64");
+    overflows++;
+}
 
 static void setup(void) {
     A = arena_new();
     S = sym_ctx_new(A);
+    sym_ctx_set_error(S, count_overflow, NULL);
+    overflows = 0;
     H = sym_dim(S, 0);
     W = sym_dim(S, 1);
     N = sym_dim(S, 2);
@@ -141,7 +153,9 @@ Test(sym, division_of_negative_constants) {
     IS_CONST(mod(K(7), K(-3)), -2);
     IS_CONST(mod(K(-7), K(-3)), -1);
     IS_CONST(mod(K(-6), K(3)), 0);
-    IS_CONST(floordv(K(INT64_MIN), K(-1)), INT64_MIN); /* wraps, does not trap */
+    cr_assert_eq(overflows, 0);
+    floordv(K(INT64_MIN), K(-1)); /* -INT64_MIN does not fit: reported, does not trap */
+    cr_assert_eq(overflows, 1);
     IS_CONST(mod(K(INT64_MIN), K(-1)), 0);
     IS_CONST(floordv(K(INT64_MIN), K(2)), INT64_MIN / 2);
 }
@@ -493,7 +507,7 @@ Test(sym, printed_c_evaluates_like_sym_eval) {
     Tree *t[NTREES];
     random_exprs(e, t, NTREES);
     e[NTREES] = add(H, K(INT64_MIN));
-    e[NTREES + 1] = mul(sub(W, H), K(INT64_MIN));
+    e[NTREES + 1] = mul(add(W, H), K(INT64_MIN));
     e[NTREES + 2] = floordv(sub(H, K(7)), sub(W, K(4)));
     e[NTREES + 3] = ceildv(smin(sub(H, K(7)), W), sub(N, K(4)));
     char *src = c_source(e, NTREES + 4);
@@ -553,4 +567,342 @@ Test(sym, printed_c_compiles_without_warnings) {
     cr_assert_eq(rc, 0, "'%s' failed (the file is kept)", cmd);
     remove(path);
     free(src);
+}
+
+/* ------------------------------------------------------------------ overflow */
+
+/* e is built with exactly `want` overflow reports */
+#define OVERFLOWS(e, want)                                                                         \
+    do {                                                                                           \
+        int before_ = overflows;                                                                   \
+        Sym *e_ = (e);                                                                             \
+        cr_assert_eq(overflows - before_, (want), "%s: %d overflow reports, want %d (%s)", #e,    \
+                     overflows - before_, (want), str(e_));                                       \
+    } while (0)
+
+Test(sym, overflow_is_reported) {
+    Sym *fix[3] = {K(INT64_C(1) << 40), NULL, NULL};
+    OVERFLOWS(add(K(INT64_MAX), K(1)), 1);
+    OVERFLOWS(sub(K(INT64_MIN), K(1)), 1);
+    OVERFLOWS(mul(K(INT64_MAX), K(2)), 1);
+    OVERFLOWS(sym_neg(S, K(INT64_MIN)), 1);
+    OVERFLOWS(floordv(K(INT64_MIN), K(-1)), 1);
+    OVERFLOWS(ceildv(K(INT64_MIN), K(-1)), 1);
+    OVERFLOWS(mul(add(H, K(4)), K(INT64_C(1) << 62)), 1); /* 4 * 2^62 */
+    OVERFLOWS(add(mul(H, K(INT64_MAX)), H), 1);            /* a coefficient of 2^63 */
+    OVERFLOWS(mul(mul(H, K(INT64_C(1) << 40)), mul(W, K(INT64_C(1) << 40))), 1);
+    OVERFLOWS(sym_subst(S, mul(H, K(INT64_C(1) << 40)), fix), 1);
+    OVERFLOWS(floordv(add(mul(H, K(INT64_MIN)), K(1)), K(-1)), 1);
+    OVERFLOWS(mul(floordv(H, K(3)), K(INT64_MIN)), 0);
+    /* exact results that fit are not overflows, whatever the way there */
+    OVERFLOWS(add(mul(H, K(INT64_MAX)), mul(H, K(INT64_MIN))), 0);
+    IS_CONST(add(add(K(INT64_MAX), K(INT64_MIN)), K(1)), 0);
+    OVERFLOWS(mul(sub(H, K(1)), add(H, K(1))), 0);
+    /* optional rewrites that would overflow are skipped, not reported */
+    Sym *c = NULL;
+    OVERFLOWS(c = ceildv(add(H, K(INT64_MAX - 1)), K(4)), 0); /* not floordiv(a + 3, 4) */
+    cr_assert_eq(c->kind, SYM_CEILDIV, "%s", str(c));
+    OVERFLOWS(c = smin(add(H, K(INT64_MAX - 1)), sub(mul(W, W), K(INT64_MAX - 1))), 0); /* a - b */
+    cr_assert_eq(c->kind, SYM_MIN, "%s", str(c));
+    OVERFLOWS(floordv(add(floordv(H, K(INT64_C(1) << 62)), K(3)), K(4)), 0);
+    /* evaluation reports overflow by failing */
+    int64_t d[3] = {INT64_C(1) << 62, 4, 0}, v;
+    cr_assert_not(sym_eval(mul(H, W), d, &v));
+    cr_assert_not(sym_eval(add(H, K(INT64_MAX)), d, &v));
+    cr_assert_not(sym_eval(floordv(sub(K(0), add(H, H)), sub(N, K(1))), (int64_t[]){INT64_C(1) << 62, 0, 0}, &v));
+    cr_assert(sym_eval(sub(mul(H, K(2)), H), d, &v));
+    cr_assert_eq(v, INT64_C(1) << 62);
+}
+
+/* A compiler hook does not return: the error unwinds from the outermost constructor. */
+#include <setjmp.h>
+static jmp_buf hook_jmp;
+static void jump_hook(void *user, const char *msg) {
+    (void)user;
+    (void)msg;
+    longjmp(hook_jmp, 1);
+}
+
+Test(sym, error_hook_may_unwind) {
+    sym_ctx_set_error(S, jump_hook, NULL);
+    volatile int reached = 0;
+    if (!setjmp(hook_jmp)) {
+        sym_subst(S, smax(mul(floordv(H, K(7)), K(INT64_C(1) << 62)), W), (Sym *[]){K(1000), NULL, NULL});
+        reached = 1;
+    }
+    cr_assert_eq(reached, 0, "the overflow did not reach the hook");
+    /* the context is still usable */
+    SAME(add(H, K(1)), add(K(1), H));
+    IS_CONST(sym_subst(S, add(H, K(1)), (Sym *[]){K(2), NULL, NULL}), 3);
+}
+
+/* ------------------------------------------------------------------ facts */
+
+static void expect_range(Sym *e, int64_t lo, int64_t hi) {
+    int64_t l, h;
+    sym_range(e, &l, &h);
+    cr_assert(l == lo && h == hi, "'%s': range [%" PRId64 ", %" PRId64 "], want [%" PRId64
+              ", %" PRId64 "]", str(e), l, h, lo, hi);
+}
+
+Test(sym, facts_decide) {
+    expect_range(H, 0, INT64_MAX - 1); /* SYM_DIM_MAX */
+    expect_range(add(H, K(2)), 2, INT64_MAX); /* H + 2 may pass int64: its upper bound is cut */
+    expect_range(sub(K(5), H), INT64_MIN + 7, 5);
+    expect_range(floordv(add(H, K(INT64_C(1) << 62)), K(INT64_C(1) << 62)), 1, 2);
+    expect_range(mod(sub(H, K(5)), K(3)), 0, 2);
+    expect_range(mod(H, K(-3)), -2, 0);
+    expect_range(smin(H, K(7)), 0, 7);
+    expect_range(mul(sub(H, K(2)), sub(W, K(3))), INT64_MIN, INT64_MAX);
+    cr_assert(sym_nonneg(floordv(H, add(W, K(1)))));
+    cr_assert_not(sym_nonneg(floordv(sub(H, K(1)), K(2))));
+    cr_assert(sym_nonneg(mod(sub(H, K(5)), K(3))));
+    cr_assert(sym_nonneg(smax(sub(H, K(5)), W)));
+    /* an atom whose facts leave one value is that constant */
+    Sym *x = floordv(H, K(INT64_C(1) << 62)); /* 0 or 1 */
+    expect_range(x, 0, 1);
+    IS_CONST(floordv(sub(x, K(2)), K(2)), -1);
+    IS_CONST(floordv(x, K(2)), 0);
+    IS_CONST(ceildv(add(x, K(5)), K(8)), 1);
+    SAME(mod(add(x, K(6)), K(8)), add(x, K(6)));
+    SAME(mod(x, K(2)), x);                   /* already in [0, 2) */
+    SAME(floordv(add(x, K(1)), K(2)), x);    /* two values: linear there */
+    SAME(mod(add(x, K(1)), K(2)), sub(K(1), x));
+    SAME(smin(x, K(1)), x);
+    SAME(smax(x, K(1)), K(1));
+    cr_assert_eq(smax(x, H)->kind, SYM_MAX); /* H may be 0 */
+    /* a chain of stride-2 pools collapses: the 62nd output is H / 2^62, the 63rd 0 */
+    Sym *y = H;
+    for (int i = 0; i < 63; i++)
+        y = add(floordv(sub(y, K(2)), K(2)), K(1));
+    IS_CONST(y, 0);
+    /* with ceil_mode and a pad of 1 the sizes converge to {1, 2}: the chain stops growing */
+    Sym *z = H, *z150 = NULL;
+    for (int i = 0; i < 400; i++) {
+        z = add(ceildv(sub(z, K(1)), K(2)), K(1));
+        if (i == 149)
+            z150 = z;
+    }
+    SAME(z, z150);
+    expect_range(z, 1, 2);
+    cr_assert_eq(overflows, 0);
+}
+
+/* ------------------------------------------------------------------ bounds on random boxes */
+
+static uint64_t rnd64(void) {
+    rnd(2);
+    return rng;
+}
+
+/* gen() with constants that are large at times. */
+static Tree *gen_big(int depth) {
+    static const int64_t big[] = {INT64_C(1) << 31, INT64_C(1) << 62, INT64_MAX, INT64_MAX - 7,
+                                  -(INT64_C(1) << 40), INT64_MIN + 3, 3};
+    Tree *t = gen(depth);
+    if (t->op == T_CONST && rnd(3) == 0)
+        t->c = big[rnd(7)];
+    if (t->l)
+        t->l = rnd(2) ? gen_big(depth - 1) : t->l;
+    return t;
+}
+
+/* The exact value of a tree in 128 bits; false on division by zero or beyond 2^100. */
+__extension__ typedef __int128 I128;
+static bool direct_wide(const Tree *t, const int64_t *d, I128 *out) {
+    I128 a = 0, b = 0, v;
+    if (t->op == T_CONST || t->op == T_DIM) {
+        *out = t->op == T_CONST ? t->c : d[t->dim];
+        return true;
+    }
+    if (!direct_wide(t->l, d, &a) || (t->r && !direct_wide(t->r, d, &b)))
+        return false;
+    switch (t->op) {
+    case T_ADD: v = a + b; break;
+    case T_SUB: v = a - b; break;
+    case T_MUL:
+        if (__builtin_mul_overflow(a, b, &v))
+            return false;
+        break;
+    case T_NEG: v = -a; break;
+    case T_MIN: v = a < b ? a : b; break;
+    case T_MAX: v = a > b ? a : b; break;
+    default: {
+        if (b == 0)
+            return false;
+        I128 q = a / b, r = a % b;
+        if (t->op == T_MOD)
+            v = r != 0 && (r < 0) != (b < 0) ? r + b : r;
+        else if (t->op == T_FDIV)
+            v = r != 0 && (r < 0) != (b < 0) ? q - 1 : q;
+        else
+            v = r != 0 && (r < 0) == (b < 0) ? q + 1 : q;
+    }
+    }
+    I128 lim = (I128)1 << 100;
+    if (v > lim || v < -lim)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Random boxes (bounds up to INT64_MAX) and points in them: whenever sym_bounds claims
+ * [lo, hi] and sym_eval succeeds, the value is inside; sym_eval, when it succeeds, is the
+ * exact value; the facts (sym_range) hold for every point with dims up to SYM_DIM_MAX. */
+Test(sym, bounds_contain_every_value) {
+    static const int64_t ends[] = {0, 1, 7, 1000, INT64_C(1) << 31, (INT64_C(1) << 62) - 3,
+                                   INT64_C(1) << 62, INT64_MAX - 5, INT64_MAX};
+    int inside = 0, claimed = 0, exact = 0;
+    for (int k = 0; k < 4 * NTREES; k++) {
+        int before = overflows;
+        Tree *t = k % 2 ? gen_big(5) : gen(5);
+        Sym *e = build(t);
+        if (overflows != before)
+            continue; /* the expression does not fit: nothing to bound */
+        int64_t flo, fhi;
+        sym_range(e, &flo, &fhi);
+        for (int b = 0; b < 12; b++) {
+            int64_t dlo[3], dhi[3], lo = 0, hi = 0;
+            for (int i = 0; i < 3; i++) {
+                int64_t x = ends[rnd(9)], y = ends[rnd(9)];
+                dlo[i] = x < y ? x : y;
+                dhi[i] = x < y ? y : x;
+                int64_t w = rnd(4);
+                if (rnd(3) == 0 && dhi[i] - dlo[i] > w) /* small boxes too */
+                    dhi[i] = dlo[i] + w;
+            }
+            bool ok = sym_bounds(e, dlo, dhi, &lo, &hi);
+            claimed += ok;
+            if (ok)
+                cr_assert_leq(lo, hi, "'%s': bounds [%" PRId64 ", %" PRId64 "]", str(e), lo, hi);
+            for (int j = 0; j < 12; j++) {
+                int64_t d[3], v;
+                for (int i = 0; i < 3; i++) {
+                    uint64_t w = (uint64_t)dhi[i] - (uint64_t)dlo[i];
+                    uint64_t r = j == 0 ? 0 : j == 1 ? w : w == UINT64_MAX ? rnd64() : rnd64() % (w + 1);
+                    d[i] = (int64_t)((uint64_t)dlo[i] + r);
+                }
+                if (!sym_eval(e, d, &v))
+                    continue;
+                I128 want;
+                if (direct_wide(t, d, &want)) {
+                    cr_assert(want == v, "tree %d: '%s' at (%" PRId64 ",%" PRId64 ",%" PRId64
+                              "): sym_eval %" PRId64 ", exact %" PRId64 "%s", k, str(e), d[0], d[1],
+                              d[2], v, (int64_t)want, want != (int64_t)want ? " (beyond int64)" : "");
+                    exact++;
+                }
+                bool in_domain = d[0] <= SYM_DIM_MAX && d[1] <= SYM_DIM_MAX && d[2] <= SYM_DIM_MAX;
+                cr_assert(!in_domain || (v >= flo && v <= fhi), "'%s' = %" PRId64 " at (%" PRId64
+                          ",%" PRId64 ",%" PRId64 ") outside its facts [%" PRId64 ", %" PRId64 "]",
+                          str(e), v, d[0], d[1], d[2], flo, fhi);
+                if (ok) {
+                    cr_assert(v >= lo && v <= hi, "'%s' = %" PRId64 " at (%" PRId64 ",%" PRId64
+                              ",%" PRId64 ") outside [%" PRId64 ", %" PRId64 "]", str(e), v, d[0],
+                              d[1], d[2], lo, hi);
+                    inside++;
+                }
+            }
+        }
+    }
+    cr_assert_gt(inside, 20 * NTREES, "only %d points checked against bounds", inside);
+    cr_assert_gt(claimed, 10 * NTREES, "sym_bounds claimed only %d boxes", claimed);
+    cr_assert_gt(exact, 20 * NTREES, "only %d values checked exactly", exact);
+}
+
+Test(sym, bounds_refuse_overflow) {
+    int64_t lo, hi, dlo[3] = {0, 0, 0}, dhi[3] = {INT64_C(1) << 62, 4, INT64_MAX};
+    cr_assert_not(sym_bounds(mul(H, W), dlo, dhi, &lo, &hi));
+    cr_assert_not(sym_bounds(add(N, K(1)), dlo, dhi, &lo, &hi));
+    cr_assert_not(sym_bounds(mul(ceildv(add(H, K(1)), K(64)), K(256)), dlo, dhi, &lo, &hi));
+    cr_assert_not(sym_bounds(floordv(H, sub(W, K(1))), dlo, dhi, &lo, &hi)); /* divisor may be <= 0 */
+    cr_assert(sym_bounds(mul(ceildv(add(H, K(1)), K(64)), K(64)), dlo, dhi, &lo, &hi));
+    cr_assert_eq(lo, 64);
+    cr_assert_eq(hi, (INT64_C(1) << 62) + 64);
+    cr_assert(sym_bounds(smin(mul(H, W), K(10)), (int64_t[]){0, 0, 0}, (int64_t[]){1 << 30, 1 << 30, 0}, &lo, &hi));
+    cr_assert_eq(hi, 10);
+    cr_assert(sym_bounds(mod(sub(H, K(9)), add(W, K(1))), dlo, dhi, &lo, &hi));
+    cr_assert(lo == 0 && hi == 4);
+    /* floor(-H / 3) is -H + floor(2H / 3): 2H passes int64 for H up to 2^62, not 2^61 */
+    cr_assert_not(sym_bounds(floordv(sub(K(0), H), K(3)), dlo, dhi, &lo, &hi));
+    dhi[0] = INT64_C(1) << 61;
+    cr_assert(sym_bounds(floordv(sub(K(0), H), K(3)), dlo, dhi, &lo, &hi));
+    cr_assert(lo <= -((INT64_C(1) << 61) + 1) / 3 && hi >= 0, "[%" PRId64 ", %" PRId64 "]", lo, hi);
+}
+
+/* ------------------------------------------------------------------ deep expressions */
+
+typedef struct Deep {
+    int depth;
+    bool eval_ok, bounds_ok, nonneg;
+    int64_t v, want, lo, hi, subst_v;
+    bool subst_const;
+    size_t c_len, str_len, str_cap_len;
+    char str[128];
+} Deep;
+
+/* Everything below runs on a thread with a 256 KB stack: no walk may recurse per level. */
+static void *deep_work(void *arg) {
+    Deep *r = arg;
+    Sym *x = H;
+    int64_t want = 3; /* H = 3, W = 5: x = (x + W) / 2 settles at 4 */
+    for (int i = 0; i < r->depth; i++) {
+        x = floordv(add(x, W), K(2)); /* not flattened: the dividend is not x' + constant */
+        want = (want + 5) / 2;
+    }
+    r->want = want;
+    r->eval_ok = sym_eval(x, (int64_t[]){3, 5, 0}, &r->v);
+    r->bounds_ok = sym_bounds(x, (int64_t[]){0, 0, 0}, (int64_t[]){10, 10, 0}, &r->lo, &r->hi);
+    r->nonneg = sym_nonneg(x);
+    Sym *s = sym_subst(S, x, (Sym *[]){K(3), K(5), NULL});
+    r->subst_const = sym_get_const(s, &r->subst_v);
+    Sym *half = sym_subst(S, x, (Sym *[]){NULL, K(5), NULL}); /* nests again from 2^62 on */
+    Buf b;
+    buf_init(&b);
+    sym_print_c(&b, x, NULL, NULL);
+    sym_print_c(&b, half, NULL, NULL);
+    r->c_len = b.len;
+    buf_free(&b);
+    char *t = sym_str_max(A, x, NAMES, 60);
+    r->str_len = strlen(t);
+    snprintf(r->str, sizeof r->str, "%s", t);
+    r->str_cap_len = strlen(sym_str_max(A, half, NAMES, 100));
+    return NULL;
+}
+
+Test(sym, deep_expressions_need_no_stack) {
+    Deep r = {.depth = 50000};
+    pthread_attr_t at;
+    pthread_t th;
+    pthread_attr_init(&at);
+    pthread_attr_setstacksize(&at, 256 * 1024);
+    cr_assert_eq(pthread_create(&th, &at, deep_work, &r), 0);
+    pthread_join(th, NULL);
+    pthread_attr_destroy(&at);
+    cr_assert(r.eval_ok);
+    cr_assert_eq(r.v, r.want);
+    cr_assert(r.bounds_ok);
+    cr_assert(r.lo <= r.v && r.v <= r.hi && r.lo >= 0 && r.hi <= 10, "[%" PRId64 ", %" PRId64 "]", r.lo, r.hi);
+    cr_assert(r.nonneg);
+    cr_assert(r.subst_const);
+    cr_assert_eq(r.subst_v, r.want);
+    cr_assert_gt(r.c_len, 50000 * 8);
+    cr_assert_leq(r.str_len, 63, "'%s'", r.str);
+    cr_assert(strstr(r.str, "...") != NULL, "'%s'", r.str);
+    cr_assert_leq(r.str_cap_len, 103);
+}
+
+Test(sym, str_max) {
+    Sym *e = add(mul(floordv(sub(H, K(3)), K(2)), W), K(1));
+    cr_assert_str_eq(sym_str_max(A, e, NAMES, 100), str(e));
+    char want[16];
+    snprintf(want, sizeof want, "%.5s...", str(e));
+    cr_assert_str_eq(sym_str_max(A, e, NAMES, 5), want);
+    cr_assert_str_eq(sym_str_max(A, e, NAMES, 0), "...");
+    Sym *wide = K(0);
+    for (int i = 0; i < 2000; i++)
+        wide = add(wide, floordv(add(H, K(i)), K(i + 2)));
+    char *t = sym_str_max(A, wide, NAMES, 40);
+    size_t n = strlen(t);
+    cr_assert(n <= 43 && n > 30 && strcmp(t + n - 3, "...") == 0, "'%s'", t);
+    cr_assert_eq(strncmp(t, str(wide), n - 3), 0, "'%s' is not a prefix", t); /* of the full text */
 }
