@@ -187,11 +187,16 @@ Node *ir_add_node(Compiler *c, const char *op_type, const char *name) {
 #define MAX_ELEMS ((int64_t)1 << 48)
 
 void ir_set_shape(Compiler *c, Value *v, DType t, int rank, Sym *const *shape) {
+    /* the product of the constant dims above 1, so that a 0 does not hide the others (their
+     * strides); never past MAX_ELEMS, so it cannot overflow (negative dims are refused by
+     * infer_graph) */
     int64_t numel = 1, d;
     for (int i = 0; i < rank; i++)
-        if (sym_get_const(shape[i], &d) &&
-            (__builtin_mul_overflow(numel, d, &numel) || numel > MAX_ELEMS))
-            o2c_error(c, c->cur, "'%s' would have more than 2^48 elements", v->name);
+        if (sym_get_const(shape[i], &d) && d > 1) {
+            if (d > MAX_ELEMS / numel)
+                o2c_error(c, c->cur, "'%s' would have more than 2^48 elements", v->name);
+            numel *= d;
+        }
     v->dtype = t;
     v->rank = rank;
     v->shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(rank > 0 ? rank : 1));
@@ -510,6 +515,9 @@ void attr_ints_n(Compiler *c, const Node *n, const char *name, int len, int64_t 
         if (v[i] < lo)
             o2c_error(c, n, "%s[%d] = %lld: must be >= %lld", name, i, (long long)v[i],
                       (long long)lo);
+        if (v[i] > ATTR_SIZE_MAX)
+            o2c_error(c, n, "%s[%d] = %lld is too large (at most %lld)", name, i, (long long)v[i],
+                      (long long)ATTR_SIZE_MAX);
         out[i] = v[i];
     }
 }

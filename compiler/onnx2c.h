@@ -375,8 +375,10 @@ const char *attr_str(Compiler *c, const Node *n, const char *name, const char *d
 /* INTS: returns count (or -1 if absent) and sets *out. */
 int attr_ints(Compiler *c, const Node *n, const char *name, const int64_t **out);
 int attr_floats(Compiler *c, const Node *n, const char *name, const float **out);
-/* An INTS attribute of exactly `len` entries, each >= lo, into out[]; def fills it when absent
- * (the convolution and pooling attributes: kernel_shape, strides, dilations, pads). */
+/* An INTS attribute of exactly `len` entries, each in [lo, ATTR_SIZE_MAX], into out[]; def
+ * fills it when absent (the convolution and pooling attributes: kernel_shape, strides,
+ * dilations, pads; sums and products of two of them fit in int64). */
+#define ATTR_SIZE_MAX INT64_C(2147483647)
 void attr_ints_n(Compiler *c, const Node *n, const char *name, int len, int64_t def, int64_t lo,
                  int64_t *out);
 /* The auto_pad attribute of Conv, ConvTranspose, pools: one of AUTO_PAD_*. */
@@ -449,6 +451,11 @@ struct OpDef {
 const OpDef *ops_find(const char *domain, const char *op_type);
 /* Calls f for every op in the table with the name of its family (its file in compiler/ops/). */
 void ops_each(void (*f)(const OpDef *op, const char *family, void *user), void *user);
+/* Slice (ops/layout.c) along one axis of size dim with a nonzero step: the length, and in
+ * *begin the clamped start (ONNX: start and end count from the end when negative, then are
+ * clamped to [0, dim] for step > 0, to [0, dim - 1] and [-1, dim - 1] for step < 0; length
+ * max(0, ceil((end - start) / step))).  Exact for every dim >= 0, 0 included. */
+Sym *slice_axis(SymCtx *s, Sym *dim, Sym *start, Sym *end, int64_t step, Sym **begin);
 
 /* ------------------------------------------------------------------ lower.c
  * Graph rewrites for the GEMM engine: BatchNormalization folded into a constant-weight Conv;

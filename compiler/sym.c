@@ -592,6 +592,11 @@ static bool split_mod(SymCtx *s, Sym *a, int64_t c, Poly *q, Poly *r) {
 
 static Sym *floordiv_(SymCtx *s, Sym *a, Sym *b);
 
+/* The largest constant a rewrite may add to a dividend (ceil(a / y) = floor((a + y - 1) / y),
+ * the flattening of nested divisions): beyond it the generated code's int64 arithmetic could
+ * overflow on the way for dims the original expression handles (a Slice step of INT64_MAX). */
+#define ADDEND_MAX ((uint64_t)1 << 62)
+
 static Sym *floordiv_const(SymCtx *s, Sym *a, int64_t c) {
     Poly q = {0}, r = {0};
     if (!split_mod(s, a, c, &q, &r)) { /* the remainder's constant is < c: it floors to 0 */
@@ -616,7 +621,8 @@ static Sym *floordiv_const(SymCtx *s, Sym *a, int64_t c) {
     Sym *f = plus_k ? rs->args[0] : rs;
     int64_t k = plus_k ? rs->args[1]->c : 0, b, kb, bc;
     if (c > 0 && f->kind == SYM_FLOORDIV && sym_get_const(f->args[1], &b) && b > 0 &&
-        !__builtin_mul_overflow(k, b, &kb) && !__builtin_mul_overflow(b, c, &bc)) {
+        !__builtin_mul_overflow(k, b, &kb) && !__builtin_mul_overflow(b, c, &bc) &&
+        abs64(kb) <= ADDEND_MAX) {
         bool saved = try_begin(s);
         Sym *x = add_(s, qs, floordiv_(s, add_(s, f->args[0], sym_const(s, kb)), sym_const(s, bc)));
         if (try_end(s, saved))
@@ -730,6 +736,8 @@ static Sym *ceildiv_(SymCtx *s, Sym *a, Sym *b) {
         return sym_const(s, q);
     }
     /* ceil(a / y) = floor((a + y - 1) / y) for y > 0, floor((a + y + 1) / y) for y < 0 */
+    if (abs64(y) > ADDEND_MAX)
+        return node2(s, SYM_CEILDIV, a, b);
     bool saved = try_begin(s);
     Sym *e = floordiv_(s, add_(s, a, sym_const(s, y > 0 ? y - 1 : y + 1)), b);
     return try_end(s, saved) ? e : node2(s, SYM_CEILDIV, a, b);
@@ -1138,10 +1146,8 @@ static const char *form(const Printer *p, const Sym *e, int *prec) {
     case SYM_CEILDIV:
         if (!p->c)
             return "ceildiv($A, $B)";
-        if (plain) {
-            *prec = P_MUL;
-            return "($A + $b - 1) / $b";
-        }
+        if (plain) /* not (a + b - 1) / b, which may overflow */
+            return "($a / $b + ($a % $b != 0))";
         return sign > 0   ? "($a / $b + ($a % $b > 0))"
                : sign < 0 ? "($a / $b + ($a % $b < 0))"
                           : "($a / $b + ($a % $b != 0 && ($a % $b > 0) == ($b > 0)))";

@@ -82,10 +82,8 @@ static int conv_common(Compiler *c, Node *n, ConvPlan *p, int64_t *pads, int *mo
     int64_t stride[3], dil[3], ks[3], group;
     *mode = attr_conv(c, n, sp, stride, dil, pads, &group);
     p->group = K(c, group);
-    const int64_t *kv;
-    int nk = attr_ints(c, n, "kernel_shape", &kv);
-    if (nk >= 0 && nk != sp)
-        o2c_error(c, n, "attribute 'kernel_shape' has %d values, expected %d", nk, sp);
+    bool nk = node_attr(n, "kernel_shape") != NULL;
+    attr_ints_n(c, n, "kernel_shape", sp, 1, 1, ks);
     for (int i = 0; i < 3; i++) {
         p->in[i] = p->k[i] = p->stride[i] = p->dil[i] = K(c, 1);
         p->pad[i] = K(c, 0);
@@ -95,8 +93,7 @@ static int conv_common(Compiler *c, Node *n, ConvPlan *p, int64_t *pads, int *mo
         p->k[off + i] = w->shape[2 + i];
         p->stride[off + i] = K(c, stride[i]);
         p->dil[off + i] = K(c, dil[i]);
-        if (nk >= 0) {
-            ks[i] = kv[i];
+        if (nk) {
             ir_constrain(c, n, 0, K(c, ks[i]), w->shape[2 + i],
                          "kernel_shape[%d] must equal the weight's spatial dim %d", i, i);
             p->k[off + i] = K(c, ks[i]);
@@ -242,7 +239,7 @@ static void infer_conv(Compiler *c, Node *n) {
             if (!sym_get_const(total, &t) || t != 0)
                 nopad = false;
         } else {
-            Sym *padded = sym_add(s, p->in[a], K(c, pads[i] + pads[sp + i]));
+            Sym *padded = sym_add(s, p->in[a], sym_add(s, K(c, pads[i]), K(c, pads[sp + i])));
             ir_constrain(c, n, 1, span, padded,
                          "Conv kernel (dilated) must fit in the padded input along spatial axis %d",
                          i);
@@ -556,7 +553,7 @@ static void infer_conv_transpose(Compiler *c, Node *n) {
             Sym *total = sym_sub(s, full, p->out[a]);
             p->pad[a] = mode == AUTO_PAD_SAME_UPPER ? half(c, total) : sym_sub(s, total, half(c, total));
         } else {
-            p->out[a] = sym_sub(s, full, K(c, pads[i] + pads[sp + i]));
+            p->out[a] = sym_sub(s, sym_sub(s, full, K(c, pads[i])), K(c, pads[sp + i]));
             p->pad[a] = K(c, pads[i]);
             ir_constrain(c, n, 1, K(c, 0), p->out[a],
                          "ConvTranspose output size along spatial axis %d must not be negative", i);

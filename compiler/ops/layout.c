@@ -522,27 +522,35 @@ static void emit_split(Compiler *c, Emit *e, Node *n) {
  * Clamping (ONNX): a negative start/end adds the dim; then for step > 0 start and end are
  * clamped to [0, dim], for step < 0 start to [0, dim-1] and end to [-1, dim-1].
  * Length: max(0, ceil((end - start) / step)).  With a symbolic dim the clamped bounds are
- * Syms (an end of INT64_MAX is the dim).  Symbolic starts/ends (from shape arithmetic) are
- * taken as non-negative. */
+ * Syms, exact for every dim >= 0 (slice_axis). */
 
-#define HUGE_INDEX ((int64_t)1 << 40)
+/* v, negative counting from the end of dim: v + dim when v < 0.  For a symbolic v of unknown
+ * sign, [v < 0] = min(max(-v, 0), 1). */
+static Sym *from_end(SymCtx *s, Sym *v, Sym *dim) {
+    int64_t lo, hi;
+    sym_range(v, &lo, &hi);
+    if (lo >= 0)
+        return v;
+    if (hi < 0)
+        return sym_add(s, v, dim);
+    Sym *neg = sym_min(s, sym_max(s, sym_neg(s, v), sym_const(s, 0)), sym_const(s, 1));
+    return sym_add(s, v, sym_mul(s, dim, neg));
+}
 
-/* Clamps a start or end (Sym) to [lo, dim + hi_off] (lo is 0 or -1, hi_off 0 or -1), in the
- * spec's order: a negative constant adds the dim and can only need the lower clamp; a
- * non-negative one can only need the upper. */
-static Sym *slice_bound(Compiler *c, Sym *v, Sym *dim, int64_t lo, int64_t hi_off) {
-    SymCtx *s = c->sym;
-    Sym *hi = sym_add(s, dim, K(c, hi_off));
-    int64_t cv;
-    if (sym_get_const(v, &cv)) {
-        if (cv >= HUGE_INDEX)
-            return hi;
-        if (cv <= -HUGE_INDEX)
-            return K(c, lo);
-        if (cv < 0)
-            return sym_max(s, K(c, lo), sym_add(s, dim, v));
+Sym *slice_axis(SymCtx *s, Sym *dim, Sym *start, Sym *end, int64_t step, Sym **begin) {
+    Sym *zero = sym_const(s, 0), *last = sym_sub(s, dim, sym_const(s, 1));
+    Sym *b = from_end(s, start, dim), *e = from_end(s, end, dim);
+    if (step > 0) { /* [0, dim]: the clamps commute */
+        *begin = sym_max(s, sym_min(s, b, dim), zero);
+        e = sym_max(s, sym_min(s, e, dim), zero);
+        return sym_ceildiv(s, sym_max(s, zero, sym_sub(s, e, *begin)), sym_const(s, step));
     }
-    return sym_min(s, v, hi);
+    /* the start to [0, dim - 1], the upper clamp last: -1 when dim is 0, so the length is 0;
+     * a step of INT64_MIN gives the lengths of -INT64_MAX and is never negated */
+    *begin = sym_min(s, sym_max(s, b, zero), last);
+    e = sym_max(s, sym_min(s, e, last), sym_const(s, -1));
+    int64_t mag = step == INT64_MIN ? INT64_MAX : -step;
+    return sym_ceildiv(s, sym_max(s, zero, sym_sub(s, *begin, e)), sym_const(s, mag));
 }
 
 static void infer_slice(Compiler *c, Node *n) {
@@ -633,18 +641,13 @@ static void infer_slice(Compiler *c, Node *n) {
         int64_t st = steps_v ? steps_v[i] : 1;
         if (st == 0)
             o2c_error(c, n, "step %d is zero", i);
-        Sym *dim = x->shape[axis], *b, *e, *len;
-        if (st > 0) {
-            b = slice_bound(c, starts[i], dim, 0, 0);
-            e = slice_bound(c, ends[i], dim, 0, 0);
-            len = sym_ceildiv(s, sym_max(s, K(c, 0), sym_sub(s, e, b)), K(c, st));
-        } else {
-            b = slice_bound(c, starts[i], dim, 0, -1);
-            e = slice_bound(c, ends[i], dim, -1, -1);
-            len = sym_ceildiv(s, sym_max(s, K(c, 0), sym_sub(s, b, e)), K(c, -st));
-        }
-        start[axis] = b;
-        step[axis] = K(c, st);
+        Sym *b, *len = slice_axis(s, x->shape[axis], starts[i], ends[i], st, &b);
+        int64_t lo, hi;
+        sym_range(len, &lo, &hi);
+        /* at most one element: the step never moves (a huge step times the stride would not
+         * fit); an empty reversed axis starts at -1: read from 0 */
+        start[axis] = st < 0 ? sym_max(s, b, K(c, 0)) : b;
+        step[axis] = K(c, hi <= 1 ? 1 : st);
         shape[axis] = len;
     }
     ir_set_shape(c, n->out[0], x->dtype, r, shape);
@@ -705,7 +708,8 @@ static void emit_slice(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "    en = en < 0 ? 0 : en > dim ? dim : en;");
     emit_line(e, "    ln[a] = en > b ? (en - b - 1) / stp + 1 : 0;");
     emit_line(e, "} else {");
-    emit_line(e, "    b = b < 0 ? 0 : b > dim - 1 ? dim - 1 : b;");
+    emit_line(e, "    b = b < 0 ? 0 : b;"); /* then the upper clamp: -1 on an empty axis */
+    emit_line(e, "    b = b > dim - 1 ? dim - 1 : b;");
     emit_line(e, "    en = en < -1 ? -1 : en > dim - 1 ? dim - 1 : en;");
     emit_line(e, "    ln[a] = b > en ? (int64_t)((uint64_t)(b - en - 1) / ((uint64_t)0 - (uint64_t)stp)) "
                  "+ 1 : 0;");
@@ -749,8 +753,9 @@ static void infer_depth_space(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0);
     require_rank(c, n, x, 4);
     int64_t b = attr_int(c, n, "blocksize", 0);
-    if (b <= 0)
-        o2c_error(c, n, "attribute 'blocksize' must be a positive integer");
+    if (b <= 0 || b > ATTR_SIZE_MAX)
+        o2c_error(c, n, "attribute 'blocksize' = %lld: must be in [1, %lld]", (long long)b,
+                  (long long)ATTR_SIZE_MAX);
     bool d2s = !strcmp(n->op_type, "DepthToSpace");
     const char *mode = d2s ? attr_str(c, n, "mode", "DCR") : "";
     bool crd = d2s && !strcmp(mode, "CRD");

@@ -132,7 +132,10 @@ static void infer_pool(Compiler *c, Node *n) {
             continue;
         }
         Sym *in = x->shape[2 + i], *S = sym_const(s, st[i]);
-        Sym *dk = sym_const(s, dl[i] * (k[i] - 1) + 1);
+        /* the dilated window, dl * (k - 1) + 1 (both at most ATTR_SIZE_MAX: it fits) */
+        Sym *dk = sym_add(s, sym_mul(s, sym_const(s, dl[i]), sym_const(s, k[i] - 1)), one);
+        int64_t dkv = 0;
+        sym_get_const(dk, &dkv);
         Sym *out, *pb, *pe;
         if (upper || lower) {
             out = sym_ceildiv(s, in, S);
@@ -147,7 +150,7 @@ static void infer_pool(Compiler *c, Node *n) {
             Sym *padded = sym_add(s, in, sym_add(s, pb, pe));
             ir_constrain(c, n, 1, dk, padded,
                          "spatial axis %d: the window (%lld) is larger than the padded input", i,
-                         (long long)(dl[i] * (k[i] - 1) + 1));
+                         (long long)dkv);
             Sym *span = sym_sub(s, padded, dk);
             out = sym_add(s, ceil_mode && !valid ? sym_ceildiv(s, span, S)
                                                  : sym_floordiv(s, span, S), one);

@@ -458,10 +458,9 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
     int64_t stride[3], dil[3], pads[6], group;
     int mode = attr_conv(c, n, sp, stride, dil, pads, &group);
     p->group = K(c, group);
-    const int64_t *kv;
-    int nk = attr_ints(c, n, "kernel_shape", &kv);
-    if (nk >= 0 && nk != sp)
-        o2c_error(c, n, "attribute 'kernel_shape' has %d values, expected %d", nk, sp);
+    int64_t kv[3];
+    bool nk = node_attr(n, "kernel_shape") != NULL;
+    attr_ints_n(c, n, "kernel_shape", sp, 1, 1, kv);
     for (int i = 0; i < 3; i++) {
         p->in[i] = p->k[i] = p->stride[i] = p->dil[i] = p->out[i] = K(c, 1);
         p->pad[i] = K(c, 0);
@@ -472,7 +471,7 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
         p->k[a] = w->shape[2 + i];
         p->stride[a] = K(c, stride[i]);
         p->dil[a] = K(c, dil[i]);
-        if (nk >= 0) {
+        if (nk) {
             ir_constrain(c, n, 0, K(c, kv[i]), w->shape[2 + i],
                          "kernel_shape[%d] must equal the weight's spatial dim %d", i, i);
             p->k[a] = K(c, kv[i]);
@@ -486,7 +485,7 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
             p->pad[a] = mode == AUTO_PAD_SAME_UPPER ? half : sym_sub(s, total, half);
             ir_constrain(c, n, 1, K(c, 1), p->k[a], "kernel dim %d must be positive", i);
         } else {
-            Sym *padded = sym_add(s, p->in[a], K(c, pads[i] + pads[sp + i]));
+            Sym *padded = sym_add(s, p->in[a], sym_add(s, K(c, pads[i]), K(c, pads[sp + i])));
             ir_constrain(c, n, 1, span, padded,
                          "kernel (dilated) must fit in the padded input along spatial axis %d", i);
             p->out[a] =

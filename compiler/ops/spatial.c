@@ -186,7 +186,7 @@ static void infer_maxunpool(Compiler *c, Node *n) {
     p->ishape[1] = x->shape[1];
     for (int i = 0; i < sp; i++) {
         Sym *d = sym_add(s, sym_mul(s, sym_sub(s, x->shape[i + 2], K(c, 1)), K(c, st[i])),
-                         K(c, k[i] - pads[i] - pads[i + sp]));
+                         sym_sub(s, sym_sub(s, K(c, k[i]), K(c, pads[i])), K(c, pads[i + sp])));
         int64_t v;
         if (sym_get_const(d, &v) && v < 0)
             o2c_error(c, n, "unpooled dimension %d is %lld: negative", i + 2, (long long)v);

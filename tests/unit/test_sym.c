@@ -253,7 +253,8 @@ Test(sym, print_c) {
     cr_assert_str_eq(c_hw(add(floordv(sub(H, K(3)), K(2)), K(1))), "(H + 1) / 2 - 1");
     cr_assert_str_eq(c_hw(mul(floordv(H, K(2)), K(3))), "3 * (H / 2)");
     cr_assert_str_eq(c_hw(mod(add(H, K(1)), K(3))), "(H + 1) % 3");
-    cr_assert_str_eq(c_hw(ceildv(H, W)), "(H + W - 1) / W");
+    cr_assert_str_eq(c_hw(ceildv(H, W)), "(H / W + (H % W != 0))"); /* no H + W - 1 */
+    cr_assert_str_eq(c_hw(ceildv(H, K(INT64_MAX))), "(H / 9223372036854775807 + (H % 9223372036854775807 != 0))");
     cr_assert_str_eq(c_hw(smax(H, W)), "(H > W ? H : W)");
     /* a dividend that may be negative gets floor semantics */
     Sym *m = smin(sub(H, K(5)), W);
