@@ -13,13 +13,16 @@
 #define GEMM_ACT_HARDSIGMOID 4 /* max(0, min(1, p0 * x + p1)) */
 #define GEMM_ACT_HARDSWISH 5   /* x * max(0, min(1, x / 6 + 1/2)) */
 
-/* The activation `act` on n consecutive elements, in place. */
+/* The activation `act` on n consecutive elements, in place.  zero is a variable, not the
+ * constant (T)0: the engine is instantiated for unsigned types too (integer products, which
+ * never take an activation), where gcc's -Wtype-limits rejects `x < 0` as always false. */
 static inline void gemm_act_T(T *x, int64_t n, int act, T p0, T p1) {
+    const T zero = (T)0;
     int64_t j;
     switch (act) {
     case GEMM_ACT_RELU:
         for (j = 0; j < n; j++)
-            x[j] = x[j] < (T)0 ? (T)0 : x[j];
+            x[j] = x[j] < zero ? zero : x[j];
         break;
     case GEMM_ACT_CLIP:
         for (j = 0; j < n; j++) {
@@ -29,20 +32,20 @@ static inline void gemm_act_T(T *x, int64_t n, int act, T p0, T p1) {
         break;
     case GEMM_ACT_LEAKY:
         for (j = 0; j < n; j++)
-            x[j] = x[j] < (T)0 ? x[j] * p0 : x[j];
+            x[j] = x[j] < zero ? x[j] * p0 : x[j];
         break;
     case GEMM_ACT_HARDSIGMOID:
         for (j = 0; j < n; j++) {
             T v = p0 * x[j] + p1;
             v = v > (T)1 ? (T)1 : v;
-            x[j] = v < (T)0 ? (T)0 : v;
+            x[j] = v < zero ? zero : v;
         }
         break;
     case GEMM_ACT_HARDSWISH:
         for (j = 0; j < n; j++) {
             T v = x[j] / (T)6 + (T)1 / (T)2;
             v = v > (T)1 ? (T)1 : v;
-            v = v < (T)0 ? (T)0 : v;
+            v = v < zero ? zero : v;
             x[j] = x[j] * v;
         }
         break;

@@ -2,9 +2,11 @@
  * the given shape: y[..., i, ...] = sum of x[..., j, ...] for j <= i (j < i when exclusive;
  * j >= i, or j > i, when reverse).  The axis is a run-time value; ONNX requires it in
  * [-rank, rank): outside, the kernel returns 1 having written nothing (NAME_run returns -7),
- * else 0. */
+ * else 0.  Integer sums wrap modulo 2^n (templates/int_wrap.c).
+ * @requires int_wrap */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "int_wrap.c"
 #endif
 
 static int cumsum_T(const T *x, T *y, const int64_t *shape, int64_t rank, int64_t axis,
@@ -30,9 +32,9 @@ static int cumsum_T(const T *x, T *y, const int64_t *shape, int64_t rank, int64_
                 int64_t p = (o * n + j) * inner + i;
                 if (exclusive) {
                     y[p] = acc;
-                    acc += x[p];
+                    acc = o2c_wrap_T('+', acc, x[p]);
                 } else {
-                    acc += x[p];
+                    acc = o2c_wrap_T('+', acc, x[p]);
                     y[p] = acc;
                 }
             }

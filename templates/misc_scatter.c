@@ -3,9 +3,11 @@
  * it is idx[p] (negative counts from the end), gets updates[p]: reduction 0 none (assign),
  * 1 add, 2 mul, 3 max, 4 min.  ONNX calls an index outside [-dshape[axis], dshape[axis]) an
  * error: the indices are all checked first, and the kernel returns 1 having written nothing
- * (NAME_run returns -7), else 0. */
+ * (NAME_run returns -7), else 0.  Integer add and mul wrap modulo 2^n (templates/int_wrap.c).
+ * @requires int_wrap */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "int_wrap.c"
 #endif
 
 static int scatter_elements_T(T *y, const T *x, int64_t nx, const void *idx, int idx32,
@@ -34,8 +36,8 @@ static int scatter_elements_T(T *y, const T *x, int64_t nx, const void *idx, int
         }
         T u = upd[p];
         switch (reduction) {
-        case 1: y[off] += u; break;
-        case 2: y[off] *= u; break;
+        case 1: y[off] = o2c_wrap_T('+', y[off], u); break;
+        case 2: y[off] = o2c_wrap_T('*', y[off], u); break;
         case 3: if (u > y[off]) y[off] = u; break;
         case 4: if (u < y[off]) y[off] = u; break;
         default: y[off] = u; break;

@@ -3,9 +3,11 @@
  * y[tuple, ...] gets updates[i, ...]: reduction 0 none (assign), 1 add, 2 mul, 3 max, 4 min.
  * A tuple entry outside [-dshape[j], dshape[j]) is an error (as in GatherND): the indices are
  * all checked first, and the kernel returns 1 having written nothing (NAME_run returns -7),
- * else 0. */
+ * else 0.  Integer add and mul wrap modulo 2^n (templates/int_wrap.c).
+ * @requires int_wrap */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "int_wrap.c"
 #endif
 
 static int scatternd_T(T *y, const T *x, int64_t nx, const int64_t *idx, const T *upd,
@@ -28,8 +30,8 @@ static int scatternd_T(T *y, const T *x, int64_t nx, const int64_t *idx, const T
         const T *src = upd + i * slice;
         for (int64_t s = 0; s < slice; s++) {
             switch (reduction) {
-            case 1: dst[s] += src[s]; break;
-            case 2: dst[s] *= src[s]; break;
+            case 1: dst[s] = o2c_wrap_T('+', dst[s], src[s]); break;
+            case 2: dst[s] = o2c_wrap_T('*', dst[s], src[s]); break;
             case 3: if (src[s] > dst[s]) dst[s] = src[s]; break;
             case 4: if (src[s] < dst[s]) dst[s] = src[s]; break;
             default: dst[s] = src[s]; break;

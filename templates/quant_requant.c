@@ -1,7 +1,8 @@
 /* quant_requant.c — requantizes int32 sums acc[rows][cols] (plus bias[r] when bias is not
  * NULL) to 8 bits: y = saturate(rint(v * (s1 * s2 / sy)) + zy), s1 = s1p[r * s1r + c * s1c],
  * s2 likewise (strides 0 broadcast), the multiplier in float and the product in double (as the
- * ONNX reference computes it), rounding half to even; y is int8 when y_s8 else uint8.
+ * ONNX reference computes it), rounding half to even; y is int8 when y_s8 else uint8.  A NaN
+ * (a zero or NaN scale) gives 0, as the saturating conversions of templates/int_sat.c do.
  * Untyped template. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
@@ -20,7 +21,7 @@ static void quant_requant(int64_t rows, int64_t cols, const int32_t *acc, const 
             if (bias != 0)
                 v = (int32_t)((uint32_t)v + (uint32_t)bias[r]);
             double q = rint((double)v * (double)mult) + (double)zy;
-            q = q < lo ? lo : (q > hi ? hi : q);
+            q = q != q ? 0.0 : q < lo ? lo : (q > hi ? hi : q); /* NaN (sy = 0): 0 */
             if (y_s8)
                 ys[r * cols + c] = (int8_t)q;
             else

@@ -39,5 +39,33 @@ for op in sorted(ops):
     lines.append("| %s | `compiler/ops/%s.c` | %s |" % (op, family[op], cases))
 unsupported = sorted(op for op in total if op not in ops)
 lines += ["", "Not supported (%d ops in the node tests): %s." % (len(unsupported), ", ".join(unsupported)), ""]
+lines += [
+    "## Data that C leaves undefined",
+    "",
+    "ONNX leaves these results undefined, and C makes them undefined behaviour (a trap, or code",
+    "the optimiser may break). The generated code gives each a defined result, for any tensor data",
+    "(tests/unit/test_data_ub.c runs them under ASan and UBSan with gcc and clang):",
+    "",
+    "| data | result | ops |",
+    "|---|---|---|",
+    "| an integer sum, difference, product, negation or absolute value outside its type | wraps "
+    "modulo 2^n (two's complement, as numpy): -INT_MIN and abs(INT_MIN) are INT_MIN | Add, Sub, "
+    "Mul, Neg, Abs, PRelu, Shrink, Sum, Pow (integer exponent), CumSum, ScatterElements and "
+    "ScatterND (add, mul), ReduceSum, ReduceProd, ReduceSumSquare, ReduceL1, ReduceMean (the "
+    "64-bit sum wraps, then divides), MatMul, Gemm, Einsum |",
+    "| an integer divisor 0 | x / 0 = 0, x % 0 = 0 | Div, Mod |",
+    "| a signed divisor -1 | INT_MIN / -1 = INT_MIN (wraps), x % -1 = 0 | Div, Mod |",
+    "| a shift by the bit width or more | 0 | BitShift |",
+    "| a float (float16, bfloat16, float, double) outside the integer type it becomes, or NaN | "
+    "saturates to the type's minimum or maximum; NaN gives 0; in range it truncates toward zero "
+    "| Cast, CastLike, Pow (integer base, float exponent), QuantizeLinear, DynamicQuantizeLinear, "
+    "QLinearMatMul and QLinearConv (requantization), ReduceL2, ReduceLogSum, ReduceLogSumExp of "
+    "integers |",
+    "",
+    "Integer Gemm takes alpha and beta as integers: a fraction, a value outside (-2^31, 2^31), "
+    "or a negative one for an unsigned type is refused at compile time, as are such Shrink "
+    "bias and lambd for integer inputs; Clip before opset 11 (float min and max attributes) "
+    "takes float inputs only.",
+    ""]
 open(os.path.join(root, "docs", "ops.md"), "w").write("\n".join(lines))
 print("docs/ops.md: %d ops" % len(ops))

@@ -101,6 +101,11 @@ static void emit_expr(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
     buf_free(&b);
 }
 
+/* The saturating conversion of a double to the integer type t (templates/int_sat.c). */
+static const char *sat_fn(Emit *e, DType t) {
+    return arena_printf(emit_arena(e), "o2c_sat_%s", emit_template(e, "int_sat", t));
+}
+
 /* ---- shapes */
 
 /* Output shape = broadcast of all present inputs. */
@@ -178,6 +183,29 @@ static int64_t wrap_int(DType t, int64_t v) {
 
 static bool foldable_type(DType t) { return dtype_is_int(t) || t == DT_BOOL; }
 
+/* The float v converted to the integer (or bool) type t as the kernel converts it: saturated,
+ * NaN to 0 (templates/int_sat.c).  False for a uint64 result above INT64_MAX (no int64 Sym). */
+static bool sat_int(DType t, double v, int64_t *out) {
+    if (t == DT_BOOL) {
+        *out = v != 0;
+        return true;
+    }
+    int bits = (int)dtype_size(t) * 8;
+    bool sgn = dtype_is_signed(t);
+    double top = ldexp(1.0, sgn ? bits - 1 : bits); /* the first value above t's range */
+    if (v != v)
+        *out = 0;
+    else if (t == DT_UINT64 && v >= ldexp(1.0, 63))
+        return false;
+    else if (v >= top)
+        *out = bits == 64 ? INT64_MAX : (int64_t)top - 1;
+    else if (v <= (sgn ? -top : -1.0))
+        *out = sgn ? (bits == 64 ? INT64_MIN : -(int64_t)top) : 0;
+    else
+        *out = (int64_t)v;
+    return true;
+}
+
 /* y = f(f(in0, in1), in2) ... over known inputs broadcast to y's constant shape. */
 static void fold_nary(Compiler *c, Node *n, Fold2 f, int nin, Value *const *ins) {
     Value *y = n->out[0];
@@ -222,26 +250,30 @@ static void fold_unary(Compiler *c, Node *n, Fold1 f) {
     y->kv = kv;
 }
 
+/* The folds of Div and Mod give what the kernel gives (SDIV, SNZ below): x / -1 wraps,
+ * x % -1 is 0; a zero divisor is left to the kernel (0). */
+static int64_t neg_wrap(int64_t x) { return (int64_t)(0 - (uint64_t)x); }
+
 static Sym *fold_div(SymCtx *s, Sym *a, Sym *b) {
     /* ONNX integer Div truncates toward zero; symbolic values are shape values (non-negative),
      * where truncation is floor */
     int64_t x, y;
     if (both_const(a, b, &x, &y))
-        return y == 0 ? NULL : sym_const(s, x / y);
+        return y == 0 ? NULL : sym_const(s, y == -1 ? neg_wrap(x) : x / y);
     return sym_floordiv(s, a, b);
 }
 
 static Sym *fold_mod(SymCtx *s, Sym *a, Sym *b) { /* fmod=0: sign of the divisor */
     int64_t x, y;
-    if (both_const(a, b, &x, &y) && y == 0)
-        return NULL;
+    if (both_const(a, b, &x, &y) && (y == 0 || y == -1))
+        return y ? sym_const(s, 0) : NULL;
     return sym_mod(s, a, b);
 }
 
 static Sym *fold_fmod(SymCtx *s, Sym *a, Sym *b) { /* fmod=1: C %, sign of the dividend */
     int64_t x, y;
     if (both_const(a, b, &x, &y))
-        return y == 0 ? NULL : sym_const(s, x % y);
+        return y == 0 ? NULL : sym_const(s, y == -1 ? 0 : x % y);
     return NULL;
 }
 
@@ -316,7 +348,7 @@ static Sym *fold_neg(SymCtx *s, Sym *a) { return sym_neg(s, a); }
 
 static Sym *fold_abs(SymCtx *s, Sym *a) {
     int64_t x;
-    return sym_get_const(a, &x) ? sym_const(s, x < 0 ? -x : x) : NULL;
+    return sym_get_const(a, &x) ? sym_const(s, x < 0 ? neg_wrap(x) : x) : NULL;
 }
 
 static Sym *fold_not(SymCtx *s, Sym *a) {
@@ -344,11 +376,14 @@ typedef struct {
 
 #define MATH(name, fn) {name, {fn "#F($0)", NULL, NULL, NULL}, false, {NULL}, {0}, NULL}
 
+/* Integer negation wrapping modulo 2^n: -INT_MIN is INT_MIN (numpy's), computed in uint64_t */
+#define WNEG "($y)(0 - (uint64_t)$0)"
+
 static const UnaryOp unary_ops[] = {
-    /* Abs: y = |x| */
-    {"Abs", {"fabs#F($0)", "$0 < 0 ? -$0 : $0", "$0", NULL}, false, {NULL}, {0}, fold_abs},
+    /* Abs: y = |x| (|INT_MIN| wraps to INT_MIN) */
+    {"Abs", {"fabs#F($0)", "$0 < 0 ? " WNEG " : $0", "$0", NULL}, false, {NULL}, {0}, fold_abs},
     /* Neg: y = -x */
-    {"Neg", {"-$0", "-$0", NULL, NULL}, false, {NULL}, {0}, fold_neg},
+    {"Neg", {"-$0", WNEG, NULL, NULL}, false, {NULL}, {0}, fold_neg},
     /* Relu: y = max(0, x) */
     {"Relu", {"$0 > 0 ? $0 : 0", "$0 > 0 ? $0 : 0", "$0", NULL}, false, {NULL}, {0}, fold_relu},
     /* Sign: y = (x > 0) - (x < 0) */
@@ -402,10 +437,11 @@ static const UnaryOp unary_ops[] = {
     /* HardSwish: y = x * max(0, min(1, x / 6 + 1 / 2)) */
     {"HardSwish", {"$0 * fmax#F((#T)0, fmin#F((#T)1, #a * $0 + #b))", NULL, NULL, NULL}, false,
      {NULL}, {1.0 / 6.0, 0.5}, NULL},
-    /* Shrink: y = x < -lambd ? x + bias : x > lambd ? x - bias : 0 */
+    /* Shrink: y = x < -lambd ? x + bias : x > lambd ? x - bias : 0 (integers wrap) */
     {"Shrink",
-     {"$0 < -#b ? $0 + #a : ($0 > #b ? $0 - #a : (#T)0)", "$0 < -#b ? $0 + #a : ($0 > #b ? $0 - #a : 0)",
-      "$0 > #b ? $0 - #a : 0", NULL},
+     {"$0 < -#b ? $0 + #a : ($0 > #b ? $0 - #a : (#T)0)",
+      "$0 < -#b ? ($y)((uint64_t)$0 + (uint64_t)#a) : ($0 > #b ? ($y)((uint64_t)$0 - (uint64_t)#a) : 0)",
+      "$0 > #b ? ($y)((uint64_t)$0 - (uint64_t)#a) : 0", NULL},
      false, {"bias", "lambd"}, {0.0, 0.5}, NULL},
     /* IsNaN: y = x != x */
     {"IsNaN", {"isnan($0) != 0", NULL, NULL, NULL}, true, {NULL}, {0}, NULL},
@@ -432,9 +468,15 @@ static void infer_unary(Compiler *c, Node *n) {
     p->expr = require_expr(c, n, &op->x, x->dtype);
     for (int i = 0; i < 3; i++)
         p->par[i] = op->attr[i] ? attr_float(c, n, op->attr[i], (float)op->def[i]) : op->def[i];
-    if (!strcmp(op->name, "Shrink") && !dtype_is_float(x->dtype) && !is_half(x->dtype) &&
-        (p->par[0] != floor(p->par[0]) || p->par[1] != floor(p->par[1])))
-        o2c_error(c, n, "non-integer bias or lambd for an integer input is not supported");
+    /* an integer Shrink takes its parameters as literals of the input type: whole numbers
+     * that -lambd and the type's literals hold (non-negative for an unsigned input) */
+    if (!strcmp(op->name, "Shrink") && !dtype_is_float(x->dtype) && !is_half(x->dtype))
+        for (int i = 0; i < 2; i++)
+            if (p->par[i] != floor(p->par[i]) || !(fabs(p->par[i]) < 2147483648.0) ||
+                (p->par[i] < 0 && !dtype_is_signed(x->dtype)))
+                o2c_error(c, n, "%s = %g is not supported for input type %s (a whole number in "
+                          "(-2^31, 2^31), non-negative for an unsigned type)",
+                          i ? "lambd" : "bias", p->par[i], dtype_name(x->dtype));
     n->priv = p;
     ir_set_shape(c, n->out[0], op->to_bool ? DT_BOOL : x->dtype, x->rank, x->shape);
     fold_unary(c, n, op->fold);
@@ -480,8 +522,12 @@ typedef struct {
 /* Integer +, -, * wrap modulo 2^n as numpy's do: computed in uint64_t (no signed overflow,
  * no promotion of uint16 to int) and converted back */
 #define WRAP(op) "$0 " op " $1", "($y)((uint64_t)$0 " op " (uint64_t)$1)", "($y)((uint64_t)$0 " op " (uint64_t)$1)"
-/* Integer division and remainder by zero give 0 rather than trap */
+/* Integer division and remainder by zero give 0 rather than trap; so does a signed remainder
+ * by -1 (INT_MIN % -1 traps too; x % -1 is 0), and a signed quotient by -1 is the wrapping
+ * negation (INT_MIN / -1 is INT_MIN).  ONNX leaves these undefined; docs/ops.md lists them. */
 #define NZ(x) "$1 != 0 ? " x " : 0"
+#define SNZ(x) "$1 != 0 && $1 != -1 ? " x " : 0"
+#define SDIV "$1 != 0 && $1 != -1 ? $0 / $1 : $1 == -1 ? " WNEG " : 0"
 /* Mod, fmod=0: r = a % b, plus b when r and b differ in sign (the sign of the divisor) */
 #define PYMOD(m) "(" m " != 0 && ((" m " < 0) != ($1 < 0))) ? " m " + $1 : " m
 
@@ -490,11 +536,11 @@ static const BinaryOp binary_ops[] = {
     {"Sub", NULL, {WRAP("-"), NULL}, false, false, sym_sub},
     {"Mul", NULL, {WRAP("*"), NULL}, false, false, sym_mul},
     /* Div: integer division truncates toward zero, as C's / does */
-    {"Div", NULL, {"$0 / $1", NZ("$0 / $1"), NZ("$0 / $1"), NULL}, false, false, fold_div},
+    {"Div", NULL, {"$0 / $1", SDIV, NZ("$0 / $1"), NULL}, false, false, fold_div},
     /* Mod fmod=1: C fmod / %, the sign of the dividend */
-    {"Mod", "1", {"fmod#F($0, $1)", NZ("$0 % $1"), NZ("$0 % $1"), NULL}, false, false, fold_fmod},
+    {"Mod", "1", {"fmod#F($0, $1)", SNZ("$0 % $1"), NZ("$0 % $1"), NULL}, false, false, fold_fmod},
     /* Mod fmod=0: the sign of the divisor (Python's %) */
-    {"Mod", "0", {PYMOD("fmod#F($0, $1)"), NZ("(" PYMOD("$0 % $1") ")"), NZ("$0 % $1"), NULL}, false, false, fold_mod},
+    {"Mod", "0", {PYMOD("fmod#F($0, $1)"), SNZ("(" PYMOD("$0 % $1") ")"), NZ("$0 % $1"), NULL}, false, false, fold_mod},
     /* BitShift: shifts of the width or more give 0 (C leaves them undefined) */
     {"BitShift", "LEFT", {NULL, NULL, "$1 < 64 ? ($y)((uint64_t)$0 << $1) : 0", NULL}, false, false,
      NULL},
@@ -508,8 +554,8 @@ static const BinaryOp binary_ops[] = {
     {"And", NULL, {NULL, NULL, NULL, "$0 && $1"}, true, false, fold_and},
     {"Or", NULL, {NULL, NULL, NULL, "$0 || $1"}, true, false, fold_or},
     {"Xor", NULL, {NULL, NULL, NULL, "($0 != 0) != ($1 != 0)"}, true, false, fold_xor},
-    /* PRelu: y = x < 0 ? slope * x : x, slope broadcast to x */
-    {"PRelu", NULL, {"$0 < 0 ? $0 * $1 : $0", "$0 < 0 ? $0 * $1 : $0", "$0", NULL}, false, false, NULL},
+    /* PRelu: y = x < 0 ? slope * x : x, slope broadcast to x (integers wrap) */
+    {"PRelu", NULL, {"$0 < 0 ? $0 * $1 : $0", "$0 < 0 ? ($y)((uint64_t)$0 * (uint64_t)$1) : $0", "$0", NULL}, false, false, NULL},
     {"Max", NULL, {MAXMIN(">"), NULL}, false, true, sym_max},
     {"Min", NULL, {MAXMIN("<"), NULL}, false, true, sym_min},
     {"Sum", NULL, {WRAP("+"), NULL}, false, true, sym_add},
@@ -610,9 +656,10 @@ static void emit_pow(Compiler *c, Emit *e, Node *n) {
         const char *sfx = emit_template(e, "ew_ipow", tb);
         emit_expr(e, n, n->out[0], 2, n->in, arena_printf(emit_arena(e), "ipow_%s($0, (int64_t)$1)", sfx),
                   tb, NULL, false);
-    } else /* integer base, float exponent: computed in double, converted to the base type */
-        emit_expr(e, n, n->out[0], 2, n->in, "($y)pow((double)$0, (double)$1)", DT_DOUBLE, NULL,
-                  false);
+    } else /* integer base, float exponent: computed in double, saturated to the base type */
+        emit_expr(e, n, n->out[0], 2, n->in,
+                  arena_printf(emit_arena(e), "%s(pow((double)$0, (double)$1))", sat_fn(e, tb)),
+                  DT_DOUBLE, NULL, false);
 }
 
 /* ---- Clip: y = min(max(x, lo), hi); lo/hi are attributes before opset 11, inputs after */
@@ -634,6 +681,9 @@ static void infer_clip(Compiler *c, Node *n) {
     const char *lo = NULL, *hi = NULL;
     if (n->opset < 11) {
         infer_require_inputs(c, n, 1, 1);
+        if (cl != CL_FLOAT) /* min and max are float attributes, taken as literals of x's type */
+            o2c_error(c, n, "element type %s is not supported before opset 11",
+                      dtype_name(x->dtype));
         if (node_attr(n, "min")) {
             p->par[0] = attr_float(c, n, "min", 0);
             lo = "#a";
@@ -707,7 +757,9 @@ static void emit_where(Compiler *c, Emit *e, Node *n) {
 }
 
 /* ---- Cast / CastLike: y = (to)x for every pair of numeric types, bool and 16-bit floats
- * (float16/bfloat16 rounded to nearest even); float -> integer truncates toward zero */
+ * (float16/bfloat16 rounded to nearest even); float -> integer truncates toward zero and
+ * saturates: out of the target's range gives its minimum or maximum, NaN gives 0 (ONNX 1.12
+ * leaves it undefined, C too: templates/int_sat.c); integer -> integer wraps modulo 2^n. */
 
 static Sym *fold_cast(SymCtx *s, Sym *a) { /* wrapped to the output type by fold_unary */
     (void)s;
@@ -738,6 +790,34 @@ static void fold_int_to_float(Compiler *c, Node *n, DType to) {
     y->kv = arena_dup(c->arena, kx, sizeof(Sym *) * (size_t)(len ? len : 1));
 }
 
+/* Cast of float values known at compile time (data: the constant's elements, else x's kv of
+ * integers) to the integer type t: saturated as the kernel does.  A symbolic kv entry is a
+ * dim, kept as it is for int32 and int64; nothing is folded where an entry is neither. */
+static void fold_float_known(Compiler *c, Node *n, DType to, const void *data) {
+    Value *x = n->in[0];
+    int64_t len = ir_known_len(x);
+    if (len < 0 || len > 4096)
+        return;
+    Sym **kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(len ? len : 1));
+    for (int64_t i = 0; i < len; i++) {
+        double v;
+        int64_t k;
+        if (data)
+            v = x->dtype == DT_FLOAT ? ((const float *)data)[i] : ((const double *)data)[i];
+        else if (sym_get_const(x->kv[i], &k))
+            v = (double)k;
+        else if (to == DT_INT32 || to == DT_INT64) {
+            kv[i] = x->kv[i];
+            continue;
+        } else
+            return;
+        if (!sat_int(to, v, &k))
+            return;
+        kv[i] = sym_const(c->sym, k);
+    }
+    n->out[0]->kv = kv;
+}
+
 static void infer_cast(Compiler *c, Node *n) {
     DType to;
     if (!strcmp(n->op_type, "CastLike")) {
@@ -758,25 +838,21 @@ static void infer_cast(Compiler *c, Node *n) {
         o2c_error(c, n, "cast to type %d is not supported", (int)to);
     Value *x = n->in[0];
     ir_set_shape(c, n->out[0], to, x->rank, x->shape);
-    if (foldable_type(x->dtype) || (x->kv && dtype_is_float(x->dtype))) {
+    if (foldable_type(x->dtype)) {
         if (foldable_type(to))
-            fold_unary(c, n, fold_cast); /* a float kv holds integers: exact */
+            fold_unary(c, n, fold_cast);
+        else if (to == DT_FLOAT || to == DT_DOUBLE)
+            fold_int_to_float(c, n, to);
+    } else if (x->kv && dtype_is_float(x->dtype)) {
+        /* a float kv holds integers, exact; the kernel saturates them (symbolic ones are dims:
+         * they fit an int32 or int64) */
+        if (foldable_type(to))
+            fold_float_known(c, n, to, NULL);
         else if (to == DT_FLOAT || to == DT_DOUBLE)
             fold_int_to_float(c, n, to);
     } else if (foldable_type(to) && x->data && dtype_is_float(x->dtype)) {
         /* a constant float tensor cast to an integer type (e.g. a computed size) */
-        int64_t len = ir_known_len(x);
-        if (len < 0 || len > 4096)
-            return;
-        Sym **kv = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(len ? len : 1));
-        for (int64_t i = 0; i < len; i++) {
-            double v = x->dtype == DT_FLOAT ? ((const float *)x->data)[i]
-                                            : ((const double *)x->data)[i];
-            if (!(v > -9.2e18 && v < 9.2e18))
-                return;
-            kv[i] = sym_const(c->sym, wrap_int(to, to == DT_BOOL ? (v != 0) : (int64_t)v));
-        }
-        n->out[0]->kv = kv;
+        fold_float_known(c, n, to, x->data);
     }
 }
 
@@ -793,6 +869,8 @@ static void emit_cast(Compiler *c, Emit *e, Node *n) {
         expr = "$0 != 0";
     else if (is_half(to))
         expr = "$0"; /* emit_expr converts from a 16-bit source and rounds to the 16-bit output */
+    else if (type_class(from) == CL_FLOAT && type_class(to) != CL_FLOAT)
+        expr = arena_printf(emit_arena(e), "%s((double)$0)", sat_fn(e, to));
     else
         expr = "($y)$0";
     emit_expr(e, n, y, 1, n->in, expr, DT_FLOAT, NULL, raw);

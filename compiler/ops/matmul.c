@@ -12,15 +12,48 @@
  * bias C of shape [N] or [1, N] and beta 1 adds it in the engine's epilogue; other C are
  * copied into Y first and scaled by beta.  The lower pass (compiler/lower.c) may fuse an
  * activation (attributes o2c_act/o2c_p0/o2c_p1), a residual (input 3, shaped like Y) and, for
- * MatMul, a bias along the last dim (input 4) into the epilogue. */
+ * MatMul, a bias along the last dim (input 4) into the epilogue.
+ * Integers wrap modulo 2^n: a signed product runs on the engine of the unsigned type of its
+ * width (eng_type), whose sums and products are the two's complement ones without C's undefined
+ * signed overflow; the buffers are passed as that type (same bytes).  Integer alpha and beta
+ * must be whole numbers in (-2^31, 2^31), non-negative for unsigned types. */
 #include "onnx2c.h"
 #include "mm_shape.h"
 #include "gemm_plan.h"
+#include <math.h>
 #include <string.h>
 
 static bool gemm_type_ok(DType t) {
     return t == DT_FLOAT || t == DT_DOUBLE || t == DT_INT32 || t == DT_INT64 || t == DT_UINT32 ||
            t == DT_UINT64;
+}
+
+/* The engine's element type for t: uint32/uint64 for the signed integers. */
+static DType eng_type(DType t) {
+    return t == DT_INT32 ? DT_UINT32 : t == DT_INT64 ? DT_UINT64 : t;
+}
+
+/* Pointer expression p (to elements of y's type t) as the engine's type. */
+static const char *eng_ptr(Emit *e, DType t, const char *p, bool cst) {
+    if (eng_type(t) == t)
+        return p;
+    return arena_printf(emit_arena(e), "(%s%s *)(%s)", cst ? "const " : "",
+                        dtype_ctype(eng_type(t)), p);
+}
+
+/* A literal of t for the engine: an integer converted to the engine's type. */
+static const char *eng_literal(Emit *e, DType t, double v) {
+    if (eng_type(t) == t)
+        return emit_literal(e, t, v);
+    return arena_printf(emit_arena(e), "(%s)%s", dtype_ctype(eng_type(t)), emit_literal(e, t, v));
+}
+
+/* The fused epilogue's activation (never set by the lower pass on integers: ignored there, so
+ * a model's own o2c_ attributes cannot ask for a float parameter as an integer). */
+static void epi_attrs(Compiler *c, Node *n, DType t, int *act, float *p0, float *p1) {
+    gp_epi_attrs(c, n, act, p0, p1);
+    if (!dtype_is_float(t))
+        *act = 0, *p0 = *p1 = 0;
 }
 
 static void require_type(Compiler *c, Node *n, Value *a, Value *b) {
@@ -71,7 +104,8 @@ static void emit_matmul(Compiler *c, Emit *e, Node *n) {
     SymCtx *s = c->sym;
     MatMulPlan *p = n->priv;
     Value *a = n->in[0], *b = n->in[1], *y = n->out[0];
-    const char *sfx = emit_template(e, "gemm", y->dtype);
+    DType t = y->dtype;
+    const char *sfx = emit_template(e, "gemm", eng_type(t));
     const char *N = emit_sym(e, p->sh.n), *K = emit_sym(e, p->sh.k);
     /* B without batch dims: A's batch dims fold into M (one call on [batch * M, K]; Y is
      * contiguous the same way), so a [S, 1, K] x [K, N] projection is one product of S rows. */
@@ -94,24 +128,29 @@ static void emit_matmul(Compiler *c, Emit *e, Node *n) {
         bo = emit_batch_offset(e, sh->rb, sh->batch, sh->bbatch, sym_mul(s, sh->k, sh->n));
         yo = emit_batch_offset(e, sh->rb, sh->batch, sh->batch, sym_mul(s, sh->m, sh->n));
     }
-    const char *ct = dtype_ctype(y->dtype);
+    const char *ct = dtype_ctype(eng_type(t));
     int act;
     float p0, p1;
-    gp_epi_attrs(c, n, &act, &p0, &p1);
+    epi_attrs(c, n, t, &act, &p0, &p1);
     Value *res = node_in(n, 3), *bias = node_in(n, 4);
     const char *ep = gp_emit_epi(
-        e, sfx, y->dtype, bias ? emit_ptr(e, bias) : NULL, "0", "1",
-        res ? arena_printf(emit_arena(e), "%s + %s", emit_ptr(e, res), yo) : NULL, N, act, p0, p1);
+        e, sfx, eng_type(t), bias ? eng_ptr(e, t, emit_ptr(e, bias), true) : NULL, "0", "1",
+        res ? eng_ptr(e, t, arena_printf(emit_arena(e), "%s + %s", emit_ptr(e, res), yo), true)
+            : NULL,
+        N, act, p0, p1);
     const char *work = arena_printf(emit_arena(e), "(%s *)(void *)(ws + %s)", ct,
                                     emit_sym(e, n->scratch_offset));
+    const char *A = eng_ptr(e, t, arena_printf(emit_arena(e), "%s + %s", emit_ptr(e, a), ao), true);
+    const char *Y = eng_ptr(e, t, arena_printf(emit_arena(e), "%s + %s", emit_ptr(e, y), yo), false);
     if (p->bpk)
-        emit_line(e, "gemm_%s(%s, %s, %s, %s + %s, %s, 0, %s, %s, %d, %s + %s, %s, (%s)1, (%s)0, %s, %s);",
-                  sfx, M, N, K, emit_ptr(e, a), ao, K, emit_ptr(e, p->bpk), N, GP_PACKED,
-                  emit_ptr(e, y), yo, N, ct, ct, ep, work);
-    else
-        emit_line(e, "gemm_%s(%s, %s, %s, %s + %s, %s, 0, %s + %s, %s, 0, %s + %s, %s, (%s)1, (%s)0, %s, %s);",
-                  sfx, M, N, K, emit_ptr(e, a), ao, K, emit_ptr(e, b), bo, N, emit_ptr(e, y), yo, N,
+        emit_line(e, "gemm_%s(%s, %s, %s, %s, %s, 0, %s, %s, %d, %s, %s, (%s)1, (%s)0, %s, %s);",
+                  sfx, M, N, K, A, K, eng_ptr(e, t, emit_ptr(e, p->bpk), true), N, GP_PACKED, Y, N,
                   ct, ct, ep, work);
+    else
+        emit_line(e, "gemm_%s(%s, %s, %s, %s, %s, 0, %s, %s, 0, %s, %s, (%s)1, (%s)0, %s, %s);",
+                  sfx, M, N, K, A, K,
+                  eng_ptr(e, t, arena_printf(emit_arena(e), "%s + %s", emit_ptr(e, b), bo), true),
+                  N, Y, N, ct, ct, ep, work);
     for (int d = 0; d < rb; d++) {
         emit_indent(e, -1);
         emit_line(e, "}");
@@ -139,6 +178,13 @@ static void infer_gemm(Compiler *c, Node *n) {
     p->trans_b = attr_int(c, n, "transB", 0) != 0;
     p->alpha = attr_float(c, n, "alpha", 1.0f);
     p->beta = attr_float(c, n, "beta", 1.0f);
+    for (int i = 0; i < 2 && !dtype_is_float(a->dtype); i++) {
+        double v = i ? p->beta : p->alpha;
+        if (v != floor(v) || !(fabs(v) < 2147483648.0) || (v < 0 && !dtype_is_signed(a->dtype)))
+            o2c_error(c, n, "%s = %g is not supported for input type %s (a whole number in "
+                      "(-2^31, 2^31), non-negative for an unsigned type)", i ? "beta" : "alpha",
+                      v, dtype_name(a->dtype));
+    }
     p->m = a->shape[p->trans_a ? 1 : 0];
     p->k = a->shape[p->trans_a ? 0 : 1];
     Sym *kb = b->shape[p->trans_b ? 1 : 0];
@@ -187,16 +233,19 @@ static void infer_gemm(Compiler *c, Node *n) {
 static void emit_gemm(Compiler *c, Emit *e, Node *n) {
     GemmPlan *p = n->priv;
     Value *a = n->in[0], *b = n->in[1], *cc = node_in(n, 2), *y = n->out[0];
-    const char *sfx = emit_template(e, "gemm", y->dtype);
+    DType t = y->dtype;
+    const char *sfx = emit_template(e, "gemm", eng_type(t));
     double beta = p->beta;
-    const char *ct = dtype_ctype(y->dtype);
+    const char *ct = dtype_ctype(eng_type(t));
     int act;
     float p0, p1;
-    gp_epi_attrs(c, n, &act, &p0, &p1);
+    epi_attrs(c, n, t, &act, &p0, &p1);
     Value *res = node_in(n, 3);
     const char *N0 = emit_sym(e, p->n);
-    const char *ep = gp_emit_epi(e, sfx, y->dtype, cc && p->bias_row ? emit_ptr(e, cc) : NULL, "0",
-                                 "1", res ? emit_ptr(e, res) : NULL, N0, act, p0, p1);
+    const char *ep = gp_emit_epi(e, sfx, eng_type(t),
+                                 cc && p->bias_row ? eng_ptr(e, t, emit_ptr(e, cc), true) : NULL,
+                                 "0", "1", res ? eng_ptr(e, t, emit_ptr(e, res), true) : NULL, N0,
+                                 act, p0, p1);
     const char *work = arena_printf(emit_arena(e), "(%s *)(void *)(ws + %s)", ct,
                                     emit_sym(e, n->scratch_offset));
     if (p->bias_row)
@@ -208,10 +257,10 @@ static void emit_gemm(Compiler *c, Emit *e, Node *n) {
         beta = 0;
     const char *M = emit_sym(e, p->m), *N = emit_sym(e, p->n), *K = emit_sym(e, p->k);
     emit_line(e, "gemm_%s(%s, %s, %s, %s, %s, %d, %s, %s, %d, %s, %s, %s, %s, %s, %s);", sfx, M,
-              N, K, emit_ptr(e, a), p->trans_a ? M : K, p->trans_a,
-              emit_ptr(e, p->bpk ? p->bpk : b), p->trans_b ? K : N,
-              p->bpk ? GP_PACKED : p->trans_b, emit_ptr(e, y), N,
-              emit_literal(e, y->dtype, p->alpha), emit_literal(e, y->dtype, beta), ep, work);
+              N, K, eng_ptr(e, t, emit_ptr(e, a), true), p->trans_a ? M : K, p->trans_a,
+              eng_ptr(e, t, emit_ptr(e, p->bpk ? p->bpk : b), true), p->trans_b ? K : N,
+              p->bpk ? GP_PACKED : p->trans_b, eng_ptr(e, t, emit_ptr(e, y), false), N,
+              eng_literal(e, t, p->alpha), eng_literal(e, t, beta), ep, work);
 }
 
 const OpDef ops_matmul[] = {

@@ -118,8 +118,11 @@ static void infer_cumsum(Compiler *c, Node *n) {
     if (a->dtype != DT_INT32 && a->dtype != DT_INT64)
         o2c_error(c, n, "axis type %s: expected int32 or int64", dtype_name(a->dtype));
     double av;
-    if (known_scalar(c, a, &av))
+    if (known_scalar(c, a, &av)) { /* an int32/int64 as a double: checked before converting */
+        if (!(av >= -x->rank && av < x->rank))
+            o2c_error(c, n, "axis %.0f is out of range for rank %d", av, x->rank);
         infer_axis(c, n, (int64_t)av, x->rank);
+    }
     for (int i = 0; i < 2; i++) {
         const char *name = i ? "reverse" : "exclusive";
         int64_t v = attr_int(c, n, name, 0);
@@ -719,10 +722,13 @@ static const char *ein_offset(Compiler *c, Emit *e, int rank, const int *lab, Sy
     return r;
 }
 
+/* Integers sum their products in uint64_t (wrapping modulo 2^n, no signed overflow, no int
+ * promotion of uint16 products) and convert back; floats in their type. */
 static void emit_einsum(Compiler *c, Emit *e, Node *n) {
     const Einsum *p = n->priv;
     Value *y = n->out[0];
-    const char *ct = dtype_ctype(y->dtype);
+    bool wrap = !dtype_is_float(y->dtype);
+    const char *ct = wrap ? "uint64_t" : dtype_ctype(y->dtype);
     for (int i = 0; i < p->nout; i++) {
         const char *v = ein_var(e, p->out[i]);
         emit_line(e, "for (int64_t %s = 0; %s < %s; %s++) {", v, v,
@@ -740,7 +746,7 @@ static void emit_einsum(Compiler *c, Emit *e, Node *n) {
     buf_init(&prod_b);
     for (int k = 0; k < n->nin; k++) {
         Value *v = n->in[k];
-        buf_printf(&prod_b, "%s%s[%s]", k ? " * " : "", emit_ptr(e, v),
+        buf_printf(&prod_b, "%s%s%s[%s]", k ? " * " : "", wrap ? "(uint64_t)" : "", emit_ptr(e, v),
                    ein_offset(c, e, v->rank, p->lab[k], v->shape));
     }
     emit_line(e, "acc += %s;", prod_b.data);
@@ -749,7 +755,8 @@ static void emit_einsum(Compiler *c, Emit *e, Node *n) {
         emit_indent(e, -1);
         emit_line(e, "}");
     }
-    emit_line(e, "%s[%s] = acc;", emit_ptr(e, y), ein_offset(c, e, p->nout, p->out, y->shape));
+    emit_line(e, "%s[%s] = %sacc;", emit_ptr(e, y), ein_offset(c, e, p->nout, p->out, y->shape),
+              wrap ? arena_printf(emit_arena(e), "(%s)", dtype_ctype(y->dtype)) : "");
     for (int i = 0; i < p->nout; i++) {
         emit_indent(e, -1);
         emit_line(e, "}");

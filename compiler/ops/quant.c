@@ -209,13 +209,13 @@ static void emit_qdq(Compiler *c, Emit *e, Node *n, bool quantize) {
     emit_line(e, "%s *yp = %s + (o * %s + a) * %s;", dtype_ctype(y->dtype), Y, ax, inner);
     emit_line(e, "for (int64_t i = 0; i < %s; i++) {", inner);
     if (quantize) {
-        const char *lo = y->dtype == DT_INT8 ? "-128" : "0", *hi = y->dtype == DT_INT8 ? "127" : "255";
+        /* saturate(v): NaN (a NaN input, a zero scale) gives 0 (templates/int_sat.c) */
+        const char *sat = emit_template(e, "int_sat", y->dtype);
         if (dbl)
             emit_line(e, "    double v = rint((double)xp[i] / (double)s) + z;");
         else
             emit_line(e, "    float v = nearbyintf(xp[i] / s) + z;");
-        emit_line(e, "    yp[i] = (%s)(v < %s ? %s : (v > %s ? %s : v));", dtype_ctype(y->dtype), lo,
-                  lo, hi, hi);
+        emit_line(e, "    yp[i] = o2c_sat_%s((double)v);", sat);
     } else {
         emit_line(e, "    yp[i] = ((float)xp[i] - z) * s;");
     }
@@ -245,9 +245,12 @@ static void infer_dynquant(Compiler *c, Node *n) {
         ir_set_shape(c, n->out[2], DT_UINT8, 0, NULL);
 }
 
+/* NaN elements are skipped by the range; an infinite one makes the scale infinite, and the
+ * quantized values go through the saturating conversion (NaN gives 0: templates/int_sat.c). */
 static void emit_dynquant(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0];
     const char *X = emit_ptr(e, x), *len = emit_sym(e, ir_numel(c, x));
+    const char *sat = emit_template(e, "int_sat", DT_UINT8);
     emit_line(e, "float lo = 0.0f, hi = 0.0f, s, zf;");
     emit_line(e, "for (int64_t i = 0; i < %s; i++) {", len);
     emit_line(e, "    lo = %s[i] < lo ? %s[i] : lo;", X, X);
@@ -255,16 +258,15 @@ static void emit_dynquant(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "}");
     emit_line(e, "s = (hi - lo) / 255.0f;");
     emit_line(e, "zf = s > 0.0f ? nearbyintf(0.0f - lo / s) : 0.0f;");
-    emit_line(e, "zf = zf < 0.0f ? 0.0f : (zf > 255.0f ? 255.0f : zf);");
+    emit_line(e, "zf = (float)o2c_sat_%s((double)zf);", sat);
     Value *ys = out_opt(n, 1), *yz = out_opt(n, 2);
     if (ys && (ys->nuses || ys->is_output))
         emit_line(e, "%s[0] = s;", emit_ptr(e, ys));
     if (yz && (yz->nuses || yz->is_output))
-        emit_line(e, "%s[0] = (uint8_t)zf;", emit_ptr(e, yz));
+        emit_line(e, "%s[0] = (uint8_t)zf;", emit_ptr(e, yz)); /* saturated above */
     emit_line(e, "for (int64_t i = 0; i < %s; i++) {", len);
     emit_line(e, "    float v = s > 0.0f ? nearbyintf(%s[i] / s) + zf : zf;", X);
-    emit_line(e, "    %s[i] = (uint8_t)(v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v));",
-              emit_ptr(e, n->out[0]));
+    emit_line(e, "    %s[i] = o2c_sat_%s((double)v);", emit_ptr(e, n->out[0]), sat);
     emit_line(e, "}");
 }
 

@@ -25,7 +25,9 @@
 /* ---- the table of reductions */
 
 typedef enum {
-    ACC_WIDE, /* integers accumulate in int64_t (uint64_t for uint64); floats in their type */
+    ACC_WIDE, /* integers accumulate in uint64_t, wrapping modulo 2^64 (the signed ones as
+               * two's complement: no signed overflow), then wrap to their type; floats in
+               * their type */
     ACC_REAL, /* integers accumulate in double (for sqrt, log, exp); floats in their type */
     ACC_SAME, /* the element type (max, min) */
 } AccKind;
@@ -34,7 +36,8 @@ typedef enum { INIT_ZERO, INIT_ONE, INIT_LOWEST, INIT_HIGHEST } InitKind;
 
 /* In the expressions: a the accumulator, v the element (converted to the accumulator type),
  * m the maximum (pre-pass of ReduceLogSumExp), $N the element count, $F the math-function
- * suffix ("f" for float), $abs(...) the absolute value for the accumulator type. */
+ * suffix ("f" for float), $abs(...) the absolute value for the accumulator type, $a the
+ * accumulator as a signed value (a signed integer sum kept in uint64_t is int64_t again). */
 typedef struct ReduceOp {
     const char *name;
     AccKind acc;
@@ -52,7 +55,7 @@ static const ReduceOp reduce_ops[] = {
     /* ReduceSumSquare: y = sum(x^2) */
     {"ReduceSumSquare", ACC_WIDE, INIT_ZERO, "a += v * v", NULL, "a", false, NULL},
     /* ReduceMean: y = sum(x) / count */
-    {"ReduceMean", ACC_WIDE, INIT_ZERO, "a += v", NULL, "a / $N", false, NULL},
+    {"ReduceMean", ACC_WIDE, INIT_ZERO, "a += v", NULL, "$a / $N", false, NULL},
     /* ReduceProd: y = prod(x) */
     {"ReduceProd", ACC_WIDE, INIT_ONE, "a *= v", NULL, "a", false, sym_mul},
     /* ReduceMax: y = max(x), NaN propagates */
@@ -281,7 +284,7 @@ static const char *acc_type(const ReduceOp *op, DType t) {
         return dtype_ctype(t);
     if (op->acc == ACC_REAL)
         return "double";
-    return t == DT_UINT64 ? "uint64_t" : "int64_t";
+    return "uint64_t";
 }
 
 static const char *limit_literal(Emit *e, DType t, bool highest) {
@@ -299,15 +302,17 @@ static const char *limit_literal(Emit *e, DType t, bool highest) {
     }
 }
 
-/* Replaces the placeholders of a table expression ($N, $F, $abs). */
-static const char *expand(Emit *e, const char *s, const char *acc, const char *count) {
+/* Replaces the placeholders of a table expression ($N, $F, $abs, $a) for elements of type
+ * t accumulated in acc. */
+static const char *expand(Emit *e, const char *s, DType t, const char *acc, const char *count) {
     bool is_float = !strcmp(acc, "float");
     bool is_real = is_float || !strcmp(acc, "double");
+    bool sint = !is_real && dtype_is_signed(t); /* a signed integer in uint64_t */
     Buf b;
     buf_init(&b);
     for (const char *p = s; *p; p++) {
         if (!strncmp(p, "$N", 2)) {
-            buf_printf(&b, "(%s)%s", acc, count);
+            buf_printf(&b, "(%s)%s", sint ? "int64_t" : acc, count);
             p += 1;
         } else if (!strncmp(p, "$F", 2)) {
             buf_puts(&b, is_float ? "f" : "");
@@ -315,17 +320,30 @@ static const char *expand(Emit *e, const char *s, const char *acc, const char *c
         } else if (!strncmp(p, "$abs(v)", 7)) {
             if (is_real)
                 buf_printf(&b, "fabs%s(v)", is_float ? "f" : "");
-            else if (!strcmp(acc, "uint64_t"))
-                buf_puts(&b, "v");
+            else if (sint) /* the sign bit of the int64 value, in unsigned arithmetic */
+                buf_puts(&b, "(v >> 63 ? 0 - v : v)");
             else
-                buf_puts(&b, "(v < 0 ? -v : v)");
+                buf_puts(&b, "v");
             p += 6;
+        } else if (!strncmp(p, "$a", 2)) {
+            buf_puts(&b, sint ? "(int64_t)a" : "a");
+            p += 1;
         } else
             buf_putn(&b, p, 1);
     }
     const char *r = arena_strdup(emit_arena(e), b.data ? b.data : "");
     buf_free(&b);
     return r;
+}
+
+/* The output element of type t from the finalized value fin: a conversion, saturating for an
+ * integer computed in double (ReduceL2, ReduceLogSum, ReduceLogSumExp give NaN, infinities
+ * and values past the type's range: templates/int_sat.c). */
+static const char *store(Emit *e, const ReduceOp *op, DType t, const char *fin) {
+    if (!dtype_is_float(t) && op->acc == ACC_REAL)
+        return arena_printf(emit_arena(e), "o2c_sat_%s((double)(%s))",
+                            emit_template(e, "int_sat", t), fin);
+    return arena_printf(emit_arena(e), "(%s)(%s)", dtype_ctype(t), fin);
 }
 
 /* One merged axis of the loop nest. */
@@ -419,7 +437,7 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "    if (!mk[d] && %s[j++] != %s[d])", yd, xd);
     emit_line(e, "        return %d;", O2C_RUN_EDATA);
     emit_line(e, "}");
-    const char *T = dtype_ctype(t), *A = acc_type(op, t);
+    const char *A = acc_type(op, t);
     bool is_float = dtype_is_float(t);
     const char *init;
     switch (op->init) {
@@ -427,8 +445,8 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
     case INIT_ONE: init = "1"; break;
     default: init = limit_literal(e, t, op->init == INIT_HIGHEST); break;
     }
-    const char *accum = expand(e, is_float && op->accum_float ? op->accum_float : op->accum, A, "cnt");
-    const char *fin = expand(e, op->fin, A, "cnt");
+    const char *accum = expand(e, is_float && op->accum_float ? op->accum_float : op->accum, t, A, "cnt");
+    const char *fin = expand(e, op->fin, t, A, "cnt");
     if (strstr(op->fin, "$N") && !is_float)
         fin = arena_printf(emit_arena(e), "cnt > 0 ? %s : 0", fin);
     emit_line(e, "for (int64_t o = 0; o < %s; o++) {", emit_sym(e, ir_numel(c, y)));
@@ -452,7 +470,7 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "%s;", accum);
     emit_indent(e, -1);
     emit_line(e, "}");
-    emit_line(e, "%s[o] = (%s)(%s);", emit_ptr(e, y), T, fin);
+    emit_line(e, "%s[o] = %s;", emit_ptr(e, y), store(e, op, t, fin));
     emit_indent(e, -1);
     emit_line(e, "}");
 }
@@ -506,8 +524,8 @@ static void emit_reduce(Compiler *c, Emit *e, Node *n) {
     case INIT_ONE: init = "1"; break;
     default: init = limit_literal(e, t, op->init == INIT_HIGHEST); break;
     }
-    const char *accum = expand(e, is_float && op->accum_float ? op->accum_float : op->accum, A, cnt);
-    const char *fin = expand(e, op->fin, A, cnt);
+    const char *accum = expand(e, is_float && op->accum_float ? op->accum_float : op->accum, t, A, cnt);
+    const char *fin = expand(e, op->fin, t, A, cnt);
     int64_t kc;
     if (strstr(op->fin, "$N") && !dtype_is_float(t) && !(sym_get_const(count, &kc) && kc > 0))
         fin = arena_printf(emit_arena(e), "%s > 0 ? %s : 0", cnt, fin); /* no integer 0 / 0 */
@@ -539,7 +557,7 @@ static void emit_reduce(Compiler *c, Emit *e, Node *n) {
     if (same && !strcmp(fin, "a"))
         emit_line(e, "%s[o++] = a;", yp);
     else
-        emit_line(e, "%s[o++] = (%s)(%s);", yp, T, fin);
+        emit_line(e, "%s[o++] = %s;", yp, store(e, op, t, fin));
     close_loops(e, outer);
 }
 
