@@ -344,7 +344,30 @@ static Sym *fold_equal(SymCtx *s, Sym *a, Sym *b) {
     return r == 2 ? NULL : sym_const(s, r == 0);
 }
 
-static Sym *fold_neg(SymCtx *s, Sym *a) { return sym_neg(s, a); }
+/* Integer data wraps as the kernels' does (WRAP, WNEG): constants are computed in uint64_t;
+ * symbolic values are sizes, left to the Sym rules (which refuse an overflow). */
+static Sym *fold_add(SymCtx *s, Sym *a, Sym *b) {
+    int64_t x, y;
+    return both_const(a, b, &x, &y) ? sym_const(s, (int64_t)((uint64_t)x + (uint64_t)y))
+                                    : sym_add(s, a, b);
+}
+
+static Sym *fold_sub(SymCtx *s, Sym *a, Sym *b) {
+    int64_t x, y;
+    return both_const(a, b, &x, &y) ? sym_const(s, (int64_t)((uint64_t)x - (uint64_t)y))
+                                    : sym_sub(s, a, b);
+}
+
+static Sym *fold_mul(SymCtx *s, Sym *a, Sym *b) {
+    int64_t x, y;
+    return both_const(a, b, &x, &y) ? sym_const(s, (int64_t)((uint64_t)x * (uint64_t)y))
+                                    : sym_mul(s, a, b);
+}
+
+static Sym *fold_neg(SymCtx *s, Sym *a) {
+    int64_t x;
+    return sym_get_const(a, &x) ? sym_const(s, neg_wrap(x)) : sym_neg(s, a);
+}
 
 static Sym *fold_abs(SymCtx *s, Sym *a) {
     int64_t x;
@@ -532,9 +555,9 @@ typedef struct {
 #define PYMOD(m) "(" m " != 0 && ((" m " < 0) != ($1 < 0))) ? " m " + $1 : " m
 
 static const BinaryOp binary_ops[] = {
-    {"Add", NULL, {WRAP("+"), NULL}, false, false, sym_add},
-    {"Sub", NULL, {WRAP("-"), NULL}, false, false, sym_sub},
-    {"Mul", NULL, {WRAP("*"), NULL}, false, false, sym_mul},
+    {"Add", NULL, {WRAP("+"), NULL}, false, false, fold_add},
+    {"Sub", NULL, {WRAP("-"), NULL}, false, false, fold_sub},
+    {"Mul", NULL, {WRAP("*"), NULL}, false, false, fold_mul},
     /* Div: integer division truncates toward zero, as C's / does */
     {"Div", NULL, {"$0 / $1", SDIV, NZ("$0 / $1"), NULL}, false, false, fold_div},
     /* Mod fmod=1: C fmod / %, the sign of the dividend */
@@ -558,7 +581,7 @@ static const BinaryOp binary_ops[] = {
     {"PRelu", NULL, {"$0 < 0 ? $0 * $1 : $0", "$0 < 0 ? ($y)((uint64_t)$0 * (uint64_t)$1) : $0", "$0", NULL}, false, false, NULL},
     {"Max", NULL, {MAXMIN(">"), NULL}, false, true, sym_max},
     {"Min", NULL, {MAXMIN("<"), NULL}, false, true, sym_min},
-    {"Sum", NULL, {WRAP("+"), NULL}, false, true, sym_add},
+    {"Sum", NULL, {WRAP("+"), NULL}, false, true, fold_add},
     /* Mean: the sum, then divided by the count */
     {"Mean", NULL, {"$0 + $1", NULL, NULL, NULL}, false, true, NULL},
 };

@@ -49,15 +49,31 @@ typedef struct ReduceOp {
     Sym *(*fold)(SymCtx *, Sym *, Sym *); /* folding of known integers, or NULL */
 } ReduceOp;
 
+/* Known integer data wraps as the kernel's uint64_t accumulator does; symbolic values are
+ * sizes, left to the Sym rules (which refuse an overflow). */
+static Sym *fold_add(SymCtx *s, Sym *a, Sym *b) {
+    int64_t x, y;
+    return sym_get_const(a, &x) && sym_get_const(b, &y)
+               ? sym_const(s, (int64_t)((uint64_t)x + (uint64_t)y))
+               : sym_add(s, a, b);
+}
+
+static Sym *fold_mul(SymCtx *s, Sym *a, Sym *b) {
+    int64_t x, y;
+    return sym_get_const(a, &x) && sym_get_const(b, &y)
+               ? sym_const(s, (int64_t)((uint64_t)x * (uint64_t)y))
+               : sym_mul(s, a, b);
+}
+
 static const ReduceOp reduce_ops[] = {
     /* ReduceSum: y = sum(x) */
-    {"ReduceSum", ACC_WIDE, INIT_ZERO, "a += v", NULL, "a", false, sym_add},
+    {"ReduceSum", ACC_WIDE, INIT_ZERO, "a += v", NULL, "a", false, fold_add},
     /* ReduceSumSquare: y = sum(x^2) */
     {"ReduceSumSquare", ACC_WIDE, INIT_ZERO, "a += v * v", NULL, "a", false, NULL},
     /* ReduceMean: y = sum(x) / count */
     {"ReduceMean", ACC_WIDE, INIT_ZERO, "a += v", NULL, "$a / $N", false, NULL},
     /* ReduceProd: y = prod(x) */
-    {"ReduceProd", ACC_WIDE, INIT_ONE, "a *= v", NULL, "a", false, sym_mul},
+    {"ReduceProd", ACC_WIDE, INIT_ONE, "a *= v", NULL, "a", false, fold_mul},
     /* ReduceMax: y = max(x), NaN propagates */
     {"ReduceMax", ACC_SAME, INIT_LOWEST, "if (v > a) a = v", "if (v > a || v != v) a = v", "a",
      false, sym_max},

@@ -403,6 +403,15 @@ Test(dataub, folded_as_the_kernel) {
     const TuCase cd[] = {{"[MIN, 7, MIN] / [-1, -1, 3]", {0}, {{0}}, 0,
                           {I64(MIN64, -7, INT64_C(-3074457345618258602)), I64(0, 0, 1)}}};
     CHECK(d, cd);
+    /* sums and products of constants wrap (Add, Mul, Neg, ReduceProd of [MAX, MIN, 3] and
+     * [1, -1, 2^62]) */
+    static const TuCaseModel w = {"fold_wrap_i64.onnx", 0, 4, {8, 8, 8, 8},
+                                  {TU_EXACT, TU_EXACT, TU_EXACT, TU_EXACT}};
+    const TuCase cw[] = {{"limits", {0}, {{0}}, 0,
+                          {I64(MIN64, MAX64, INT64_C(4611686018427387907)),
+                           I64(MAX64, MIN64, INT64_C(-4611686018427387904)),
+                           I64(-MAX64, MIN64, -3), I64(MIN64)}}};
+    CHECK(w, cw);
     /* a constant float cast to int8 saturates as the kernel does; 1e19f to uint64 is left to the
      * kernel (above INT64_MAX) */
     static const TuCaseModel c = {"cast_const.onnx", 0, 2, {1, 8}, {TU_EXACT, TU_EXACT}};

@@ -174,6 +174,12 @@ model("div_const_i64.onnx", [node("Div", ["a", "b"], ["q"]), node("Mod", ["a", "
       [], [vi("q", I64, None), vi("r", I64, None)], 13,
       inits=[init("a", np.array([MIN64, 7, MIN64], np.int64)),
              init("b", np.array([-1, -1, 3], np.int64))])
+model("fold_wrap_i64.onnx",
+      [node("Add", ["a", "b"], ["s"]), node("Mul", ["a", "b"], ["p"]), node("Neg", ["a"], ["n"]),
+       helper.make_node("ReduceProd", ["a"], ["r"], name="rp", keepdims=0)],
+      [], [vi("s", I64, None), vi("p", I64, None), vi("n", I64, None), vi("r", I64, None)], 13,
+      inits=[init("a", np.array([MAX64, MIN64, 3], np.int64)),
+             init("b", np.array([1, -1, 2 ** 62], np.int64))])
 model("cast_const.onnx", [node("Cast", ["f"], ["y8"], to=I8), node("Cast", ["f"], ["y64"], to=U64)],
       [], [vi("y8", I8, None), vi("y64", U64, None)], 13,
       inits=[init("f", np.array([300.5, -1e30, np.nan, 2.5, 1e19], np.float32))])
