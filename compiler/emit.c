@@ -10,9 +10,16 @@
  * pointer.  So shape arithmetic is computed once per call, never per element, and a static
  * model's code holds only constants.
  *
- * Names in generated code: d_ dims, s<N> shape expressions, in_/out_/t_/w_/k_ buffers of
- * inputs, outputs, temporaries, weights and folded constants.  Op emitters use short local
- * names (i, j, n, acc...) inside the block each node gets. */
+ * Text from the model (value, node, dim and file names, constraint texts) reaches OUT.c and
+ * OUT.h only through put_comment_text (inside comments) and put_c_string (string literals), both
+ * bounded in length.  Identifiers made from model names (model_ident) have the form KIND__NAME:
+ * d__ dims, in__/out__/t__/w__/k__ buffers of inputs, outputs, temporaries, weights and folded
+ * constants, Ww__ the static weight arrays; NAME holds only [A-Za-z0-9_] and is shortened, and
+ * a uniqueness suffix separates names that agree.  Every identifier the compiler makes itself
+ * (s<N> shape expressions, emit_tmp's STEM_<N>, the kernels' and op emitters' locals, the API)
+ * is free of "__" after its first character, so the two sets can never meet
+ * (tests/unit/test_names.c checks the sources for it).  Op emitters use short local names (i, j,
+ * n, acc...) inside the block each node gets. */
 #include "onnx2c.h"
 #include <ctype.h>
 #include <math.h>
@@ -35,7 +42,17 @@ struct Emit {
     int sym_cap;
     Sym **syms;
     int nsyms, syms_cap;
+    Sym **stack; /* mark_sym's work list */
+    int nstack, stack_cap;
+    /* every Sym some function computes (NAME_check verifies them all first, overflow-free) */
+    unsigned char *all_used;
+    int all_cap;
+    Sym **all;
+    int nall, all_capn;
+    int ck_used; /* CK_* helpers NAME_check calls */
     unsigned char *dim_used;
+    const char **dim_local;  /* d__NAME: the local of each dim */
+    const char **dim_names;  /* the dims' names, for comments */
     unsigned char *val_used; /* by Value id */
     Value **vals;
     int nvals;
@@ -72,7 +89,51 @@ void emit_raw(Emit *e, const char *fmt, ...) {
 }
 
 const char *emit_tmp(Emit *e, const char *stem) {
+    size_t n = strlen(stem);
+    O2C_ASSERT(e->c, n > 0 && stem[n - 1] != '_' && !strstr(stem, "__"));
     return arena_printf(e->a, "%s_%d", stem, ++e->tmp_counter);
+}
+
+/* ---- text from the model */
+
+/* Writes s for use inside a C comment: printable ASCII only (other bytes and '\\' become '.'),
+ * never a comment opener or closer, a "??" (a trigraph could splice lines) or a newline; at most
+ * max bytes of s, then "...".  The caller puts a space or newline on both sides. */
+static void put_comment_text(Buf *b, const char *s, size_t max) {
+    char prev = ' ';
+    size_t k = 0;
+    for (; s[k] && k < max; k++) {
+        char ch = s[k];
+        if ((unsigned char)ch < 32 || (unsigned char)ch > 126 || ch == '\\' ||
+            (ch == '/' && prev == '*') || (ch == '*' && prev == '/') || (ch == '?' && prev == '?'))
+            ch = '.';
+        buf_putn(b, &ch, 1);
+        prev = ch;
+    }
+    if (s[k])
+        buf_puts(b, "...");
+}
+
+const char *emit_comment_text(Emit *e, const char *s) {
+    Buf b;
+    buf_init(&b);
+    put_comment_text(&b, s, 160);
+    const char *r = arena_strdup(e->a, b.data ? b.data : "");
+    buf_free(&b);
+    return r;
+}
+
+/* An identifier for a name from the model: KIND__NAME with NAME made of [A-Za-z0-9_] (other
+ * bytes become '_') and at most 40 bytes of it, unique among all such identifiers (ir_cident adds
+ * a suffix).  Compiler-made identifiers never hold "__" after their first character, so none of
+ * them can equal one of these. */
+static const char *model_ident(Compiler *c, const char *kind, const char *name) {
+    char id[64];
+    size_t k = (size_t)snprintf(id, sizeof id, "%s__", kind);
+    for (const char *p = name; *p && k < strlen(kind) + 2 + 40; p++)
+        id[k++] = (isalnum((unsigned char)*p) || *p == '_') ? *p : '_';
+    id[k] = 0;
+    return ir_cident(c, "", id);
 }
 
 /* ---- symbolic expressions */
@@ -80,20 +141,45 @@ const char *emit_tmp(Emit *e, const char *stem) {
 static const char *dimname_cb(int i, void *user) {
     Emit *e = user;
     e->dim_used[i] = 1;
-    return arena_printf(e->a, "d_%s", e->c->g->dims[i].cname);
+    return e->dim_local[i];
 }
 
-static void mark_sym(Emit *e, Sym *s);
+/* Grows a by-Sym-id flag array to hold id. */
+static unsigned char *id_flags(Emit *e, unsigned char *flags, int *cap, int id) {
+    if (id < *cap)
+        return flags;
+    int nc = *cap ? *cap : 256;
+    while (nc <= id)
+        nc *= 2;
+    unsigned char *u = arena_alloc(e->a, (size_t)nc);
+    if (*cap)
+        memcpy(u, flags, (size_t)*cap);
+    *cap = nc;
+    return u;
+}
 
-static void mark_atoms(Emit *e, Sym *s) {
-    if (s->kind == SYM_CONST || s->kind == SYM_DIM)
-        return;
-    if (s->kind == SYM_ADD || s->kind == SYM_MUL) {
-        for (int i = 0; i < s->n; i++)
-            mark_atoms(e, s->args[i]);
-        return;
+static void push_sym(Emit *e, Sym *s) {
+    if (e->nstack == e->stack_cap) {
+        int cap = e->stack_cap ? e->stack_cap * 2 : 256;
+        Sym **ns = arena_alloc(e->a, sizeof(Sym *) * (size_t)cap);
+        if (e->nstack)
+            memcpy(ns, e->stack, sizeof(Sym *) * (size_t)e->nstack);
+        e->stack = ns;
+        e->stack_cap = cap;
     }
-    mark_sym(e, s);
+    e->stack[e->nstack++] = s;
+}
+
+static void append_sym(Emit *e, Sym ***list, int *n, int *cap, Sym *s) {
+    if (*n == *cap) {
+        int nc = *cap ? *cap * 2 : 64;
+        Sym **nl = arena_alloc(e->a, sizeof(Sym *) * (size_t)nc);
+        if (*n)
+            memcpy(nl, *list, sizeof(Sym *) * (size_t)*n);
+        *list = nl;
+        *cap = nc;
+    }
+    (*list)[(*n)++] = s;
 }
 
 static const char *subname_cb(const Sym *s, void *user) {
@@ -103,33 +189,29 @@ static const char *subname_cb(const Sym *s, void *user) {
     return NULL;
 }
 
-static void mark_sym(Emit *e, Sym *s) {
-    if (s->id >= e->sym_cap) {
-        int cap = e->sym_cap ? e->sym_cap : 256;
-        while (cap <= s->id)
-            cap *= 2;
-        unsigned char *u = arena_alloc(e->a, (size_t)cap);
-        if (e->sym_cap)
-            memcpy(u, e->sym_used, (size_t)e->sym_cap);
-        e->sym_used = u;
-        e->sym_cap = cap;
+/* Marks root as a local of the current function, and with it every non-polynomial
+ * sub-expression it contains (min, max, divisions): each becomes a local of its own, computed
+ * once, so the expressions that use them stay short.  Sums and products below the root are
+ * printed inline.  Iterative: shape expressions may nest as deep as the graph is long. */
+static void mark_sym(Emit *e, Sym *root) {
+    push_sym(e, root);
+    while (e->nstack) {
+        Sym *s = e->stack[--e->nstack];
+        if (s->kind == SYM_CONST || s->kind == SYM_DIM)
+            continue;
+        if (s != root && (s->kind == SYM_ADD || s->kind == SYM_MUL)) {
+            for (int i = 0; i < s->n; i++)
+                push_sym(e, s->args[i]);
+            continue;
+        }
+        e->sym_used = id_flags(e, e->sym_used, &e->sym_cap, s->id);
+        if (e->sym_used[s->id])
+            continue;
+        e->sym_used[s->id] = 1;
+        append_sym(e, &e->syms, &e->nsyms, &e->syms_cap, s);
+        for (int i = 0; i < s->n; i++)
+            push_sym(e, s->args[i]);
     }
-    if (e->sym_used[s->id])
-        return;
-    e->sym_used[s->id] = 1;
-    /* non-polynomial sub-expressions (min, max, divisions) become locals of their own, so each
-     * is computed once and the expressions that use them stay short */
-    for (int i = 0; i < s->n; i++)
-        mark_atoms(e, s->args[i]);
-    if (e->nsyms == e->syms_cap) {
-        int cap = e->syms_cap ? e->syms_cap * 2 : 64;
-        Sym **ns = arena_alloc(e->a, sizeof(Sym *) * (size_t)cap);
-        if (e->nsyms)
-            memcpy(ns, e->syms, sizeof(Sym *) * (size_t)e->nsyms);
-        e->syms = ns;
-        e->syms_cap = cap;
-    }
-    e->syms[e->nsyms++] = s;
 }
 
 const char *emit_int(Emit *e, int64_t v) {
@@ -305,25 +387,27 @@ static void write_bytes_union(Buf *b, const char *name, const unsigned char *p, 
     buf_puts(b, "}};\n");
 }
 
-static const char *value_cname(Emit *e, Value *v, const char *prefix) {
+static const char *value_cname(Emit *e, Value *v, const char *kind) {
     if (!v->cname)
-        v->cname = ir_cident(e->c, prefix, v->name);
+        v->cname = model_ident(e->c, kind, v->name);
     return v->cname;
 }
 
 /* Writes the static array of a constant once; returns the expression of its base pointer. */
 static const char *weight_expr(Emit *e, Value *v) {
     /* The static array must not be named like the run-time pointer (v->cname) that
-     * declare_value initialises from it: `const float *const w_x = w_x;` reads itself.
-     * Generated identifiers never start with 'W', so this name is unique. */
-    const char *name = arena_printf(e->a, "W%s", value_cname(e, v, "w_"));
+     * declare_value initialises from it: `const float *const w__x = w__x;` reads itself.
+     * No other identifier starts with "Ww__", so this name is unique. */
+    const char *name = arena_printf(e->a, "W%s", value_cname(e, v, "w"));
     int64_t n = ir_known_len(v);
     size_t bytes = (size_t)n * dtype_size(v->dtype);
     bool big = n > 64;
     if (!e->val_static[v->id]) {
         e->val_static[v->id] = 1;
         Buf *b = &e->weights;
-        buf_printf(b, "/* %s: %s[", v->name, dtype_name(v->dtype));
+        buf_puts(b, "/* ");
+        put_comment_text(b, v->name, 160);
+        buf_printf(b, ": %s[", dtype_name(v->dtype));
         for (int i = 0; i < v->rank; i++) {
             int64_t d = 0;
             sym_get_const(v->shape[i], &d);
@@ -356,12 +440,12 @@ const char *emit_ptr(Emit *e, Value *v) {
         e->vals[e->nvals++] = v;
     }
     if (v->data || v->kv)
-        return value_cname(e, v, v->data ? "w_" : "k_");
+        return value_cname(e, v, v->data ? "w" : "k");
     if (v->kind == VAL_INPUT)
-        return value_cname(e, v, "in_");
+        return value_cname(e, v, "in");
     if (v->is_output)
-        return value_cname(e, v, "out_");
-    return value_cname(e, v, "t_");
+        return value_cname(e, v, "out");
+    return value_cname(e, v, "t");
 }
 
 /* Declares the pointer of one buffer in the run prologue. */
@@ -462,22 +546,6 @@ const char *emit_template(Emit *e, const char *name, DType t) {
 }
 
 /* ---- elementwise loops */
-
-static const char *shape_str(Emit *e, const Value *v) {
-    Graph *g = e->c->g;
-    const char **names = arena_alloc(e->a, sizeof(char *) * (size_t)(g->ndims + 1));
-    for (int i = 0; i < g->ndims; i++)
-        names[i] = g->dims[i].name;
-    Buf b;
-    buf_init(&b);
-    buf_puts(&b, "[");
-    for (int i = 0; i < v->rank; i++)
-        buf_printf(&b, "%s%s", i ? "," : "", sym_str(e->a, v->shape[i], names));
-    buf_puts(&b, "]");
-    const char *s = arena_strdup(e->a, b.data);
-    buf_free(&b);
-    return s;
-}
 
 void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, const char *expr) {
     Compiler *c = e->c;
@@ -602,11 +670,23 @@ static void begin_function(Emit *e) {
     e->vals = arena_alloc(e->a, sizeof(Value *) * (size_t)(g->nvalues + 1));
     e->nvals = 0;
     e->tmp_counter = 0;
+    e->force_ws = false;
 }
 
 static int cmp_sym_id(const void *a, const void *b) {
     const Sym *x = *(Sym *const *)a, *y = *(Sym *const *)b;
     return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Records s (not a constant or a dim) among the Syms NAME_check verifies. */
+static void note_checked(Emit *e, Sym *s) {
+    if (s->kind == SYM_CONST || s->kind == SYM_DIM)
+        return;
+    e->all_used = id_flags(e, e->all_used, &e->all_cap, s->id);
+    if (e->all_used[s->id])
+        return;
+    e->all_used[s->id] = 1;
+    append_sym(e, &e->all, &e->nall, &e->all_capn, s);
 }
 
 /* Writes "signature {" prologue body "}" to out. */
@@ -634,10 +714,11 @@ static void end_function(Emit *e, Buf *out, const char *signature, const char *g
         buf_printf(&syms, "    const int64_t s%d = ", e->syms[i]->id);
         sym_print_c_named(&syms, e->syms[i], dimname_cb, subname_cb, e);
         buf_puts(&syms, ";\n");
+        note_checked(e, e->syms[i]);
     }
     for (int i = 0; i < g->ndims; i++)
         if (e->dim_used[i])
-            buf_printf(&decl, "    const int64_t d_%s = dims[%d];\n", g->dims[i].cname, i);
+            buf_printf(&decl, "    const int64_t %s = dims[%d];\n", e->dim_local[i], i);
     buf_printf(out, "%s {\n", signature);
     if (guard)
         buf_puts(out, guard);
@@ -666,15 +747,81 @@ static void upper(char *dst, const char *src, size_t n) {
     dst[i] = 0;
 }
 
+/* The human form of one dim for comments: bounded in length, whatever the nesting. */
+static const char *dim_text(Emit *e, Sym *d) {
+    return sym_str(e->a, d, e->dim_names);
+}
+
+static const char *shape_str(Emit *e, const Value *v) {
+    Buf b;
+    buf_init(&b);
+    buf_puts(&b, "[");
+    for (int i = 0; i < v->rank && b.len < 400; i++)
+        buf_printf(&b, "%s%s", i ? "," : "", dim_text(e, v->shape[i]));
+    buf_puts(&b, "]");
+    const char *s = arena_strdup(e->a, b.data);
+    buf_free(&b);
+    return s;
+}
+
+/* The model file's base name, for the first comment of OUT.c and OUT.h. */
+static const char *model_base(Compiler *c) {
+    const char *base = strrchr(c->path, '/');
+    return base ? base + 1 : c->path;
+}
+
+/* NAME_WORKSPACE_MAX: the interval bound of the workspace with every dim in [0, --max].  When
+ * the bound does not fit in int64 the bounds are refused, naming the dims that make it so. */
+static void write_workspace_max(Compiler *c, Buf *h, const char *U) {
+    Graph *g = c->g;
+    int64_t *lo = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(g->ndims + 1));
+    int64_t *hi = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(g->ndims + 1));
+    for (int i = 0; i < g->ndims; i++) {
+        if (g->dims[i].max < 0)
+            return;
+        hi[i] = g->dims[i].max;
+    }
+    int64_t wsmin, wsmax;
+    if (sym_bounds(g->workspace, lo, hi, &wsmin, &wsmax)) {
+        buf_printf(h, "#define %s_WORKSPACE_MAX %lldu /* bytes: bounds %s_workspace_size for dims within --max */\n",
+                   U, (long long)wsmax, c->prefix);
+        return;
+    }
+    /* No bound: either a divisor's interval holds 0 (no macro, as without --max), or the bound
+     * overflows.  Small bounds tell which; then the dims that overflow alone are named, or all
+     * the large ones when only their combination does. */
+    const int64_t small = 1024;
+    for (int i = 0; i < g->ndims; i++)
+        hi[i] = g->dims[i].max < small ? g->dims[i].max : small;
+    if (!sym_bounds(g->workspace, lo, hi, &wsmin, &wsmax))
+        return;
+    Buf names;
+    buf_init(&names);
+    for (int pass = 0; pass < 2 && !names.len; pass++)
+        for (int i = 0; i < g->ndims; i++) {
+            if (g->dims[i].max <= small)
+                continue;
+            hi[i] = g->dims[i].max;
+            if (pass || !sym_bounds(g->workspace, lo, hi, &wsmin, &wsmax))
+                buf_printf(&names, "%s%s=%lld", names.len ? ", " : "", g->dims[i].name,
+                           (long long)g->dims[i].max);
+            hi[i] = small;
+        }
+    char msg[600];
+    snprintf(msg, sizeof msg, "%s", names.data ? names.data : "");
+    buf_free(&names);
+    o2c_error(c, NULL, "--max %s: the workspace bound for these dims does not fit in 64 bits; "
+                       "give smaller bounds", msg);
+}
+
 static void write_header(Compiler *c, Buf *h) {
     Graph *g = c->g;
     const char *P = c->prefix;
     char U[256];
     upper(U, P, sizeof U);
-    const char *base = strrchr(c->path, '/');
-    base = base ? base + 1 : c->path;
-    buf_printf(h, "/* %s.h — generated by onnx2c %s from %s. Do not edit. */\n", P, ONNX2C_VERSION,
-               base);
+    buf_printf(h, "/* %s.h — generated by onnx2c %s from ", P, ONNX2C_VERSION);
+    put_comment_text(h, model_base(c), 160);
+    buf_puts(h, ". Do not edit. */\n");
     buf_printf(h, "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n#include <stdint.h>\n\n", U, U);
     buf_puts(h, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     buf_printf(h, "#define %s_NUM_DIMS    %d\n", U, g->ndims);
@@ -689,27 +836,15 @@ static void write_header(Compiler *c, Buf *h) {
         }
         buf_puts(h, " };\n");
     }
-    /* the workspace bound under --max */
-    bool all_max = true;
-    int64_t *maxdims = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(g->ndims + 1));
-    for (int i = 0; i < g->ndims; i++) {
-        maxdims[i] = g->dims[i].max;
-        if (maxdims[i] < 0)
-            all_max = false;
-    }
-    int64_t wsmin, wsmax;
-    int64_t *mindims = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(g->ndims + 1));
-    if (all_max && sym_bounds(g->workspace, mindims, maxdims, &wsmin, &wsmax))
-        buf_printf(h, "#define %s_WORKSPACE_MAX %lldu /* bytes: bounds %s_workspace_size for dims within --max */\n",
-                   U, (long long)wsmax, P);
+    write_workspace_max(c, h, U);
     buf_puts(h, "\n/* Dim names, in enum order (\"batch\", ...). */\n");
     buf_printf(h, "extern const char *const %s_dim_names[];\n", P);
     buf_printf(h, "/* Names of the runtime inputs and of the outputs, in graph order. */\n");
     buf_printf(h, "extern const char *const %s_input_names[];\n", P);
     buf_printf(h, "extern const char *const %s_output_names[];\n\n", P);
     buf_printf(h,
-               "/* 0 when dims satisfy every constraint the graph implies; else a negative code.\n"
-               "   dims may be NULL when %s_NUM_DIMS == 0. */\n"
+               "/* 0 when dims satisfy every constraint the graph implies and every size fits;\n"
+               "   else a negative code. dims may be NULL when %s_NUM_DIMS == 0. */\n"
                "int %s_check(const int64_t *dims);\n",
                U, P);
     buf_printf(h, "/* Bytes of scratch memory %s_run needs for these dims (may be 0). */\n", P);
@@ -727,18 +862,24 @@ static void write_header(Compiler *c, Buf *h) {
                P);
     buf_printf(h, "const char *%s_strerror(int code);\n\n", P);
     buf_puts(h, "/* Inputs and outputs:\n");
+    const char **dn = arena_alloc(c->arena, sizeof(char *) * (size_t)(g->ndims + 1));
+    for (int k = 0; k < g->ndims; k++)
+        dn[k] = g->dims[k].name;
     for (int pass = 0; pass < 2; pass++) {
         int nv = pass ? g->noutputs : g->ninputs;
         for (int i = 0; i < nv; i++) {
             Value *v = pass ? g->outputs[i] : g->inputs[i];
-            const char **names = arena_alloc(c->arena, sizeof(char *) * (size_t)(g->ndims + 1));
-            for (int k = 0; k < g->ndims; k++)
-                names[k] = g->dims[k].name;
-            buf_printf(h, " *   %s %d '%s': %s[", pass ? "output" : "input ", i, v->name,
+            Buf line;
+            buf_init(&line);
+            buf_printf(&line, "%s %d '%s': %s[", pass ? "output" : "input ", i, v->name,
                        dtype_name(v->dtype));
-            for (int d = 0; d < v->rank; d++)
-                buf_printf(h, "%s%s", d ? ", " : "", sym_str(c->arena, v->shape[d], names));
-            buf_puts(h, "]\n");
+            for (int d = 0; d < v->rank && line.len < 600; d++)
+                buf_printf(&line, "%s%s", d ? ", " : "", sym_str(c->arena, v->shape[d], dn));
+            buf_puts(&line, "]");
+            buf_puts(h, " *   ");
+            put_comment_text(h, line.data, 700);
+            buf_puts(h, "\n");
+            buf_free(&line);
         }
     }
     buf_puts(h, " */\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n");
@@ -754,10 +895,12 @@ static void write_header(Compiler *c, Buf *h) {
 #define E_CONSTRAINT_BASE (-100)
 
 /* Writes s as a C string literal: quotes and backslashes escaped, non-printable bytes and '?'
- * (trigraphs) as three-digit octal escapes. */
+ * (trigraphs) as three-digit octal escapes; at most 255 bytes of s (then "..."), so the literal
+ * stays far below C99's 4095 characters. */
 static void put_c_string(Buf *b, const char *s) {
     buf_puts(b, "\"");
-    for (const char *p = s; *p; p++) {
+    size_t k = 0;
+    for (const char *p = s; *p && k < 255; p++, k++) {
         if (*p == '"' || *p == '\\')
             buf_printf(b, "\\%c", *p);
         else if ((unsigned char)*p < 32 || (unsigned char)*p > 126 || *p == '?')
@@ -765,7 +908,7 @@ static void put_c_string(Buf *b, const char *s) {
         else
             buf_putn(b, p, 1);
     }
-    buf_puts(b, "\"");
+    buf_puts(b, s[k] ? "...\"" : "\"");
 }
 
 static void write_strings(Buf *src, const char *P, const char *what, int n, const char *const *s) {
@@ -780,29 +923,203 @@ static void write_strings(Buf *src, const char *P, const char *what, int n, cons
 static void emit_node(Compiler *c, Emit *e, Node *n) {
     Buf cm;
     buf_init(&cm);
-    buf_printf(&cm, "/* %s: %s ", n->name, n->op_type);
+    buf_printf(&cm, "%s: %s ", n->name, n->op_type);
     bool first = true;
-    for (int k = 0; k < n->nin; k++)
+    for (int k = 0; k < n->nin && cm.len < 600; k++)
         if (n->in[k]) {
             buf_printf(&cm, "%s%s%s", first ? "" : ", ", n->in[k]->name, shape_str(e, n->in[k]));
             first = false;
         }
     buf_puts(&cm, " -> ");
-    for (int k = 0; k < n->nout; k++)
+    for (int k = 0; k < n->nout && cm.len < 900; k++)
         if (n->out[k] && n->out[k]->rank >= 0)
             buf_printf(&cm, "%s%s%s", k ? ", " : "", n->out[k]->name, shape_str(e, n->out[k]));
-    buf_puts(&cm, " */");
-    /* comments must not end early */
-    for (char *p = cm.data + 2; p[2]; p++)
-        if (p[0] == '*' && p[1] == '/')
-            p[0] = '+';
-    emit_line(e, "%s", cm.data);
+    emit_line(e, "/* %s */", emit_comment_text(e, cm.data));
     buf_free(&cm);
     emit_line(e, "{");
     emit_indent(e, 1);
     n->op->emit(c, e, n);
     emit_indent(e, -1);
     emit_line(e, "}");
+}
+
+/* ---- NAME_check: every size the generated code computes, verified once
+ *
+ * Every Sym that some function of OUT.c computes (and each of their sub-expressions, and the
+ * constraints' sides) is evaluated here first, children before parents, with overflow-checked
+ * arithmetic whose partial results are those of the C expressions the other functions print
+ * (sym_print_c: sums of terms k * f1 * f2..., left to right; a divisor 0 is flagged, not
+ * divided by).  A result outside [-INT64_MAX, INT64_MAX] makes NAME_check return -6 before any
+ * plain arithmetic runs; then the constraints; then the byte sizes of the inputs, outputs and
+ * the workspace must fit in size_t (32-bit targets).  So nothing after NAME_check can overflow
+ * for dims it accepts. */
+
+/* The overflow-checked int64 operations NAME_check uses (only those written): *ok becomes 0,
+ * and 0 is returned, when the exact result is outside [-INT64_MAX, INT64_MAX]. */
+enum { CK_ADD = 1, CK_MUL = 2, CK_DIV = 4 };
+static const char checked_add[] =
+    "static int64_t o2c_cadd(int64_t a, int64_t b, int *ok) {\n"
+    "    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < -INT64_MAX - b)) {\n"
+    "        *ok = 0;\n"
+    "        return 0;\n"
+    "    }\n"
+    "    return a + b;\n"
+    "}\n";
+static const char checked_mul[] =
+    "static uint64_t o2c_abs64(int64_t a) { return a < 0 ? 0 - (uint64_t)a : (uint64_t)a; }\n"
+    "static int64_t o2c_cmul(int64_t a, int64_t b, int *ok) {\n"
+    "    if (a != 0 && o2c_abs64(b) > (uint64_t)INT64_MAX / o2c_abs64(a)) {\n"
+    "        *ok = 0;\n"
+    "        return 0;\n"
+    "    }\n"
+    "    return a * b;\n"
+    "}\n";
+static const char checked_div[] =
+    "/* kind 0 floor(a / b), 1 ceil(a / b), 2 a mod b (the sign of b); a zero divisor sets *ok to\n"
+    "   0, and so does a ceiling whose a + b - 1 does not fit (printed that way for a, b > 0) */\n"
+    "static int64_t o2c_cdiv(int64_t a, int64_t b, int kind, int *ok) {\n"
+    "    if (b == 0 || a == INT64_MIN || b == INT64_MIN || (kind == 1 && b > 0 && a > INT64_MAX - (b - 1))) {\n"
+    "        *ok = 0;\n"
+    "        return 0;\n"
+    "    }\n"
+    "    int64_t q = a / b, r = a % b;\n"
+    "    if (kind == 2)\n"
+    "        return r != 0 && (r < 0) != (b < 0) ? r + b : r;\n"
+    "    if (kind == 0)\n"
+    "        return r != 0 && (r < 0) != (b < 0) ? q - 1 : q;\n"
+    "    return r != 0 && (r < 0) == (b < 0) ? q + 1 : q;\n"
+    "}\n";
+
+/* The C operand for s inside NAME_check: a literal, a dim's local or s<ID>. */
+static const char *checked_operand(Emit *e, Sym *s) {
+    int64_t v;
+    if (sym_get_const(s, &v)) {
+        if (v == INT64_MIN)
+            return "(-9223372036854775807 - 1)";
+        return arena_printf(e->a, v < 0 ? "(%lld)" : "%lld", (long long)v);
+    }
+    if (s->kind == SYM_DIM)
+        return dimname_cb(s->dim, e);
+    return arena_printf(e->a, "s%d", s->id);
+}
+
+/* The overflow-checked expression of one node over its children's locals. */
+static const char *checked_expr(Emit *e, Sym *s) {
+    const char *acc = checked_operand(e, s->args[0]);
+    for (int i = 1; i < s->n; i++) {
+        const char *x = checked_operand(e, s->args[i]);
+        switch (s->kind) {
+        case SYM_ADD:
+            acc = arena_printf(e->a, "o2c_cadd(%s, %s, &ok)", acc, x);
+            e->ck_used |= CK_ADD;
+            break;
+        case SYM_MUL:
+            acc = arena_printf(e->a, "o2c_cmul(%s, %s, &ok)", acc, x);
+            e->ck_used |= CK_MUL;
+            break;
+        case SYM_MIN: acc = arena_printf(e->a, "(%s < %s ? %s : %s)", acc, x, acc, x); break;
+        case SYM_MAX: acc = arena_printf(e->a, "(%s > %s ? %s : %s)", acc, x, acc, x); break;
+        default:
+            acc = arena_printf(e->a, "o2c_cdiv(%s, %s, %d, &ok)", acc, x,
+                               s->kind == SYM_FLOORDIV ? 0 : s->kind == SYM_CEILDIV ? 1 : 2);
+            e->ck_used |= CK_DIV;
+        }
+    }
+    return acc;
+}
+
+static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int nsizes) {
+    Graph *g = c->g;
+    const char *P = c->prefix;
+    begin_function(e);
+    /* the closure: every sub-expression of what is computed anywhere, constraints included */
+    for (int i = 0; i < g->nconstraints; i++) {
+        note_checked(e, g->constraints[i].a);
+        note_checked(e, g->constraints[i].b);
+    }
+    for (int i = 0; i < nsizes; i++)
+        note_checked(e, sizes[i]);
+    for (int i = 0; i < e->nall; i++)
+        for (int k = 0; k < e->all[i]->n; k++)
+            note_checked(e, e->all[i]->args[k]);
+    if (e->nall > 1)
+        qsort(e->all, (size_t)e->nall, sizeof(Sym *), cmp_sym_id);
+    /* a local that nothing after it reads is computed for its verdict only */
+    unsigned char *read = arena_alloc(e->a, (size_t)e->all_cap + 1);
+    for (int i = 0; i < e->nall; i++)
+        for (int k = 0; k < e->all[i]->n; k++)
+            if (e->all[i]->args[k]->id < e->all_cap)
+                read[e->all[i]->args[k]->id] = 1;
+    for (int i = 0; i < g->nconstraints; i++) {
+        Sym *ab[2] = {g->constraints[i].a, g->constraints[i].b};
+        for (int k = 0; k < 2; k++)
+            if (ab[k]->id < e->all_cap)
+                read[ab[k]->id] = 1;
+    }
+    for (int i = 0; i < nsizes; i++)
+        if (sizes[i]->id < e->all_cap)
+            read[sizes[i]->id] = 1;
+    if (e->nall) {
+        emit_line(e, "int ok = 1;");
+        for (int i = 0; i < e->nall; i++) {
+            Sym *s = e->all[i];
+            if (read[s->id])
+                emit_line(e, "const int64_t s%d = %s;", s->id, checked_expr(e, s));
+            else
+                emit_line(e, "(void)%s;", checked_expr(e, s));
+        }
+        emit_line(e, "if (!ok)");
+        emit_line(e, "    return %d;", E_TOOBIG);
+    }
+    for (int i = 0; i < g->nconstraints; i++) {
+        Constraint *k = &g->constraints[i];
+        const char *a = checked_operand(e, k->a), *b = checked_operand(e, k->b);
+        const char *cond = k->kind == 0   ? arena_printf(c->arena, "%s == %s", a, b)
+                           : k->kind == 1 ? arena_printf(c->arena, "%s <= %s", a, b)
+                                          : arena_printf(c->arena, "%s != 0 && %s %% %s == 0", a, b, a);
+        emit_line(e, "if (!(%s)) /* %s */", cond, emit_comment_text(e, k->what));
+        emit_line(e, "    return %d;", E_CONSTRAINT_BASE - i);
+    }
+    /* byte sizes on a target whose size_t is narrower than int64 (always false otherwise) */
+    Buf cmp;
+    buf_init(&cmp);
+    for (int i = 0; i < nsizes; i++) {
+        int64_t v;
+        if (sym_get_const(sizes[i], &v) && v <= (int64_t)UINT32_MAX)
+            continue;
+        buf_printf(&cmp, "%s(uint64_t)%s > (uint64_t)SIZE_MAX", cmp.len ? " ||\n        " : "",
+                   checked_operand(e, sizes[i]));
+    }
+    if (cmp.len) {
+        emit_line(e, "if (%s)", cmp.data);
+        emit_line(e, "    return %d;", E_TOOBIG);
+    }
+    buf_free(&cmp);
+    emit_line(e, "(void)dims;");
+    emit_line(e, "return 0;");
+    Buf guard;
+    buf_init(&guard);
+    if (g->ndims) {
+        buf_printf(&guard, "    if (!dims)\n        return %d;\n", E_NULL);
+        buf_printf(&guard, "    for (int i = 0; i < %d; i++)\n", g->ndims);
+        buf_printf(&guard, "        if (dims[i] < 0)\n            return %d;\n", E_DIMS);
+        for (int i = 0; i < g->ndims; i++)
+            if (g->dims[i].max >= 0) {
+                buf_printf(&guard, "    if (dims[%d] > %lld) /* --max ", i, (long long)g->dims[i].max);
+                put_comment_text(&guard, g->dims[i].name, 160);
+                buf_printf(&guard, " */\n        return %d;\n", E_DIMS);
+            }
+    }
+    if (e->ck_used) {
+        buf_puts(out, "/* Overflow-checked int64 arithmetic for the size checks: *ok becomes 0, and 0 is\n"
+                      "   returned, when the exact result is outside [-INT64_MAX, INT64_MAX]. */\n");
+        buf_puts(out, e->ck_used & CK_ADD ? checked_add : "");
+        buf_puts(out, e->ck_used & CK_MUL ? checked_mul : "");
+        buf_puts(out, e->ck_used & CK_DIV ? checked_div : "");
+        buf_puts(out, "\n");
+    }
+    end_function(e, out, arena_printf(c->arena, "int %s_check(const int64_t *dims)", P), guard.data, NULL);
+    buf_free(&guard);
 }
 
 void emit_graph(Compiler *c, Buf *h, Buf *src) {
@@ -815,14 +1132,19 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     e->c = c;
     e->a = c->arena;
     e->val_static = arena_alloc(c->arena, (size_t)g->nvalues + 1);
+    e->dim_names = arena_alloc(c->arena, sizeof(char *) * (size_t)(g->ndims + 1));
+    e->dim_local = arena_alloc(c->arena, sizeof(char *) * (size_t)(g->ndims + 1));
+    for (int i = 0; i < g->ndims; i++) {
+        e->dim_names[i] = g->dims[i].name;
+        e->dim_local[i] = model_ident(c, "d", g->dims[i].cname);
+    }
     buf_track(c, &e->kernels);
     buf_track(c, &e->weights);
     buf_track(c, &e->body);
     write_header(c, h);
 
     Buf *fns = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
-    const char *base = strrchr(c->path, '/');
-    base = base ? base + 1 : c->path;
+    Buf *api = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
 
     /* names */
     const char **names = arena_alloc(c->arena, sizeof(char *) * (size_t)(g->ndims + g->ninputs + g->noutputs + 1));
@@ -856,39 +1178,12 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     }
     buf_puts(fns, "    default: return \"unknown error\";\n    }\n}\n\n");
 
-    /* check */
-    begin_function(e);
-    Buf guard;
-    buf_init(&guard);
-    if (g->ndims) {
-        buf_printf(&guard, "    if (!dims)\n        return %d;\n", E_NULL);
-        buf_printf(&guard, "    for (int i = 0; i < %d; i++)\n", g->ndims);
-        buf_printf(&guard, "        if (dims[i] < 0 || dims[i] > ((int64_t)1 << 40))\n            return %d;\n",
-                   E_DIMS);
-        for (int i = 0; i < g->ndims; i++)
-            if (g->dims[i].max >= 0)
-                buf_printf(&guard, "    if (dims[%d] > %lld) /* --max %s */\n        return %d;\n", i,
-                           (long long)g->dims[i].max, g->dims[i].name, E_DIMS);
-    }
-    for (int i = 0; i < g->nconstraints; i++) {
-        Constraint *k = &g->constraints[i];
-        const char *a = emit_sym(e, k->a), *b = emit_sym(e, k->b);
-        const char *cond = k->kind == 0   ? arena_printf(c->arena, "%s == %s", a, b)
-                           : k->kind == 1 ? arena_printf(c->arena, "%s <= %s", a, b)
-                                          : arena_printf(c->arena, "%s != 0 && %s %% %s == 0", a, b, a);
-        emit_line(e, "if (!(%s)) /* %s */", cond, k->what);
-        emit_line(e, "    return %d;", E_CONSTRAINT_BASE - i);
-    }
-    emit_line(e, "(void)dims;");
-    emit_line(e, "return 0;");
-    end_function(e, fns, arena_printf(c->arena, "int %s_check(const int64_t *dims)", P), guard.data, NULL);
-    buf_free(&guard);
     const char *check_guard = arena_printf(c->arena, "    int rc = %s_check(dims);\n    if (rc != 0)\n        return rc;\n", P);
 
     /* workspace_size */
     begin_function(e);
     emit_line(e, "return (size_t)%s;", emit_sym(e, g->workspace));
-    end_function(e, fns, arena_printf(c->arena, "size_t %s_workspace_size(const int64_t *dims)", P),
+    end_function(e, api, arena_printf(c->arena, "size_t %s_workspace_size(const int64_t *dims)", P),
                  arena_printf(c->arena, "    if (%s_check(dims) != 0)\n        return 0;\n", P), NULL);
 
     /* input_shape / output_shape */
@@ -909,7 +1204,7 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         }
         emit_line(e, "default: return %d;", E_INDEX);
         emit_line(e, "}");
-        end_function(e, fns,
+        end_function(e, api,
                      arena_printf(c->arena, "int %s_%s_shape(const int64_t *dims, int i, int64_t *shape)",
                                   P, pass ? "output" : "input"),
                      check_guard, NULL);
@@ -953,19 +1248,36 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
             from = arena_printf(c->arena, "outputs[%d]", v->output_index);
         else
             from = emit_ptr(e, src);
-        emit_line(e, "/* output %d '%s' */", i, v->name);
+        emit_line(e, "/* output %d '%s' */", i, emit_comment_text(e, v->name));
         emit_line(e, "memcpy(outputs[%d], %s, (size_t)%s * sizeof(%s));", i, from,
                   emit_sym(e, ir_numel(c, v)), dtype_ctype(v->dtype));
     }
     emit_line(e, "return 0;");
-    end_function(e, fns,
+    end_function(e, api,
                  arena_printf(c->arena, "int %s_run(const int64_t *dims, const void *const *inputs, "
                                         "void *const *outputs,\n        void *workspace)",
                               P),
                  check_guard, pre->data);
+    e->in_run = false;
+    e->force_ws = false;
+
+    /* check, last: it verifies every Sym the functions above compute */
+    SymCtx *s = c->sym;
+    Sym **sizes = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(g->ninputs + g->noutputs + 1));
+    int nsizes = 0;
+    sizes[nsizes++] = g->workspace;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < (pass ? g->noutputs : g->ninputs); i++) {
+            Value *v = pass ? g->outputs[i] : g->inputs[i];
+            sizes[nsizes++] = sym_mul(s, ir_numel(c, v), sym_const(s, (int64_t)dtype_size(v->dtype)));
+        }
+    write_check(c, e, fns, sizes, nsizes);
+    buf_puts(fns, api->data ? api->data : "");
 
     /* assemble */
-    buf_printf(src, "/* %s.c — generated by onnx2c %s from %s. Do not edit.\n", P, ONNX2C_VERSION, base);
+    buf_printf(src, "/* %s.c — generated by onnx2c %s from ", P, ONNX2C_VERSION);
+    put_comment_text(src, model_base(c), 160);
+    buf_puts(src, ". Do not edit.\n");
     buf_printf(src, " * API: see %s.h.  Standalone C99: needs only the C library and libm. */\n", P);
     buf_printf(src, "#include \"%s\"\n\n#include <float.h>\n#include <limits.h>\n#include <math.h>\n"
                     "#include <stdint.h>\n#include <string.h>\n\n",
@@ -981,7 +1293,7 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     }
     buf_puts(src, "/* ---- API */\n\n");
     buf_puts(src, fns->data);
-        buf_free(&e->kernels);
+    buf_free(&e->kernels);
     buf_free(&e->weights);
     buf_free(&e->body);
 }

@@ -485,8 +485,12 @@ const char *emit_ptr(Emit *e, Value *v);
 /* Includes template templates/NAME.c instantiated for element type t (DT_UNDEFINED for an
  * untyped template) once; returns the suffix to append to its function names (e.g. "f32"). */
 const char *emit_template(Emit *e, const char *name, DType t);
-/* Fresh local identifier with the given stem, unique in the current function. */
+/* Fresh local identifier with the given stem, unique in the current function.  The stem must
+ * not end in '_' or hold "__" (identifiers made from model names have the form KIND__NAME). */
 const char *emit_tmp(Emit *e, const char *stem);
+/* s (text from the model: a name) made safe and short for use inside a C comment; the one way
+ * such text reaches a comment in OUT.c or OUT.h. */
+const char *emit_comment_text(Emit *e, const char *s);
 /* C literal for a scalar of type t from a double (handles inf/nan, integer types). */
 const char *emit_literal(Emit *e, DType t, double v);
 /* Emits `static const int64_t NAME[] = {...}` style arrays: an int64 array of Syms as a local
@@ -565,7 +569,7 @@ struct Compiler {
     void *valmap;
     int cident_counter;
     const Node *cur; /* the node being inferred (for errors from ir_set_shape), or NULL */
-    Buf *bufs[8];     /* malloc'd text buffers alive across stages: freed by onnx2c_compile,
+    Buf *bufs[16];     /* malloc'd text buffers alive across stages: freed by onnx2c_compile,
                        * also when an error longjmps out of the stage that fills them */
     int nbufs;
 };

@@ -69,7 +69,7 @@ Test(elementwise, shape_arithmetic_folds) {
     TuModel m;
     tu_open(&m, EW "shape_fold.onnx", NULL);
     cr_assert(strstr(m.o.h_src, "output 0 'y': float[N, C*2, 4]"), "%s", m.o.h_src);
-    cr_assert(strstr(m.o.c_src, "const int64_t k_q[5] = {"), "Div was not folded:\n%s", m.o.c_src);
+    cr_assert(strstr(m.o.c_src, "const int64_t k__q[5] = {"), "Div was not folded:\n%s", m.o.c_src);
     enum { N = 2, C = 3 };
     float x[N * C * 8], y[N * C * 8];
     int64_t target[3], q[5], r0[5], r1[5], sel[5];
