@@ -286,8 +286,10 @@ int ir_add_dim(Compiler *c, const char *name) {
     }
     Dim *d = &g->dims[g->ndims];
     d->name = arena_strdup(c->arena, name);
-    char id[256];
-    onnx2c_cident(name, id, sizeof id);
+    /* at most 40 characters of the name (the identifiers built on it, NAME_DIM_ID and d__ID,
+     * stay within the 63 that C99 guarantees to tell apart) */
+    char id[64];
+    onnx2c_cident(name, id, 41);
     /* enum names are upper-cased: dims differing only in case need distinct identifiers */
     void **cs = dimcase_slot(c, id, false);
     if (cs && *cs) {
