@@ -27,6 +27,8 @@ static void convwide_T(const T *x, const T *w, const T *bias, const T *res, T *y
                        int64_t KW, int64_t dh, int64_t dw, int64_t ph, int64_t pw, int act, T p0,
                        T p1, T *scratch, int64_t cap) {
     const int64_t Wp = OW + (KW - 1) * dw, span = (KH - 1) * dh;
+    if (OH <= 0 || OW <= 0 || M <= 0) /* an empty output: nothing to compute (and Wp may be 0) */
+        return;
     const int copy = ph != 0 || pw != 0 || Wp != W || OH + span != H;
     /* band rows: acc M x rows x Wp, plus the padded copy (rows + span) x Wp */
     int64_t rows = (cap - (copy ? span * Wp : 0)) / ((M + (copy ? 1 : 0)) * Wp);

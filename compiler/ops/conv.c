@@ -226,6 +226,8 @@ static void infer_conv(Compiler *c, Node *n) {
     for (int i = 0; i < sp; i++) {
         int a = off + i;
         Sym *span = sym_add(s, sym_mul(s, p->dil[a], sym_sub(s, p->k[a], K(c, 1))), K(c, 1));
+        /* a runtime kernel (a correlation's template) of width 0 is no convolution */
+        ir_constrain(c, n, 1, K(c, 1), p->k[a], "Conv kernel dim %d must be positive", i);
         if (mode == AUTO_PAD_SAME_UPPER || mode == AUTO_PAD_SAME_LOWER) {
             p->out[a] = sym_ceildiv(s, p->in[a], p->stride[a]);
             Sym *total = sym_max(s, K(c, 0),
@@ -234,7 +236,6 @@ static void infer_conv(Compiler *c, Node *n) {
                                                     span),
                                          p->in[a]));
             p->pad[a] = mode == AUTO_PAD_SAME_UPPER ? half(c, total) : sym_sub(s, total, half(c, total));
-            ir_constrain(c, n, 1, K(c, 1), p->k[a], "Conv kernel dim %d must be positive", i);
             int64_t t;
             if (!sym_get_const(total, &t) || t != 0)
                 nopad = false;
