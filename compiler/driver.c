@@ -203,6 +203,8 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
         out->warning = xcalloc(c, sizeof c->err, 1);
         o2c_oneline(out->warning, sizeof c->err, w);
     }
+    if (c->opt->inspect)
+        c->opt->inspect(c, c->opt->inspect_user);
 done:
     for (int i = 0; i < c->nbufs; i++)
         buf_free(c->bufs[i]);

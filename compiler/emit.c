@@ -1110,6 +1110,8 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
                 buf_printf(&guard, " */\n        return %d;\n", E_DIMS);
             }
     }
+    g->checked = e->all;
+    g->nchecked = e->nall;
     if (e->ck_used) {
         buf_puts(out, "/* Overflow-checked int64 arithmetic for the size checks: *ok becomes 0, and 0 is\n"
                       "   returned, when the exact result is outside [-INT64_MAX, INT64_MAX]. */\n");

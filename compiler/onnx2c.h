@@ -341,6 +341,8 @@ struct Graph {
     int nconstraints, capconstraints;
     Constraint *constraints;
     Sym *workspace;          /* plan.c: total workspace bytes */
+    Sym **checked;           /* emit.c: the Syms NAME_check evaluates, children first */
+    int nchecked;
     Sym **unified;           /* per dim: what an equality constraint replaced it by, or NULL */
     bool any_unified;
 };
@@ -526,6 +528,9 @@ typedef struct Options {
     bool force_dynamic; /* every input axis becomes a dim of its own (testing symbolic paths) */
     bool no_winograd;   /* 3x3 convolutions by unfold + GEMM only (onnx2c --no-winograd) */
     FILE *report_out;
+    /* Tests: called with the compiled graph at the end of a successful onnx2c_compile. */
+    void (*inspect)(Compiler *c, void *user);
+    void *inspect_user;
 } Options;
 
 /* An input axis whose size is exactly one dim: lets a caller derive dims from input shapes. */
