@@ -1,4 +1,4 @@
-/* conv_col2im.c — fold (col2im) for ConvTranspose: scatter-add one tile of columns into y.
+/* conv_col2im.c - fold (col2im) for ConvTranspose: scatter-add one tile of columns into y.
  *
  * The transpose of conv_im2col.c.  Every case is handled as 3-D (missing leading axes have
  * size 1, kernel 1, stride 1, dilation 1, pad 0).  y is C x OD x OH x OW; input position p is

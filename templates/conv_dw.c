@@ -1,4 +1,4 @@
-/* conv_dw.c — depthwise 2-D convolution (one input and one output channel per group), direct.
+/* conv_dw.c - depthwise 2-D convolution (one input and one output channel per group), direct.
  *
  * An unfold + GEMM would multiply a 1 x (KH*KW) weight row per channel: all overhead.  Instead,
  * per channel and output row:

@@ -1,4 +1,4 @@
-/* conv_im2col.c — unfold (im2col) for Conv: one image, one group, a tile of output positions.
+/* conv_im2col.c - unfold (im2col) for Conv: one image, one group, a tile of output positions.
  *
  * Every convolution is handled as 3-D: 1-D and 2-D ones pass size 1, kernel 1, stride 1,
  * dilation 1, pad 0 for the missing leading axes.  x is C x D x H x W; output position p is

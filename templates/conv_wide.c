@@ -1,4 +1,4 @@
-/* conv_wide.c — 2-D Conv, stride 1, with few output channels per group: the correlation of a
+/* conv_wide.c - 2-D Conv, stride 1, with few output channels per group: the correlation of a
  * Siamese tracker (search x template, one output channel), a narrow head.
  *
  * With one to eight output channels the unfold + GEMM of templates/conv_im2col.c is all

@@ -1,4 +1,4 @@
-/* conv_wino.c — 3x3, stride 1 convolution by Winograd's minimal filtering F(2x2, 3x3), on the
+/* conv_wino.c - 3x3, stride 1 convolution by Winograd's minimal filtering F(2x2, 3x3), on the
  * GEMM engine (templates/gemm.c).
  *
  * The output is cut into 2x2 tiles (TH x TW of them, row-major, TH = ceil(OH / 2)); tile

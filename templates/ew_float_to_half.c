@@ -1,4 +1,4 @@
-/* ew_float_to_half.c — double to 16-bit float bits: IEEE binary16 (ebits 5) or bfloat16
+/* ew_float_to_half.c - double to 16-bit float bits: IEEE binary16 (ebits 5) or bfloat16
  * (ebits 8), rounded to nearest, ties to even, directly from the double (no double rounding
  * through float).  Too large gives infinity; NaN gives a quiet NaN. */
 #ifndef O2C_TEMPLATE

@@ -1,4 +1,4 @@
-/* ew_half_to_float.c — 16-bit float bits to float: IEEE binary16 (ebits 5) or bfloat16
+/* ew_half_to_float.c - 16-bit float bits to float: IEEE binary16 (ebits 5) or bfloat16
  * (ebits 8).  Exact: every such value is a float.  Generated code stores both as uint16_t. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"

@@ -1,4 +1,4 @@
-/* ew_ipow.c — integer power for Pow with an integer base and exponent: exact (wrapping modulo
+/* ew_ipow.c - integer power for Pow with an integer base and exponent: exact (wrapping modulo
  * 2^n like the other integer ops) where a detour through double would round large results.
  * A negative exponent gives the truncated value of 1 / b^-e: 1 for b = 1, +-1 for b = -1,
  * else 0 (b = 0 also gives 0 instead of a division by zero). */

@@ -1,4 +1,4 @@
-/* exp_fast.c — expf without libm, for loops the C compiler can vectorise (softmax): exp(x) =
+/* exp_fast.c - expf without libm, for loops the C compiler can vectorise (softmax): exp(x) =
  * 2^n * e^r with n = round(x / ln 2) and r = x - n ln 2 (ln 2 in two parts, so n ln2_hi is
  * exact), e^r on [-ln2/2, ln2/2] by its degree-6 Taylor polynomial (truncation below 1.3e-7
  * relative, about 1 ulp), 2^n put straight into the exponent bits.  x is clamped to [-87, 88]

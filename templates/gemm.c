@@ -1,4 +1,4 @@
-/* gemm.c — the GEMM engine behind MatMul, Gemm, Conv and ConvTranspose.
+/* gemm.c - the GEMM engine behind MatMul, Gemm, Conv and ConvTranspose.
  *
  *   C = epilogue(alpha * op(A) * op(B) + beta * C)      op(A): M x K, op(B): K x N, C: M x N
  *

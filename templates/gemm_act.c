@@ -1,4 +1,4 @@
-/* gemm_act.c — the activations fused into epilogues: of the GEMM engine (templates/gemm.c)
+/* gemm_act.c - the activations fused into epilogues: of the GEMM engine (templates/gemm.c)
  * and of the direct depthwise convolution (templates/conv_dw.c).  The codes are the compiler's
  * (gp_epi_attrs in compiler/ops/gemm_plan.h); p0, p1 are their parameters. */
 #ifndef O2C_TEMPLATE

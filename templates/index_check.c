@@ -1,4 +1,4 @@
-/* index_check.c — index data validated before a node writes anything: ONNX calls an index
+/* index_check.c - index data validated before a node writes anything: ONNX calls an index
  * outside [-dim, dim) an error (Gather, GatherElements), and NAME_run then returns -7
  * (O2C_RUN_EINDEX) with the outputs untouched.  T is the index type (int32_t or int64_t).
  * index_out_T is 1 when one of idx[0..n) lies outside [-dim, dim) (dim >= 0, so -dim does not

@@ -1,4 +1,4 @@
-/* layout_revseq.c — ONNX ReverseSequence: for each batch entry b, the first lens[b] steps along
+/* layout_revseq.c - ONNX ReverseSequence: for each batch entry b, the first lens[b] steps along
  * the time axis are reversed, the rest copied.  x is seen as [outer, A, B, inner] with the time
  * axis of stride ts and the batch axis of stride bs (in elements of one row of `inner`).  A
  * length outside [0, steps] is an error: the lengths are all checked first, and the kernel

@@ -1,4 +1,4 @@
-/* linalg_det.c — ONNX Det: the determinant of each M x M matrix of x (batch of them), by LU
+/* linalg_det.c - ONNX Det: the determinant of each M x M matrix of x (batch of them), by LU
  * decomposition with partial pivoting in double precision.  a is scratch of M * M doubles. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"

@@ -1,4 +1,4 @@
-/* loss_nll.c — ONNX NegativeLogLikelihoodLoss on x seen as [n, c, d] (d: the product of the
+/* loss_nll.c - ONNX NegativeLogLikelihoodLoss on x seen as [n, c, d] (d: the product of the
  * spatial dims), target [n, d] of int32 (target32) or int64:
  *   l[i, j] = -x[i, t, j] * w[t] with t = target[i, j] (w[t] = 1 without weights),
  *   l[i, j] = 0 and weight 0 when t is the ignore_index.

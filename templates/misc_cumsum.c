@@ -1,4 +1,4 @@
-/* misc_cumsum.c — ONNX CumSum along axis `axis` (negative counts from the end) of a tensor of
+/* misc_cumsum.c - ONNX CumSum along axis `axis` (negative counts from the end) of a tensor of
  * the given shape: y[..., i, ...] = sum of x[..., j, ...] for j <= i (j < i when exclusive;
  * j >= i, or j > i, when reverse).  The axis is a run-time value; ONNX requires it in
  * [-rank, rank): outside, the kernel returns 1 having written nothing (NAME_run returns -7),

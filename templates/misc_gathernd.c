@@ -1,4 +1,4 @@
-/* misc_gathernd.c — ONNX GatherND with the batch dims flattened: for batch b < nbatch and index
+/* misc_gathernd.c - ONNX GatherND with the batch dims flattened: for batch b < nbatch and index
  * tuple t < ntuple (k entries, negative counts from the end, into the data dims dshape[0..k)
  * after the batch dims), y[b, t, :] = data[b, tuple, :] (slice elements; bstride elements per
  * batch of data).  ONNX calls a tuple entry outside [-dshape[j], dshape[j]) an error: the

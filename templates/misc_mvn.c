@@ -1,4 +1,4 @@
-/* misc_mvn.c — ONNX MeanVarianceNormalization: over the axes with reduced[d] != 0,
+/* misc_mvn.c - ONNX MeanVarianceNormalization: over the axes with reduced[d] != 0,
  * y = (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9) (the spec's function body).  acc holds
  * 2 * (elements of the kept axes) doubles of scratch. */
 #ifndef O2C_TEMPLATE

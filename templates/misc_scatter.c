@@ -1,4 +1,4 @@
-/* misc_scatter.c — ONNX ScatterElements (and Scatter): y = data (nx elements), then for every
+/* misc_scatter.c - ONNX ScatterElements (and Scatter): y = data (nx elements), then for every
  * position p of indices (shape ishape), the position of y equal to p except along `axis`, where
  * it is idx[p] (negative counts from the end), gets updates[p]: reduction 0 none (assign),
  * 1 add, 2 mul, 3 max, 4 min.  ONNX calls an index outside [-dshape[axis], dshape[axis]) an

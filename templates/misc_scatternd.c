@@ -1,4 +1,4 @@
-/* misc_scatternd.c — ONNX ScatterND: y = data (nx elements, shape dshape), then for each of the
+/* misc_scatternd.c - ONNX ScatterND: y = data (nx elements, shape dshape), then for each of the
  * nidx index tuples of k entries (negative counts from the end), the slice of `slice` elements
  * y[tuple, ...] gets updates[i, ...]: reduction 0 none (assign), 1 add, 2 mul, 3 max, 4 min.
  * A tuple entry outside [-dshape[j], dshape[j]) is an error (as in GatherND): the indices are

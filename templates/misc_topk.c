@@ -1,4 +1,4 @@
-/* misc_topk.c — ONNX TopK along the middle axis of x seen as [outer, n, inner]: the k largest
+/* misc_topk.c - ONNX TopK along the middle axis of x seen as [outer, n, inner]: the k largest
  * (or smallest) elements, sorted, with their indices; equal elements keep the lower index first
  * (an element only moves past strictly worse ones).  vals and idx are [outer, k, inner]. */
 #ifndef O2C_TEMPLATE

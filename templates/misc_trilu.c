@@ -1,4 +1,4 @@
-/* misc_trilu.c — ONNX Trilu on x seen as [batch, rows, cols]: y[b, i, j] = x[b, i, j] where
+/* misc_trilu.c - ONNX Trilu on x seen as [batch, rows, cols]: y[b, i, j] = x[b, i, j] where
  * j - i >= k (upper) or j - i <= k (lower), else 0. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"

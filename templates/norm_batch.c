@@ -1,4 +1,4 @@
-/* norm_batch.c — ONNX BatchNormalization, inference mode, of x seen as [N, C, inner]:
+/* norm_batch.c - ONNX BatchNormalization, inference mode, of x seen as [N, C, inner]:
  * y = (x - mean[c]) / sqrt(var[c] + eps) * scale[c] + bias[c], folded into y = x * a + d. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"

@@ -1,4 +1,4 @@
-/* norm_batch_train.c — ONNX BatchNormalization with training_mode = 1 (opset 14+), x seen as
+/* norm_batch_train.c - ONNX BatchNormalization with training_mode = 1 (opset 14+), x seen as
  * [N, C, inner]: the batch statistics of channel c (mean and population variance over N and
  * inner) normalize x: y = (x - bmean) / sqrt(bvar + eps) * scale[c] + bias[c]; the running
  * statistics are run_mean = mean * momentum + bmean * (1 - momentum) (likewise run_var).

@@ -1,4 +1,4 @@
-/* norm_instance.c — ONNX InstanceNormalization of x seen as [N, C, inner]:
+/* norm_instance.c - ONNX InstanceNormalization of x seen as [N, C, inner]:
  * y = scale[c] * (x - mean) / sqrt(var + eps) + bias[c], mean and var over each (n, c) plane. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"

@@ -1,4 +1,4 @@
-/* norm_layer.c — ONNX LayerNormalization of x seen as [outer, n] (n = the product of the dims
+/* norm_layer.c - ONNX LayerNormalization of x seen as [outer, n] (n = the product of the dims
  * from `axis` on): y = (x - mean) * invstd * scale + bias, mean and invstd over each row.
  * scale / bias hold scale_n / bias_n elements that broadcast along the row (a suffix of the
  * normalized shape, so element k uses index k % scale_n); bias, mean_out, invstd_out may be

@@ -1,4 +1,4 @@
-/* norm_lrn.c — ONNX LRN (local response normalization across channels) of x seen as
+/* norm_lrn.c - ONNX LRN (local response normalization across channels) of x seen as
  * [N, C, inner]: sq = sum of x[n, j, i]^2 for j in [c - floor((size-1)/2), c + ceil((size-1)/2)]
  * clipped to [0, C); y = x / (bias + alpha / size * sq)^beta. */
 #ifndef O2C_TEMPLATE

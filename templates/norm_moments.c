@@ -1,4 +1,4 @@
-/* norm_moments.c — mean and 1/sqrt(variance + eps) of n contiguous elements (population
+/* norm_moments.c - mean and 1/sqrt(variance + eps) of n contiguous elements (population
  * variance, two passes for accuracy).  Shared by LayerNormalization and InstanceNormalization. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"

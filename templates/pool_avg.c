@@ -1,4 +1,4 @@
-/* pool_avg.c — average pooling over up to three spatial axes (ONNX AveragePool,
+/* pool_avg.c - average pooling over up to three spatial axes (ONNX AveragePool,
  * GlobalAveragePool).
  *
  * Shapes and windows as in pool_max.c; pad holds the begin pads of the three axes, then the end

@@ -1,4 +1,4 @@
-/* pool_lp.c — Lp pooling over up to three spatial axes (ONNX LpPool, GlobalLpPool).
+/* pool_lp.c - Lp pooling over up to three spatial axes (ONNX LpPool, GlobalLpPool).
  *
  * Shapes and windows as in pool_max.c: y = (sum over the taps inside the input of |x|^p)^(1/p)
  * (padding is zeros, which add nothing), computed in double.

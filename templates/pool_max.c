@@ -1,4 +1,4 @@
-/* pool_max.c — max pooling over up to three spatial axes (ONNX MaxPool, GlobalMaxPool).
+/* pool_max.c - max pooling over up to three spatial axes (ONNX MaxPool, GlobalMaxPool).
  *
  * x is [nc, in[0], in[1], in[2]] and y is [nc, out[0], out[1], out[2]]; 1-D and 2-D pools pass
  * leading spatial sizes of 1.  Output element o reads the taps o*st - pad_begin + j*dl,

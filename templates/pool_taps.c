@@ -1,4 +1,4 @@
-/* pool_taps.c — the taps of one pooling window that fall inside one axis.
+/* pool_taps.c - the taps of one pooling window that fall inside one axis.
  *
  * A window along an axis of n elements starts at `start` (may be negative: left padding) and
  * reads start + j*dil for j in [0, k).  pool_taps_T narrows j to [*j0, *j1) so that every read

@@ -1,4 +1,4 @@
-/* quant_conv.c — direct int32 convolution of one image: x[C][in0][in1][in2] (C = group * cg)
+/* quant_conv.c - direct int32 convolution of one image: x[C][in0][in1][in2] (C = group * cg)
  * by w[M][cg][k0][k1][k2] (M = group * mg) into y[M][out0][out1][out2], everything 3-D
  * normalised (missing leading spatial axes have size 1).  The operands are already widened
  * with their zero points subtracted, so padding contributes 0.  Sums wrap in 32 bits

@@ -1,4 +1,4 @@
-/* quant_mm.c — int32 matrix product y[M][N] = a[M][K] x b[K][N] (all row-major, contiguous),
+/* quant_mm.c - int32 matrix product y[M][N] = a[M][K] x b[K][N] (all row-major, contiguous),
  * the operands already widened with their zero points subtracted (templates/quant_widen.c).
  * The sum wraps around in 32 bits (ONNX: the accumulation may overflow only in 32 bits),
  * computed unsigned so that the wrap is defined.  Untyped template. */

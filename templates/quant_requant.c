@@ -1,4 +1,4 @@
-/* quant_requant.c — requantizes int32 sums acc[rows][cols] (plus bias[r] when bias is not
+/* quant_requant.c - requantizes int32 sums acc[rows][cols] (plus bias[r] when bias is not
  * NULL) to 8 bits: y = saturate(rint(v * (s1 * s2 / sy)) + zy), s1 = s1p[r * s1r + c * s1c],
  * s2 likewise (strides 0 broadcast), the multiplier in float and the product in double (as the
  * ONNX reference computes it), rounding half to even; y is int8 when y_s8 else uint8.  A NaN

@@ -1,4 +1,4 @@
-/* quant_widen.c — widens an 8-bit matrix (rows x cols, row-major, int8 when x_s8 else uint8)
+/* quant_widen.c - widens an 8-bit matrix (rows x cols, row-major, int8 when x_s8 else uint8)
  * to int32 with its zero point subtracted: out[r][c] = x[r][c] - zp[r * zrs + c * zcs] (zp is
  * int8 when z_s8 else uint8; NULL means 0; strides 0 broadcast it).  Untyped template. */
 #ifndef O2C_TEMPLATE

@@ -1,4 +1,4 @@
-/* reduce_arg.c — ArgMax / ArgMin over the middle axis of x viewed as [outer, k, inner].
+/* reduce_arg.c - ArgMax / ArgMin over the middle axis of x viewed as [outer, k, inner].
  *
  * ONNX ArgMax/ArgMin: y[o, i] = the index j in [0, k) of the largest (smallest) x[o, j, i];
  * ties go to the first such index, or to the last when `last` (select_last_index) is set.

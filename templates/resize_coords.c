@@ -1,4 +1,4 @@
-/* resize_coords.c — per-axis source indices and weights of ONNX Resize / Upsample (untyped).
+/* resize_coords.c - per-axis source indices and weights of ONNX Resize / Upsample (untyped).
  *
  * For output index o of one axis, the source coordinate x (ONNX Resize,
  * coordinate_transformation_mode; len is the resized length, which the ONNX reference takes as

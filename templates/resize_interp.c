@@ -1,4 +1,4 @@
-/* resize_interp.c — ONNX Resize modes "linear" and "cubic" (and Upsample linear): separable
+/* resize_interp.c - ONNX Resize modes "linear" and "cubic" (and Upsample linear): separable
  * N-linear / N-cubic interpolation over the k trailing axes.
  *
  * x is [outer, in[0], ..., in[k-1]] and y [outer, out[0], ..., out[k-1]].  idx and wt hold ntap

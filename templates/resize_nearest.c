@@ -1,4 +1,4 @@
-/* resize_nearest.c — ONNX Resize mode "nearest" (and Upsample nearest): a gather.
+/* resize_nearest.c - ONNX Resize mode "nearest" (and Upsample nearest): a gather.
  *
  * x is [outer, in[0], ..., in[k-1]] and y [outer, out[0], ..., out[k-1]]; idx holds one source
  * index per output index of each axis (templates/resize_coords.c), -1 where the output is

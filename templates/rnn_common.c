@@ -1,4 +1,4 @@
-/* rnn_common.c — helpers shared by the recurrent kernels (rnn_lstm.c, rnn_gru.c, rnn_rnn.c).
+/* rnn_common.c - helpers shared by the recurrent kernels (rnn_lstm.c, rnn_gru.c, rnn_rnn.c).
  *
  * Activations are numbered as in compiler/ops/rnn.c (the ONNX RNN/GRU/LSTM list, with the
  * alpha/beta of the ONNX op of the same name):

@@ -1,4 +1,4 @@
-/* rnn_gru.c — ONNX GRU over [seq, batch] (layout 0) or [batch, seq] (layout 1).
+/* rnn_gru.c - ONNX GRU over [seq, batch] (layout 0) or [batch, seq] (layout 1).
  *
  * Per direction d and batch entry b, for its valid steps t (forward 0..len-1, reverse
  * len-1..0), with gates in ONNX order z, r, h (W[d] is [3*hid, in], R[d] is [3*hid, hid],

@@ -1,4 +1,4 @@
-/* rnn_lstm.c — ONNX LSTM over [seq, batch] (layout 0) or [batch, seq] (layout 1).
+/* rnn_lstm.c - ONNX LSTM over [seq, batch] (layout 0) or [batch, seq] (layout 1).
  *
  * Per direction d and batch entry b, for its valid steps t (forward 0..len-1, reverse
  * len-1..0), with gates in ONNX order i, o, f, c (W[d] is [4*hid, in], R[d] is [4*hid, hid],

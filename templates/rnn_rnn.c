@@ -1,4 +1,4 @@
-/* rnn_rnn.c — ONNX RNN (the simple Elman cell) over [seq, batch] (layout 0) or [batch, seq]
+/* rnn_rnn.c - ONNX RNN (the simple Elman cell) over [seq, batch] (layout 0) or [batch, seq]
  * (layout 1).
  *
  * Per direction d and batch entry b, for its valid steps t (forward 0..len-1, reverse

@@ -1,4 +1,4 @@
-/* signal_dft.c — ONNX DFT along one axis of x viewed as [outer][len][inner][ci] (ci = 1 real or
+/* signal_dft.c - ONNX DFT along one axis of x viewed as [outer][len][inner][ci] (ci = 1 real or
  * 2 complex samples): y, viewed as [outer][nout][inner][2], holds bins k < nout of the n-point
  * transform (the input is cut or zero-padded to n; nout = n, or n / 2 + 1 when onesided).
  * inverse: the sign of the exponent is + and the result is divided by n.

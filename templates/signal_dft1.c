@@ -1,4 +1,4 @@
-/* signal_dft1.c — one bin of a discrete Fourier transform, summed directly in double:
+/* signal_dft1.c - one bin of a discrete Fourier transform, summed directly in double:
  * X[k] = sum over j < min(len, n) of w[j] x[j] exp(s 2 pi i j k / n), s = -1 (forward) or +1
  * (inverse, not scaled here).  x points at the first sample, consecutive samples are xs
  * elements apart, each sample is ci (1: real, 2: real and imaginary) elements; w is NULL (no

@@ -1,4 +1,4 @@
-/* signal_mel.c — ONNX MelWeightMatrix: y [dft_length / 2 + 1][nmel] of triangular filters.
+/* signal_mel.c - ONNX MelWeightMatrix: y [dft_length / 2 + 1][nmel] of triangular filters.
  * Band edges: nmel + 2 points equally spaced on the mel scale mel(f) = 2595 log10(1 + f / 700)
  * from lower to upper hertz (step (mel(upper) - mel(lower)) / (nmel + 2), as the ONNX
  * reference computes it), mapped back to hertz and to spectrogram bins

@@ -1,4 +1,4 @@
-/* signal_stft.c — ONNX STFT of x [batch][len][ci] (ci = 1 real or 2 complex samples): frame f
+/* signal_stft.c - ONNX STFT of x [batch][len][ci] (ci = 1 real or 2 complex samples): frame f
  * starts at sample f * step and holds n samples, multiplied by the window w (NULL: none);
  * y [batch][frames][nbins][2] holds its DFT bins k < nbins (n, or n / 2 + 1 when onesided).
  * @requires signal_dft1 */

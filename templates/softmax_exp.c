@@ -1,4 +1,4 @@
-/* softmax_exp.c — ONNX Softmax along one axis of a tensor seen as [outer, n, inner]:
+/* softmax_exp.c - ONNX Softmax along one axis of a tensor seen as [outer, n, inner]:
  * y = exp(x - max) / sum(exp(x - max)), the max taken over the axis (numerically stable).
  * inner is the stride between consecutive elements along the axis.  float takes expf_fast
  * (templates/exp_fast.c), whose loop the C compiler vectorises; double takes libm's exp.  Along

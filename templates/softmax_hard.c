@@ -1,4 +1,4 @@
-/* softmax_hard.c — ONNX Hardmax along one axis of a tensor seen as [outer, n, inner]:
+/* softmax_hard.c - ONNX Hardmax along one axis of a tensor seen as [outer, n, inner]:
  * y = 1 at the first index of the maximum along the axis, 0 elsewhere.
  * inner is the stride between consecutive elements along the axis. */
 #ifndef O2C_TEMPLATE

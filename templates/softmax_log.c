@@ -1,4 +1,4 @@
-/* softmax_log.c — ONNX LogSoftmax along one axis of a tensor seen as [outer, n, inner]:
+/* softmax_log.c - ONNX LogSoftmax along one axis of a tensor seen as [outer, n, inner]:
  * y = (x - max) - log(sum(exp(x - max))), the max taken over the axis (numerically stable).
  * inner is the stride between consecutive elements along the axis.  float takes expf_fast
  * (templates/exp_fast.c).

@@ -1,4 +1,4 @@
-/* spatial_gridsample.c — ONNX GridSample (opset 16, the semantics of PyTorch's grid_sample) on
+/* spatial_gridsample.c - ONNX GridSample (opset 16, the semantics of PyTorch's grid_sample) on
  * x [N, C, H, W] with grid [N, Ho, Wo, 2] (x, y in [-1, 1]) giving y [N, C, Ho, Wo].
  *   unnormalize: align ? (g + 1) / 2 * (size - 1) : ((g + 1) * size - 1) / 2
  *   padding 0 zeros (taps outside read 0), 1 border (clamp to [0, size - 1]),

@@ -1,4 +1,4 @@
-/* spatial_roialign.c — ONNX RoiAlign on x [N, C, H, W]: for roi r = (x1, y1, x2, y2) * scale
+/* spatial_roialign.c - ONNX RoiAlign on x [N, C, H, W]: for roi r = (x1, y1, x2, y2) * scale
  * (minus 0.5 when half_pixel) of image bidx[r], each of the oh x ow bins of the roi averages
  * (avg) or takes the max of (max, as onnxruntime: the largest weighted corner of each sample)
  * gh x gw bilinear samples at the centres of a regular grid in the bin; gh = ratio, or

@@ -1,4 +1,4 @@
-/* spatial_unpool.c — ONNX MaxUnpool: y = 0, then y[pos(ind[i])] = x[i] for each element of x,
+/* spatial_unpool.c - ONNX MaxUnpool: y = 0, then y[pos(ind[i])] = x[i] for each element of x,
  * where ind[i] is a flat index into a tensor of shape ishape (the unpooled shape the attributes
  * imply) and pos places the same coordinates in y of shape oshape (>= ishape per axis: an
  * explicit output_shape pads at the end of each axis).  An index outside [0, prod(ishape)) has

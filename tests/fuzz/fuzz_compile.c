@@ -3,6 +3,7 @@
  * undefined behaviour, no leak (ASan, UBSan), a status of the contract, and on failure one
  * line of message.  Built by `cmake -DONNX2C_FUZZ=ON` with clang; run with tools/fuzz.sh. */
 #include "onnx2c.h"
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,44 @@
 #include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* What the emitter promises of OUT.c and OUT.h whatever the model's names hold (issue 9):
+ * printable ASCII, tabs and newlines only; no backslash-newline (a line splice) and no "??"
+ * (a trigraph) anywhere; no comment opener inside a comment (only the escaper writes model
+ * text into comments: a nested opener means a closer could have slipped through too); every
+ * comment, string and character literal closed. */
+static bool text_is_safe(const char *s) {
+    for (const char *p = s; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if ((ch < 32 && ch != '\n' && ch != '\t') || ch > 126)
+            return false;
+        if ((p[0] == '\\' && p[1] == '\n') || (p[0] == '?' && p[1] == '?'))
+            return false;
+    }
+    for (const char *p = s; *p; p++) {
+        if (p[0] == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            if (!e)
+                return false;
+            for (const char *q = p + 2; q < e; q++)
+                if (q[0] == '/' && q[1] == '*')
+                    return false;
+            p = e + 1;
+        } else if (p[0] == '/' && p[1] == '/') {
+            while (p[1] && p[1] != '\n')
+                p++;
+        } else if (p[0] == '"' || p[0] == '\'') {
+            char q = p[0];
+            for (p++; *p != q; p++) {
+                if (!*p || *p == '\n')
+                    return false;
+                if (*p == '\\' && p[1])
+                    p++;
+            }
+        }
+    }
+    return true;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static char path[64];
@@ -33,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     err[0] = 0;
     int st = onnx2c_compile(path, &opt, &out, err, sizeof err);
     if (st == O2C_OK) {
-        if (!out.c_src || !out.h_src)
+        if (!out.c_src || !out.h_src || !text_is_safe(out.c_src) || !text_is_safe(out.h_src))
             abort();
         onnx2c_output_free(&out);
         return 0;
