@@ -164,10 +164,28 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     c->header = arena_printf(c->arena, "%s.h", stem);
     char prefix[256];
     onnx2c_cident(c->opt->name ? c->opt->name : stem, prefix, sizeof prefix);
+    /* the prefix is compiler-made text in every API name: like every identifier the compiler
+     * makes it holds no "__" (identifiers from model names are KIND__NAME) and so it may not
+     * end in '_' ("in_" + "_run" would be the buffer of a value named "run") */
+    if (!c->opt->name) {
+        size_t k = 0;
+        for (size_t i = 0; prefix[i]; i++)
+            if (!(prefix[i] == '_' && k > 0 && prefix[k - 1] == '_'))
+                prefix[k++] = prefix[i];
+        while (k > 1 && prefix[k - 1] == '_')
+            k--;
+        prefix[k] = 0;
+    }
     c->prefix = arena_strdup(c->arena, prefix);
 
     if (c->opt->name && strcmp(c->opt->name, prefix) != 0)
         usage_error(c, "--name '%s' is not a C identifier", c->opt->name);
+    if (c->opt->name && (strstr(prefix, "__") || prefix[strlen(prefix) - 1] == '_'))
+        usage_error(c, "--name '%s' may not hold \"__\" or end in '_'", c->opt->name);
+    for (const char *p = stem; *p; p++) /* main.c refuses these; library callers too */
+        if ((unsigned char)*p < 32 || (unsigned char)*p > 126 || strchr("\"'\\", *p) ||
+            (p[0] == '/' && p[1] == '*') || (p[0] == '*' && p[1] == '/') || (p[0] == '?' && p[1] == '?'))
+            usage_error(c, "the output's file name cannot be written into #include \"...\"");
     ir_cident(c, "", "dims"); /* reserve the generated API's own names */
     load_model(c, path);
     if (c->opt->force_dynamic)

@@ -374,3 +374,30 @@ Test(names, generated_identifiers_disjoint, .timeout = 600) {
     fclose(f);
     cr_assert_gt(n, 0, "no backend case found");
 }
+
+/* The C prefix is compiler-made text too: "--name in_" would make in__run, the identifier of a
+ * value named "run"; a default prefix from the output's stem loses doubled and trailing '_'. */
+Test(names, prefix_never_meets_model_identifiers) {
+    const char *model = ONNX2C_SOURCE_DIR "/examples/tinynet.onnx";
+    static const char *const bad[] = {"in_", "t_", "a__b", "x_"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        Options opt = {0};
+        opt.name = bad[i];
+        opt.out_path = "model.c";
+        Output o;
+        char err[1024];
+        int st = onnx2c_compile(model, &opt, &o, err, sizeof err);
+        cr_assert_eq(st, O2C_EUSAGE, "--name %s: status %d (%s)", bad[i], st, err);
+        cr_assert(strstr(err, "__") && !strchr(err, '\n'), "%s", err);
+    }
+    Options opt = {0};
+    opt.out_path = "out/my__net_.c";
+    Output o;
+    char err[1024];
+    cr_assert_eq(onnx2c_compile(model, &opt, &o, err, sizeof err), O2C_OK, "%s", err);
+    cr_assert_str_eq(o.name, "my_net");
+    cr_assert(strstr(o.c_src, "#include \"my__net_.h\""));
+    onnx2c_output_free(&o);
+    opt.out_path = "out/a\"b.c";
+    cr_assert_eq(onnx2c_compile(model, &opt, &o, err, sizeof err), O2C_EUSAGE, "%s", err);
+}
