@@ -44,6 +44,7 @@ struct Emit {
     int nsyms, syms_cap;
     Sym **stack; /* mark_sym's work list */
     int nstack, stack_cap;
+    bool *stack_in_poly;
     /* every Sym some function computes (NAME_check verifies them all first, overflow-free) */
     unsigned char *all_used;
     int all_cap;
@@ -158,15 +159,21 @@ static unsigned char *id_flags(Emit *e, unsigned char *flags, int *cap, int id) 
     return u;
 }
 
-static void push_sym(Emit *e, Sym *s) {
+/* Pushes s on mark_sym's work list; in_poly: s is a term or factor of a sum or product. */
+static void push_sym(Emit *e, Sym *s, bool in_poly) {
     if (e->nstack == e->stack_cap) {
         int cap = e->stack_cap ? e->stack_cap * 2 : 256;
         Sym **ns = arena_alloc(e->a, sizeof(Sym *) * (size_t)cap);
-        if (e->nstack)
+        bool *nf = arena_alloc(e->a, sizeof(bool) * (size_t)cap);
+        if (e->nstack) {
             memcpy(ns, e->stack, sizeof(Sym *) * (size_t)e->nstack);
+            memcpy(nf, e->stack_in_poly, sizeof(bool) * (size_t)e->nstack);
+        }
         e->stack = ns;
+        e->stack_in_poly = nf;
         e->stack_cap = cap;
     }
+    e->stack_in_poly[e->nstack] = in_poly;
     e->stack[e->nstack++] = s;
 }
 
@@ -189,28 +196,29 @@ static const char *subname_cb(const Sym *s, void *user) {
     return NULL;
 }
 
-/* Marks root as a local of the current function, and with it every non-polynomial
- * sub-expression it contains (min, max, divisions): each becomes a local of its own, computed
- * once, so the expressions that use them stay short.  Sums and products below the root are
- * printed inline.  Iterative: shape expressions may nest as deep as the graph is long. */
+/* Marks root as a local of the current function, and with it every sub-expression that is
+ * not a term or factor inside a sum or product: min, max, divisions and their operands each
+ * become a local of their own, computed once, so the expressions that use them stay short.
+ * Sums and products inside sums and products are printed inline (in uint64_t: sym_print_c).
+ * Iterative: shape expressions may nest as deep as the graph is long. */
 static void mark_sym(Emit *e, Sym *root) {
-    push_sym(e, root);
+    push_sym(e, root, false);
     while (e->nstack) {
-        Sym *s = e->stack[--e->nstack];
+        e->nstack--;
+        Sym *s = e->stack[e->nstack];
+        bool in_poly = e->stack_in_poly[e->nstack];
         if (s->kind == SYM_CONST || s->kind == SYM_DIM)
             continue;
-        if (s != root && (s->kind == SYM_ADD || s->kind == SYM_MUL)) {
-            for (int i = 0; i < s->n; i++)
-                push_sym(e, s->args[i]);
-            continue;
+        bool poly = s->kind == SYM_ADD || s->kind == SYM_MUL;
+        if (!(in_poly && poly)) {
+            e->sym_used = id_flags(e, e->sym_used, &e->sym_cap, s->id);
+            if (e->sym_used[s->id])
+                continue;
+            e->sym_used[s->id] = 1;
+            append_sym(e, &e->syms, &e->nsyms, &e->syms_cap, s);
         }
-        e->sym_used = id_flags(e, e->sym_used, &e->sym_cap, s->id);
-        if (e->sym_used[s->id])
-            continue;
-        e->sym_used[s->id] = 1;
-        append_sym(e, &e->syms, &e->nsyms, &e->syms_cap, s);
         for (int i = 0; i < s->n; i++)
-            push_sym(e, s->args[i]);
+            push_sym(e, s->args[i], poly);
     }
 }
 
@@ -749,7 +757,7 @@ static void upper(char *dst, const char *src, size_t n) {
 
 /* The human form of one dim for comments: bounded in length, whatever the nesting. */
 static const char *dim_text(Emit *e, Sym *d) {
-    return sym_str(e->a, d, e->dim_names);
+    return sym_str_max(e->a, d, e->dim_names, 80);
 }
 
 static const char *shape_str(Emit *e, const Value *v) {
@@ -874,7 +882,7 @@ static void write_header(Compiler *c, Buf *h) {
             buf_printf(&line, "%s %d '%s': %s[", pass ? "output" : "input ", i, v->name,
                        dtype_name(v->dtype));
             for (int d = 0; d < v->rank && line.len < 600; d++)
-                buf_printf(&line, "%s%s", d ? ", " : "", sym_str(c->arena, v->shape[d], dn));
+                buf_printf(&line, "%s%s", d ? ", " : "", sym_str_max(c->arena, v->shape[d], dn, 80));
             buf_puts(&line, "]");
             buf_puts(h, " *   ");
             put_comment_text(h, line.data, 700);
@@ -945,40 +953,81 @@ static void emit_node(Compiler *c, Emit *e, Node *n) {
 
 /* ---- NAME_check: every size the generated code computes, verified once
  *
- * Every Sym that some function of OUT.c computes (and each of their sub-expressions, and the
- * constraints' sides) is evaluated here first, children before parents, with overflow-checked
- * arithmetic whose partial results are those of the C expressions the other functions print
- * (sym_print_c: sums of terms k * f1 * f2..., left to right; a divisor 0 is flagged, not
- * divided by).  A result outside [-INT64_MAX, INT64_MAX] makes NAME_check return -6 before any
- * plain arithmetic runs; then the constraints; then the byte sizes of the inputs, outputs and
- * the workspace must fit in size_t (32-bit targets).  So nothing after NAME_check can overflow
- * for dims it accepts. */
+ * The other functions compute sums and products in uint64_t (sym_print_c), which is exact
+ * whenever the exact value fits in int64, and divisions, mods, mins and maxes on those int64
+ * values.  So NAME_check evaluates, exactly, every Sym whose value the generated code takes as
+ * an int64: those some function names as a local (recorded as they are emitted), the operands
+ * of every division, mod, min and max, the factors of products, the constraints' sides and the
+ * byte sizes, children first.  Sums of products are accumulated in 128 bits (o2c_term: a term
+ * reaching 2^125 in magnitude is refused as too large to tell); a value outside
+ * [-INT64_MAX, INT64_MAX], or a zero divisor, makes NAME_check return -6 before any other
+ * arithmetic runs; then the constraints; then the byte sizes of the inputs, outputs and the
+ * workspace must fit in size_t (32-bit targets).  So nothing after NAME_check can overflow for
+ * dims it accepts, and it accepts exactly the dims at which every such value fits. */
 
-/* The overflow-checked int64 operations NAME_check uses (only those written): *ok becomes 0,
- * and 0 is returned, when the exact result is outside [-INT64_MAX, INT64_MAX]. */
-enum { CK_ADD = 1, CK_MUL = 2, CK_DIV = 4 };
-static const char checked_add[] =
-    "static int64_t o2c_cadd(int64_t a, int64_t b, int *ok) {\n"
-    "    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < -INT64_MAX - b)) {\n"
-    "        *ok = 0;\n"
-    "        return 0;\n"
-    "    }\n"
-    "    return a + b;\n"
-    "}\n";
-static const char checked_mul[] =
+enum { CK_POLY = 1, CK_TERM1 = 2, CK_DIV = 4 }; /* the helpers NAME_check calls (only those are written) */
+static const char checked_poly[] =
+    "/* Exact sums of products k * f1 * ... * fn of int64 values: a 128-bit two's complement\n"
+    "   accumulator (hi:lo); a term reaching 2^125 in magnitude, or a sum 2^126, sets huge. */\n"
+    "typedef struct {\n"
+    "    uint64_t hi, lo;\n"
+    "    int huge;\n"
+    "} o2c_acc;\n"
     "static uint64_t o2c_abs64(int64_t a) { return a < 0 ? 0 - (uint64_t)a : (uint64_t)a; }\n"
-    "static int64_t o2c_cmul(int64_t a, int64_t b, int *ok) {\n"
-    "    if (a != 0 && o2c_abs64(b) > (uint64_t)INT64_MAX / o2c_abs64(a)) {\n"
-    "        *ok = 0;\n"
-    "        return 0;\n"
+    "/* (hi:lo) = a * b, from 32-bit halves */\n"
+    "static void o2c_mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {\n"
+    "    uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;\n"
+    "    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;\n"
+    "    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);\n"
+    "    *lo = (mid << 32) | (ll & 0xffffffffu);\n"
+    "    *hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);\n"
+    "}\n"
+    "static void o2c_term(o2c_acc *s, int64_t k, int n, const int64_t *f) {\n"
+    "    uint64_t hi = 0, lo = o2c_abs64(k), h1, l1, h2, l2;\n"
+    "    int neg = k < 0;\n"
+    "    for (int i = 0; i < n && !s->huge; i++) {\n"
+    "        uint64_t m = o2c_abs64(f[i]);\n"
+    "        neg ^= f[i] < 0;\n"
+    "        o2c_mul64(lo, m, &h1, &l1);\n"
+    "        o2c_mul64(hi, m, &h2, &l2);\n"
+    "        if (h2 != 0 || l2 >= ((uint64_t)1 << 61) || h1 >= ((uint64_t)1 << 61) - l2)\n"
+    "            s->huge = 1; /* the magnitude would reach 2^125 */\n"
+    "        hi = l2 + h1;\n"
+    "        lo = l1;\n"
     "    }\n"
-    "    return a * b;\n"
+    "    if (s->huge)\n"
+    "        return;\n"
+    "    if (neg) { /* two's complement of (hi:lo) */\n"
+    "        hi = ~hi + (lo == 0);\n"
+    "        lo = 0 - lo;\n"
+    "    }\n"
+    "    uint64_t sl = s->lo + lo;\n"
+    "    s->hi = s->hi + hi + (sl < lo);\n"
+    "    s->lo = sl;\n"
+    "    uint64_t top = s->hi >> 62; /* bits 127 and 126: equal while |sum| < 2^126 */\n"
+    "    if (top == 1 || top == 2)\n"
+    "        s->huge = 1;\n"
+    "}\n"
+    "static void o2c_zero(o2c_acc *s) {\n"
+    "    s->hi = s->lo = 0;\n"
+    "    s->huge = 0;\n"
+    "}\n"
+    "/* The sum, when it fits in [-INT64_MAX, INT64_MAX]; else *ok = 0 and 0. */\n"
+    "static int64_t o2c_sum(const o2c_acc *s, int *ok) {\n"
+    "    if (!s->huge && s->hi == 0 && s->lo <= (uint64_t)INT64_MAX)\n"
+    "        return (int64_t)s->lo;\n"
+    "    if (!s->huge && s->hi == ~(uint64_t)0 && s->lo > (uint64_t)INT64_MAX + 1)\n"
+    "        return -(int64_t)(0 - s->lo);\n"
+    "    *ok = 0;\n"
+    "    return 0;\n"
     "}\n";
+static const char checked_term1[] =
+    "static void o2c_term1(o2c_acc *s, int64_t k, int64_t f) { o2c_term(s, k, 1, &f); }\n";
 static const char checked_div[] =
-    "/* kind 0 floor(a / b), 1 ceil(a / b), 2 a mod b (the sign of b); a zero divisor sets *ok to\n"
-    "   0, and so does a ceiling whose a + b - 1 does not fit (printed that way for a, b > 0) */\n"
+    "/* kind 0 floor(a / b), 1 ceil(a / b), 2 a mod b (the sign of b); a zero divisor (and\n"
+    "   INT64_MIN / -1) sets *ok to 0 */\n"
     "static int64_t o2c_cdiv(int64_t a, int64_t b, int kind, int *ok) {\n"
-    "    if (b == 0 || a == INT64_MIN || b == INT64_MIN || (kind == 1 && b > 0 && a > INT64_MAX - (b - 1))) {\n"
+    "    if (b == 0 || (a == INT64_MIN && b == -1)) {\n"
     "        *ok = 0;\n"
     "        return 0;\n"
     "    }\n"
@@ -1003,70 +1052,97 @@ static const char *checked_operand(Emit *e, Sym *s) {
     return arena_printf(e->a, "s%d", s->id);
 }
 
-/* The overflow-checked expression of one node over its children's locals. */
-static const char *checked_expr(Emit *e, Sym *s) {
-    const char *acc = checked_operand(e, s->args[0]);
-    for (int i = 1; i < s->n; i++) {
-        const char *x = checked_operand(e, s->args[i]);
-        switch (s->kind) {
-        case SYM_ADD:
-            acc = arena_printf(e->a, "o2c_cadd(%s, %s, &ok)", acc, x);
-            e->ck_used |= CK_ADD;
-            break;
-        case SYM_MUL:
-            acc = arena_printf(e->a, "o2c_cmul(%s, %s, &ok)", acc, x);
-            e->ck_used |= CK_MUL;
-            break;
-        case SYM_MIN: acc = arena_printf(e->a, "(%s < %s ? %s : %s)", acc, x, acc, x); break;
-        case SYM_MAX: acc = arena_printf(e->a, "(%s > %s ? %s : %s)", acc, x, acc, x); break;
-        default:
-            acc = arena_printf(e->a, "o2c_cdiv(%s, %s, %d, &ok)", acc, x,
-                               s->kind == SYM_FLOORDIV ? 0 : s->kind == SYM_CEILDIV ? 1 : 2);
-            e->ck_used |= CK_DIV;
+static bool is_poly(const Sym *s) { return s->kind == SYM_ADD || s->kind == SYM_MUL; }
+
+/* The call accumulating one term t (a constant, an atom or a product k * f1 * ...) of a sum. */
+static const char *checked_term(Emit *e, Sym *t) {
+    int64_t k = 1;
+    Sym *const *f = &t;
+    int nf = 1;
+    if (t->kind == SYM_CONST) {
+        k = t->c;
+        nf = 0;
+    } else if (t->kind == SYM_MUL) {
+        bool coef = t->args[0]->kind == SYM_CONST;
+        k = coef ? t->args[0]->c : 1;
+        f = t->args + coef;
+        nf = t->n - coef;
+    }
+    const char *ks = k == INT64_MIN ? "(-9223372036854775807 - 1)" : emit_int(e, k);
+    if (nf <= 1) {
+        e->ck_used |= CK_TERM1;
+        return arena_printf(e->a, "o2c_term1(&acc, %s, %s)", ks, nf ? checked_operand(e, f[0]) : "1");
+    }
+    Buf b;
+    buf_init(&b);
+    for (int i = 0; i < nf; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", checked_operand(e, f[i]));
+    const char *r = arena_printf(e->a, "o2c_term(&acc, %s, %d, (const int64_t[]){%s})", ks, nf, b.data);
+    buf_free(&b);
+    return r;
+}
+
+/* The Syms the generated code takes as int64 values: what some function names, and within them
+ * the operands of divisions, mods, mins and maxes and the factors of products; a term of a sum
+ * is only accumulated.  Adds them to e->all. */
+static void close_checked(Emit *e) {
+    for (int i = 0; i < e->nall; i++) { /* e->all grows while this runs */
+        Sym *s = e->all[i];
+        for (int k = 0; k < s->n; k++) {
+            Sym *a = s->args[k];
+            if (s->kind == SYM_ADD && a->kind == SYM_MUL) /* a term: its factors */
+                for (int j = 0; j < a->n; j++)
+                    note_checked(e, a->args[j]);
+            else
+                note_checked(e, a);
         }
     }
-    return acc;
 }
 
 static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int nsizes) {
     Graph *g = c->g;
     const char *P = c->prefix;
     begin_function(e);
-    /* the closure: every sub-expression of what is computed anywhere, constraints included */
     for (int i = 0; i < g->nconstraints; i++) {
         note_checked(e, g->constraints[i].a);
         note_checked(e, g->constraints[i].b);
     }
     for (int i = 0; i < nsizes; i++)
         note_checked(e, sizes[i]);
-    for (int i = 0; i < e->nall; i++)
-        for (int k = 0; k < e->all[i]->n; k++)
-            note_checked(e, e->all[i]->args[k]);
+    close_checked(e);
     if (e->nall > 1)
         qsort(e->all, (size_t)e->nall, sizeof(Sym *), cmp_sym_id);
-    /* a local that nothing after it reads is computed for its verdict only */
-    unsigned char *read = arena_alloc(e->a, (size_t)e->all_cap + 1);
-    for (int i = 0; i < e->nall; i++)
-        for (int k = 0; k < e->all[i]->n; k++)
-            if (e->all[i]->args[k]->id < e->all_cap)
-                read[e->all[i]->args[k]->id] = 1;
-    for (int i = 0; i < g->nconstraints; i++) {
-        Sym *ab[2] = {g->constraints[i].a, g->constraints[i].b};
-        for (int k = 0; k < 2; k++)
-            if (ab[k]->id < e->all_cap)
-                read[ab[k]->id] = 1;
-    }
-    for (int i = 0; i < nsizes; i++)
-        if (sizes[i]->id < e->all_cap)
-            read[sizes[i]->id] = 1;
     if (e->nall) {
         emit_line(e, "int ok = 1;");
         for (int i = 0; i < e->nall; i++) {
             Sym *s = e->all[i];
-            if (read[s->id])
-                emit_line(e, "const int64_t s%d = %s;", s->id, checked_expr(e, s));
-            else
-                emit_line(e, "(void)%s;", checked_expr(e, s));
+            if (is_poly(s)) {
+                if (!(e->ck_used & CK_POLY))
+                    emit_line(e, "o2c_acc acc;");
+                e->ck_used |= CK_POLY;
+                Buf t;
+                buf_init(&t);
+                buf_puts(&t, "o2c_zero(&acc)");
+                for (int k = 0; k < (s->kind == SYM_ADD ? s->n : 1); k++)
+                    buf_printf(&t, ", %s", checked_term(e, s->kind == SYM_ADD ? s->args[k] : s));
+                emit_line(e, "%s;", t.data);
+                buf_free(&t);
+                emit_line(e, "const int64_t s%d = o2c_sum(&acc, &ok);", s->id);
+                continue;
+            }
+            const char *acc = checked_operand(e, s->args[0]);
+            for (int k = 1; k < s->n; k++) {
+                const char *x = checked_operand(e, s->args[k]);
+                if (s->kind == SYM_MIN || s->kind == SYM_MAX)
+                    acc = arena_printf(e->a, "(%s %s %s ? %s : %s)", acc,
+                                       s->kind == SYM_MIN ? "<" : ">", x, acc, x);
+                else {
+                    acc = arena_printf(e->a, "o2c_cdiv(%s, %s, %d, &ok)", acc, x,
+                                       s->kind == SYM_FLOORDIV ? 0 : s->kind == SYM_CEILDIV ? 1 : 2);
+                    e->ck_used |= CK_DIV;
+                }
+            }
+            emit_line(e, "const int64_t s%d = %s;", s->id, acc);
         }
         emit_line(e, "if (!ok)");
         emit_line(e, "    return %d;", E_TOOBIG);
@@ -1095,6 +1171,30 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
         emit_line(e, "    return %d;", E_TOOBIG);
     }
     buf_free(&cmp);
+    /* a local only some other local reads is still read; one nothing reads is marked used */
+    unsigned char *read = arena_alloc(e->a, (size_t)e->all_cap + 1);
+    for (int i = 0; i < e->nall; i++)
+        for (int k = 0; k < e->all[i]->n; k++) {
+            Sym *a = e->all[i]->args[k];
+            bool term = e->all[i]->kind == SYM_ADD && a->kind == SYM_MUL; /* read as factors */
+            if (!term && a->id < e->all_cap)
+                read[a->id] = 1;
+            for (int j = 0; term && j < a->n; j++)
+                if (a->args[j]->id < e->all_cap)
+                    read[a->args[j]->id] = 1;
+        }
+    for (int i = 0; i < g->nconstraints; i++) {
+        if (g->constraints[i].a->id < e->all_cap)
+            read[g->constraints[i].a->id] = 1;
+        if (g->constraints[i].b->id < e->all_cap)
+            read[g->constraints[i].b->id] = 1;
+    }
+    for (int i = 0; i < nsizes; i++)
+        if (sizes[i]->id < e->all_cap)
+            read[sizes[i]->id] = 1;
+    for (int i = 0; i < e->nall; i++)
+        if (!read[e->all[i]->id])
+            emit_line(e, "(void)s%d;", e->all[i]->id);
     emit_line(e, "(void)dims;");
     emit_line(e, "return 0;");
     Buf guard;
@@ -1109,14 +1209,15 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
                 put_comment_text(&guard, g->dims[i].name, 160);
                 buf_printf(&guard, " */\n        return %d;\n", E_DIMS);
             }
+        /* the compiler reasons about dims in [0, INT64_MAX - 1] (SYM_DIM_MAX) */
+        buf_printf(&guard, "    for (int i = 0; i < %d; i++)\n", g->ndims);
+        buf_printf(&guard, "        if (dims[i] == INT64_MAX)\n            return %d;\n", E_TOOBIG);
     }
     g->checked = e->all;
     g->nchecked = e->nall;
     if (e->ck_used) {
-        buf_puts(out, "/* Overflow-checked int64 arithmetic for the size checks: *ok becomes 0, and 0 is\n"
-                      "   returned, when the exact result is outside [-INT64_MAX, INT64_MAX]. */\n");
-        buf_puts(out, e->ck_used & CK_ADD ? checked_add : "");
-        buf_puts(out, e->ck_used & CK_MUL ? checked_mul : "");
+        buf_puts(out, e->ck_used & CK_POLY ? checked_poly : "");
+        buf_puts(out, e->ck_used & CK_TERM1 ? checked_term1 : "");
         buf_puts(out, e->ck_used & CK_DIV ? checked_div : "");
         buf_puts(out, "\n");
     }

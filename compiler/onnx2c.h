@@ -168,7 +168,10 @@ bool sym_bounds(const Sym *e, const int64_t *dlo, const int64_t *dhi, int64_t *l
 /* Evaluates with concrete dims; returns false on division by zero and when a value on the
  * way does not fit in int64. */
 bool sym_eval(const Sym *e, const int64_t *dims, int64_t *out);
-/* Prints e as a C99 int64_t expression; dim i is printed by dimname(i, user). */
+/* Prints e as a C99 int64_t expression; dim i is printed by dimname(i, user).  Sums and
+ * products are computed in uint64_t and converted back, (int64_t)((uint64_t)64 * N * H - ...):
+ * no partial result can overflow, and the value is exact whenever the exact value of every
+ * sum or product that is not itself a term of a sum fits in int64 (NAME_check makes sure). */
 void sym_print_c(Buf *b, const Sym *e, const char *(*dimname)(int, void *), void *user);
 /* The same, where subname(sub, user) may name a sub-expression (a local computed earlier):
  * the named sub-expression is printed as that name. */

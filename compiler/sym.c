@@ -1170,8 +1170,8 @@ static int prec_of(const Printer *p, const Sym *e) {
     switch (e->kind) {
     case SYM_CONST: return e->c < 0 && !(e->c == INT64_MIN && p->c) ? P_UNARY : P_PRIMARY;
     case SYM_DIM: return P_PRIMARY;
-    case SYM_ADD: return P_ADD;
-    case SYM_MUL: return P_MUL;
+    case SYM_ADD: return p->c ? P_UNARY : P_ADD; /* C: a cast, (int64_t)(...) */
+    case SYM_MUL: return p->c ? P_UNARY : P_MUL;
     default: form(p, e, &prec); return prec;
     }
 }
@@ -1202,6 +1202,13 @@ static void start_term(Printer *p, const Sym *t, bool first) {
     if (neg)
         k = -k;
     put(p, first ? (neg ? "-" : "") : neg ? " - " : " + ");
+    if (p->c && nf == 0 && !first && k != INT64_MIN) { /* a constant after uint64_t terms */
+        put_int(p, k);
+        put(p, "u");
+        return;
+    }
+    if (p->c) /* every term starts as uint64_t: the sum wraps instead of overflowing */
+        put(p, "(uint64_t)");
     if (nf == 0) {
         put_int(p, k);
         return;
@@ -1224,7 +1231,7 @@ static void step_factors(Printer *p, const Sym *t, int i) {
     if (i)
         put(p, p->c ? " * " : "*");
     bool unit = k == 1; /* a factor of a plain product binds like a multiplication operand */
-    int prec = p->c ? (i == 0 && unit ? P_MUL : P_UNARY) : (nf == 1 && unit ? P_MUL : P_UNARY);
+    int prec = p->c ? P_UNARY : (nf == 1 && unit ? P_MUL : P_UNARY);
     task(p, T_SYM, f[i], prec, NULL, 0);
 }
 
@@ -1271,8 +1278,18 @@ static void step_sym(Printer *p, const Sym *e, int prec) {
         }
         break;
     }
-    case SYM_ADD: task(p, T_TERMS, e, 0, NULL, 0); break;
-    case SYM_MUL: start_term(p, e, true); break;
+    case SYM_ADD:
+    case SYM_MUL:
+        if (p->c) { /* sums and products in uint64_t, converted back once: exact whenever the
+                     * result fits in int64 (NAME_check makes sure), whatever the parts */
+            put(p, "(int64_t)(");
+            task(p, T_STR, NULL, 0, ")", 0);
+        }
+        if (e->kind == SYM_ADD)
+            task(p, T_TERMS, e, 0, NULL, 0);
+        else
+            start_term(p, e, true);
+        break;
     default: {
         int own;
         task(p, T_FORM, e, 0, form(p, e, &own), 0);

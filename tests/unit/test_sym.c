@@ -242,29 +242,34 @@ Test(sym, subst) {
 
 /* ------------------------------------------------------------------ printing */
 
+/* C: sums and products in uint64_t, converted back (no partial result overflows; exact when
+ * the value fits, which NAME_check makes sure of); divisions on int64 values. */
 Test(sym, print_c) {
-    cr_assert_str_eq(c_hw(sub(H, K(3))), "H - 3");
-    cr_assert_str_eq(c_hw(add(mul(N, K(64)), K(3))), "64 * N + 3");
-    cr_assert_str_eq(c_hw(sub(K(2), mul(K(3), W))), "-3 * W + 2");
-    cr_assert_str_eq(c_hw(sub(W, H)), "-H + W");
+    cr_assert_str_eq(c_hw(sub(H, K(3))), "(int64_t)((uint64_t)H - 3u)");
+    cr_assert_str_eq(c_hw(add(mul(N, K(64)), K(3))), "(int64_t)((uint64_t)64 * N + 3u)");
+    cr_assert_str_eq(c_hw(sub(K(2), mul(K(3), W))), "(int64_t)(-(uint64_t)3 * W + 2u)");
+    cr_assert_str_eq(c_hw(sub(W, H)), "(int64_t)(-(uint64_t)H + (uint64_t)W)");
     cr_assert_str_eq(c_hw(K(INT64_MIN)), "(-9223372036854775807 - 1)");
-    cr_assert_str_eq(c_hw(add(H, K(INT64_MIN))), "H + (-9223372036854775807 - 1)");
+    cr_assert_str_eq(c_hw(add(H, K(INT64_MIN))),
+                     "(int64_t)((uint64_t)H + (uint64_t)(-9223372036854775807 - 1))");
     cr_assert_str_eq(c_hw(K(-5)), "-5");
-    cr_assert_str_eq(c_hw(add(floordv(sub(H, K(3)), K(2)), K(1))), "(H + 1) / 2 - 1");
-    cr_assert_str_eq(c_hw(mul(floordv(H, K(2)), K(3))), "3 * (H / 2)");
-    cr_assert_str_eq(c_hw(mod(add(H, K(1)), K(3))), "(H + 1) % 3");
+    cr_assert_str_eq(c_hw(add(floordv(sub(H, K(3)), K(2)), K(1))),
+                     "(int64_t)((uint64_t)((int64_t)((uint64_t)H + 1u) / 2) - 1u)");
+    cr_assert_str_eq(c_hw(mul(floordv(H, K(2)), K(3))), "(int64_t)((uint64_t)3 * (H / 2))");
+    cr_assert_str_eq(c_hw(mod(add(H, K(1)), K(3))), "(int64_t)((uint64_t)H + 1u) % 3");
     cr_assert_str_eq(c_hw(ceildv(H, W)), "(H / W + (H % W != 0))"); /* no H + W - 1 */
     cr_assert_str_eq(c_hw(ceildv(H, K(INT64_MAX))), "(H / 9223372036854775807 + (H % 9223372036854775807 != 0))");
     cr_assert_str_eq(c_hw(smax(H, W)), "(H > W ? H : W)");
     /* a dividend that may be negative gets floor semantics */
     Sym *m = smin(sub(H, K(5)), W);
-    cr_assert_str_eq(c_hw(floordv(m, K(2))),
-                     "((W < H - 5 ? W : H - 5) / 2 - ((W < H - 5 ? W : H - 5) % 2 < 0))");
-    cr_assert_str_eq(c_hw(mod(m, K(2))), "((W < H - 5 ? W : H - 5) % 2 + "
-                                         "((W < H - 5 ? W : H - 5) % 2 < 0 ? 2 : 0))");
+    const char *mc = "(W < (int64_t)((uint64_t)H - 5u) ? W : (int64_t)((uint64_t)H - 5u))";
+    cr_assert_str_eq(c_hw(floordv(m, K(2))), arena_printf(A, "(%s / 2 - (%s %% 2 < 0))", mc, mc));
+    cr_assert_str_eq(c_hw(mod(m, K(2))), arena_printf(A, "(%s %% 2 + (%s %% 2 < 0 ? 2 : 0))", mc, mc));
+    const char *hw = "(int64_t)((uint64_t)H - (uint64_t)W)";
     cr_assert_str_eq(c_hw(floordv(H, sub(H, W))),
-                     "(H / (H - W) - (H % (H - W) != 0 && (H % (H - W) < 0) != ((H - W) < 0)))");
-    cr_assert_str_eq(cstr(mul(H, W)), "d0 * d1");
+                     arena_printf(A, "(H / %s - (H %% %s != 0 && (H %% %s < 0) != (%s < 0)))", hw, hw,
+                                  hw, hw));
+    cr_assert_str_eq(cstr(mul(H, W)), "(int64_t)((uint64_t)d0 * d1)");
 }
 
 Test(sym, print_human) {
