@@ -62,6 +62,7 @@ typedef struct Maps {
      * upper-cased); valid for the array dims_owned of ndims_seen entries.  When another stage
      * replaces or resets g->dims (--fix, --dynamic) they are rebuilt from it. */
     StrMap dims, dimcase;
+    StrMap constraints; /* "kind:a:b" by Sym ids: each constraint is recorded once */
     Dim *dims_owned;
     int ndims_seen, capdims;
 } Maps;
@@ -374,9 +375,12 @@ void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const ch
             o2c_error(c, n, "%s (for every size)", what);
         return;
     }
-    for (int i = 0; i < g->nconstraints; i++)
-        if (g->constraints[i].a == a && g->constraints[i].b == b && g->constraints[i].kind == kind)
-            return;
+    char key[48];
+    snprintf(key, sizeof key, "%d:%d:%d", kind, a->id, b->id);
+    void **seen = map_slot(c->arena, &maps(c)->constraints, key, true);
+    if (*seen)
+        return;
+    *seen = (void *)1;
     if (g->nconstraints == g->capconstraints) {
         int cap = g->capconstraints ? g->capconstraints * 2 : 16;
         Constraint *nc = arena_alloc(c->arena, sizeof(Constraint) * (size_t)cap);

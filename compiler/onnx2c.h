@@ -144,6 +144,8 @@ int sym_count(const SymCtx *s);
 Sym *sym_const(SymCtx *s, int64_t c);
 Sym *sym_dim(SymCtx *s, int dim);
 Sym *sym_add(SymCtx *s, Sym *a, Sym *b);
+/* terms[0] + ... + terms[n-1] in one step (n sym_adds would copy the growing sum n times). */
+Sym *sym_sum(SymCtx *s, int n, Sym *const *terms);
 Sym *sym_sub(SymCtx *s, Sym *a, Sym *b);
 Sym *sym_neg(SymCtx *s, Sym *a);
 Sym *sym_mul(SymCtx *s, Sym *a, Sym *b);

@@ -791,6 +791,13 @@ static Sym *minmax(SymCtx *s, SymKind kind, Sym *a, Sym *b) {
 /* ---- the public constructors: each reports an overflow when it returns */
 
 Sym *sym_add(SymCtx *s, Sym *a, Sym *b) { return done(s, add_(s, a, b)); }
+
+Sym *sym_sum(SymCtx *s, int n, Sym *const *terms) {
+    Poly p = {0};
+    for (int i = 0; i < n; i++)
+        poly_add(s, &p, terms[i], 1);
+    return done(s, build(s, &p));
+}
 Sym *sym_sub(SymCtx *s, Sym *a, Sym *b) { return done(s, sub_(s, a, b)); }
 Sym *sym_neg(SymCtx *s, Sym *a) { return done(s, neg_(s, a)); }
 Sym *sym_mul(SymCtx *s, Sym *a, Sym *b) { return done(s, mul_(s, a, b)); }

@@ -31,6 +31,10 @@ typedef struct Piece {
     Sym **size;
     Sym *dbase, *sbase;
     Sym **dstride, **sstride;
+    /* Non-NULL: dbase is not a Sym but where the previous piece's running destination offset
+     * ended, and the offset then grows by dnext (Concat of many inputs of symbolic sizes: n
+     * prefix sums would be n expressions of up to n terms each). */
+    Sym *dnext;
 } Piece;
 
 typedef struct Pieces {
@@ -167,7 +171,7 @@ static void fold_output(Compiler *c, Node *n, const Pieces *ps, int k) {
         if (p->out != k)
             continue;
         int64_t tmp[MAX_RANK + 1];
-        if (!all_const(p->size, p->rank, tmp) || !all_const(p->dstride, p->rank, tmp) ||
+        if (p->dnext || !all_const(p->size, p->rank, tmp) || !all_const(p->dstride, p->rank, tmp) ||
             !all_const(p->sstride, p->rank, tmp) || !all_const(&p->dbase, 1, tmp) ||
             !all_const(&p->sbase, 1, tmp))
             return;
@@ -268,7 +272,9 @@ static void emit_piece(Compiler *c, Emit *e, const Piece *p, Value *dst) {
     Buf di, si;
     buf_init(&di);
     buf_init(&si);
-    if (p->dbase != K(c, 0))
+    if (p->dnext)
+        buf_puts(&di, "off");
+    else if (p->dbase != K(c, 0))
         buf_puts(&di, emit_sym(e, p->dbase));
     if (p->sbase != K(c, 0))
         buf_puts(&si, emit_sym(e, p->sbase));
@@ -294,12 +300,21 @@ static void emit_piece(Compiler *c, Emit *e, const Piece *p, Value *dst) {
 
 static void emit_pieces(Compiler *c, Emit *e, Node *n) {
     const Pieces *ps = n->priv;
+    bool running = false;
     for (int i = 0; i < ps->n; i++) {
         Value *y = n->out[ps->p[i].out];
         if (y->data || y->kv) /* folded: written from its known contents */
             continue;
+        if (ps->p[i].dnext && !running) {
+            emit_line(e, "int64_t off = 0;");
+            running = true;
+        }
         emit_piece(c, e, &ps->p[i], y);
+        if (ps->p[i].dnext)
+            emit_line(e, "off += %s;", emit_sym(e, ps->p[i].dnext));
     }
+    if (running)
+        emit_line(e, "(void)off;");
 }
 
 /* ---- Transpose: y = x permuted, y.shape[i] = x.shape[perm[i]] (default perm reverses) */
@@ -354,7 +369,8 @@ static void infer_concat(Compiler *c, Node *n) {
     Sym **shape = sym_arr(c, r);
     for (int d = 0; d < r; d++)
         shape[d] = x0->shape[d];
-    Sym *total = K(c, 0);
+    Sym *total, **sizes = sym_arr(c, n->nin);
+    int nsym = 0;
     for (int k = 0; k < n->nin; k++) {
         Value *x = infer_in(c, n, k);
         if (x->dtype != x0->dtype)
@@ -374,12 +390,16 @@ static void infer_concat(Compiler *c, Node *n) {
             if (sym_is_const(x->shape[d]))
                 shape[d] = x->shape[d];
         }
-        total = sym_add(c->sym, total, x->shape[axis]);
+        sizes[k] = x->shape[axis];
+        nsym += !sym_is_const(sizes[k]);
     }
+    total = sym_sum(c->sym, n->nin, sizes);
     shape[axis] = total;
     ir_set_shape(c, n->out[0], x0->dtype, r, shape);
     Pieces *ps = new_pieces(c, n);
     Sym **ys = contig_strides(c, r, shape), *off = K(c, 0);
+    /* many symbolic sizes: the destination offset runs in the generated code */
+    bool running = nsym > 8;
     for (int k = 0; k < n->nin; k++) {
         Value *x = n->in[k];
         Piece *p = add_piece(c, ps, x, 0, r);
@@ -389,6 +409,10 @@ static void infer_concat(Compiler *c, Node *n) {
         for (int d = 0; d < r; d++) {
             p->dstride[d] = ys[d];
             p->sstride[d] = xs[d];
+        }
+        if (running) {
+            p->dnext = sym_mul(c->sym, x->shape[axis], ys[axis]);
+            continue;
         }
         p->dbase = sym_mul(c->sym, off, ys[axis]);
         off = sym_add(c->sym, off, x->shape[axis]);

@@ -545,6 +545,31 @@ Test(load, many_dims_load_linear, .timeout = 60) {
     rm_tree(dir);
 }
 
+/* The same model compiled all the way (emit included): 20,000 dims stay linear too. */
+Test(load, many_dims_compile_linear, .timeout = 300) {
+    enum { N = 20000 };
+    char dir[64], p[256];
+    make_dir(dir, sizeof dir);
+    in_dir(p, sizeof p, dir, "many.onnx");
+    write_many_dims_model(p, N);
+    Output o;
+    char err[1024];
+    double t0 = now_s();
+    cr_assert_eq(tu_compile(p, &o, err, sizeof err), O2C_OK, "%s", err);
+    double dt = now_s() - t0;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    cr_log_info("20000 dims: compile %.2f s, %zu bytes of C, peak RSS %ld MB", dt, strlen(o.c_src),
+                ru.ru_maxrss / 1024);
+    cr_assert(strstr(o.h_src, "MODEL_DIM_D19999 = 19999"));
+#ifndef __SANITIZE_ADDRESS__
+    cr_assert(dt < 20, "compile took %.1f s", dt);
+    cr_assert(ru.ru_maxrss < 1024 * 1024, "peak RSS %ld MB", ru.ru_maxrss / 1024);
+#endif
+    onnx2c_output_free(&o);
+    rm_tree(dir);
+}
+
 /* Dims that differ only in case get distinct C identifiers (enum names are upper-cased), also
  * when the suffix made for one is taken by another dim. */
 Test(load, dim_names_case_distinct) {

@@ -10,10 +10,14 @@
  * one line naming the node.
  * Values: the cases in tests/data/layout/cases run through onnx2c-test with --strict, which
  * compares against the numpy references the script wrote. */
+#include "modelgen.h"
 #include "testutil.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define LAY TU_DATA("layout")
 
@@ -100,4 +104,58 @@ Test(layout, cases, .timeout = 600) {
         "transpose_default_sym",
     };
     tu_run_cases(LAY "cases", names, sizeof names / sizeof *names, "--strict");
+}
+
+/* Concat of many inputs of symbolic sizes: the destination offset runs in the generated code
+ * (n prefix sums as Syms would be quadratic); 12 inputs x_k[2, d_k] along axis 1. */
+Test(layout, concat_many_symbolic) {
+    enum { NIN = 12 };
+    char path[] = "/tmp/onnx2c-concat-XXXXXX.onnx";
+    int fd = mkstemps(path, 5);
+    cr_assert(fd >= 0);
+    close(fd);
+    MgGraph *g = mg_new(13);
+    char names[NIN][8], dn[NIN][8];
+    const char *ins[NIN];
+    for (int k = 0; k < NIN; k++) {
+        snprintf(names[k], sizeof names[k], "x%d", k);
+        snprintf(dn[k], sizeof dn[k], "d%d", k);
+        MgDim d[2] = {{NULL, 2}, {dn[k], 0}};
+        mg_input(g, names[k], MG_FLOAT, 2, d);
+        ins[k] = names[k];
+    }
+    MgNode *cat = mg_node(g, "Concat", "cat", NIN, ins, 1, (const char *[]){"y"});
+    mg_attr_int(cat, "axis", 1);
+    mg_output(g, "y", MG_FLOAT, -1, NULL);
+    mg_write(g, path);
+    TuModel m;
+    tu_open(&m, path, NULL);
+    cr_assert(strstr(m.o.c_src, "off += "), "no running offset:\n%s", m.o.c_src);
+    int64_t dims[NIN], total = 0;
+    float x[NIN][2][8], y[2 * NIN * 8];
+    const void *in[NIN];
+    for (int k = 0; k < NIN; k++) {
+        dims[k] = (k * 5) % 8; /* 0..7, zeros included */
+        total += dims[k];
+        for (int r = 0; r < 2; r++)
+            for (int j = 0; j < 8; j++)
+                x[k][r][j] = (float)(100 * k + 10 * r + j);
+    }
+    float packed[NIN][16];
+    for (int k = 0; k < NIN; k++) {
+        for (int r = 0; r < 2; r++)
+            for (int j = 0; j < dims[k]; j++)
+                packed[k][r * dims[k] + j] = x[k][r][j];
+        in[k] = packed[k];
+    }
+    void *out[1] = {y};
+    cr_assert_eq(tu_run(&m, dims, in, out), 0);
+    for (int r = 0; r < 2; r++) {
+        int64_t col = 0;
+        for (int k = 0; k < NIN; k++)
+            for (int j = 0; j < dims[k]; j++, col++)
+                cr_assert_float_eq(y[r * total + col], x[k][r][j], 0, "y[%d][%lld]", r, (long long)col);
+    }
+    tu_close(&m);
+    remove(path);
 }
