@@ -1,4 +1,4 @@
-/* int_sat.c — a double converted to the integer type T, saturating: values below T's range
+/* int_sat.c - a double converted to the integer type T, saturating: values below T's range
  * give its minimum, values above its maximum, NaN gives 0, others truncate toward zero (C's
  * conversion).  C leaves an out-of-range float-to-integer conversion undefined (ONNX 1.12
  * leaves Cast's undefined too); every kernel that turns float data into an integer (Cast, Pow

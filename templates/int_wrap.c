@@ -1,4 +1,4 @@
-/* int_wrap.c — a + b (op '+') or a * b (op '*') for kernels generic over T, wrapping modulo
+/* int_wrap.c - a + b (op '+') or a * b (op '*') for kernels generic over T, wrapping modulo
  * 2^n on integer types as every integer op of the generated code does (numpy's behaviour): a
  * signed overflow is undefined in C, so integers are added and multiplied in uint64_t (whose
  * low n bits are the two's complement result) and converted back (implementation-defined, a

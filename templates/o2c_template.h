@@ -1,4 +1,4 @@
-/* o2c_template.h — lets a template compile on its own (unit tests): the element type T defaults
+/* o2c_template.h - lets a template compile on its own (unit tests): the element type T defaults
  * to float, and the C headers generated code includes are included.  The emitter removes the
  * `#ifndef O2C_TEMPLATE` block that includes this file. */
 #ifndef O2C_TEMPLATE_H

@@ -338,7 +338,8 @@ Test(names, compiler_identifiers_never_hold_double_underscore) {
 }
 
 /* The same, in the generated C of every case of tests/node_pass.txt found on this machine:
- * every identifier holding "__" after its first character is a model identifier. */
+ * every identifier holding "__" after its first character is a model identifier; and the
+ * files are plain printable ASCII. */
 Test(names, generated_identifiers_disjoint, .timeout = 600) {
     FILE *f = fopen(ONNX2C_SOURCE_DIR "/tests/node_pass.txt", "r");
     cr_assert_not_null(f);
@@ -359,6 +360,11 @@ Test(names, generated_identifiers_disjoint, .timeout = 600) {
         /* no comments to skip: check_tokens reads them as text, and comments hold model names
          * only through the escaper, which keeps "__" (harmless there); strip them first */
         for (int k = 0; k < 2; k++) {
+            for (const char *q = k ? o.h_src : o.c_src; *q; q++) /* plain ASCII text */
+                cr_assert(((unsigned char)*q >= 32 && (unsigned char)*q < 127) || *q == '\n' ||
+                              *q == '\t',
+                          "%s: byte 0x%02x in the generated %s", path, (unsigned char)*q,
+                          k ? "header" : "C");
             char *s = strdup(k ? o.h_src : o.c_src);
             for (char *p = s; (p = strstr(p, "/*"));) {
                 char *e = strstr(p + 2, "*/");
