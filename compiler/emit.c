@@ -734,8 +734,12 @@ static void end_function(Emit *e, Buf *out, const char *signature, const char *g
     if (pre)
         buf_puts(out, pre);
     buf_puts(out, syms.data ? syms.data : "");
+    /* a workspace of 0 bytes may be NULL, and even NULL + 0 is undefined in C: ws points
+     * to a local then (every offset is 0, nothing is read or written there) */
     if (uses_ws || e->force_ws)
-        buf_puts(out, "    unsigned char *const ws = (unsigned char *)workspace;\n");
+        buf_puts(out, "    double ws_none[1];\n"
+                      "    unsigned char *const ws = workspace ? (unsigned char *)workspace "
+                      ": (unsigned char *)ws_none;\n");
     if (!uses_ws && e->force_ws)
         buf_puts(out, "    (void)ws;\n");
     buf_puts(out, ptrs.data ? ptrs.data : "");
@@ -1329,6 +1333,8 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     }
     int64_t wsc;
     e->force_ws = !(sym_get_const(g->workspace, &wsc) && wsc == 0);
+    for (int i = 0; i < g->nnodes; i++)
+        e->force_ws |= g->nodes[i]->scratch != NULL; /* kernels address their scratch by ws */
     if (e->force_ws)
         buf_printf(pre, "    if (!workspace && %s_workspace_size(dims) > 0)\n        return %d;\n", P, E_NULL);
     emit_line(e, "(void)inputs;");

@@ -572,6 +572,9 @@ static bool parse_attr(Ld *L, const Onnx__AttributeProto *ap, Attr *a) {
     if (!ap->name || !*ap->name)
         return fail(L, O2C_EMODEL, "an attribute has no name");
     a->name = arena_strdup(ar, ap->name);
+    if (strncmp(ap->name, "o2c_", 4) == 0) /* the lowering's own (lower.c: fused epilogues) */
+        return fail(L, O2C_EMODEL, "attribute '%s': names beginning with 'o2c_' are reserved "
+                    "for onnx2c", ap->name);
     if (ap->ref_attr_name && *ap->ref_attr_name)
         return fail(L, O2C_EMODEL, "attribute '%s' refers to the function attribute '%s': "
                     "function bodies are not supported", ap->name, ap->ref_attr_name);

@@ -333,9 +333,7 @@ static void emit_geometry(Emit *e, const ConvPlan *p, const char **arr) {
 }
 
 static const char *scratch_ptr(Emit *e, Node *n, const char *ct) {
-    /* `workspace` (the run function's argument) rather than the `ws` local, which is only
-     * declared when some temporary lives in the workspace */
-    return arena_printf(emit_arena(e), "(%s *)(void *)((unsigned char *)workspace + %s)", ct,
+    return arena_printf(emit_arena(e), "(%s *)(void *)(ws + %s)", ct,
                         emit_sym(e, n->scratch_offset));
 }
 

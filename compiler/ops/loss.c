@@ -138,10 +138,8 @@ static void emit_sce(Compiler *c, Emit *e, Node *n) {
     if (n->nout > 1 && n->out[1])
         lp = emit_ptr(e, n->out[1]);
     else {
-        /* `workspace` (the run function's argument): the `ws` local exists only when some
-         * temporary lives in the workspace */
         lp = emit_tmp(e, "lp");
-        emit_line(e, "%s *const %s = (%s *)(void *)((unsigned char *)workspace + %s);", ct, lp, ct,
+        emit_line(e, "%s *const %s = (%s *)(void *)(ws + %s);", ct, lp, ct,
                   emit_sym(e, n->scratch_offset));
     }
     const char *sfx = emit_template(e, "softmax_log", x->dtype);

@@ -808,7 +808,7 @@ static void emit_mvn(Compiler *c, Emit *e, Node *n) {
     const char *sfx = emit_template(e, "misc_mvn", x->dtype);
     const char *shape = emit_sym_array(e, "shape", x->rank, x->shape);
     const char *red = emit_int_array(e, "reduced", x->rank, p->reduced);
-    emit_line(e, "mvn_%s(%s, %s, %s, %s, %d, (double *)(void *)((unsigned char *)workspace + %s));",
+    emit_line(e, "mvn_%s(%s, %s, %s, %s, %d, (double *)(void *)(ws + %s));",
               sfx, emit_ptr(e, x), emit_ptr(e, n->out[0]), shape, red, x->rank,
               emit_sym(e, n->scratch_offset));
 }

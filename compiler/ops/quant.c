@@ -390,7 +390,7 @@ static void emit_qmm(Compiler *c, Emit *e, Node *n) {
         qp_stride(e, &p->sy);
         qp_stride(e, &p->zy);
     }
-    emit_line(e, "int32_t *const qa = (int32_t *)(void *)((unsigned char *)workspace + %s);",
+    emit_line(e, "int32_t *const qa = (int32_t *)(void *)(ws + %s);",
               emit_sym(e, n->scratch_offset));
     emit_line(e, "int32_t *const qb = qa + %s;", emit_sym(e, sym_mul(s, p->sh.m, p->sh.k)));
     if (ql)
@@ -581,7 +581,7 @@ static void emit_qconv(Compiler *c, Emit *e, Node *n) {
     const char *in = emit_sym_array(e, "qc_in", 3, p->in), *out = emit_sym_array(e, "qc_out", 3, p->out);
     const char *k = emit_sym_array(e, "qc_k", 3, p->k), *st = emit_sym_array(e, "qc_stride", 3, p->stride);
     const char *dl = emit_sym_array(e, "qc_dil", 3, p->dil), *pd = emit_sym_array(e, "qc_pad", 3, p->pad);
-    emit_line(e, "int32_t *const qx = (int32_t *)(void *)((unsigned char *)workspace + %s);",
+    emit_line(e, "int32_t *const qx = (int32_t *)(void *)(ws + %s);",
               emit_sym(e, n->scratch_offset));
     emit_line(e, "int32_t *const qw = qx + %s;", cisp);
     if (ql)

@@ -406,11 +406,9 @@ static void emit_resize(Compiler *c, Emit *e, Node *n) {
         tot = sym_add(s, tot, r->out[d]);
     Sym *woff = sym_add(s, n->scratch_offset, sym_mul(s, tot, sym_const(s, 8 * ntap)));
     const char *idx = emit_tmp(e, "idx"), *wt = emit_tmp(e, "wt");
-    /* `workspace`, the run function's argument: the `ws` local exists only when some
-     * temporary lives in the workspace */
-    emit_line(e, "int64_t *%s = (int64_t *)(void *)((unsigned char *)workspace + %s);", idx,
+    emit_line(e, "int64_t *%s = (int64_t *)(void *)(ws + %s);", idx,
               emit_sym(e, n->scratch_offset));
-    emit_line(e, "double *%s = (double *)(void *)((unsigned char *)workspace + %s);", wt,
+    emit_line(e, "double *%s = (double *)(void *)(ws + %s);", wt,
               emit_sym(e, woff));
     emit_line(e, "resize_tables(%d, %s, %s, %s, %s, %s, %d, %d, %d, %s, %d, %s, %s);", k, in, out,
               sc, len, roi, r->ctm, ntap, r->nearest, emit_literal(e, DT_DOUBLE, r->cubic_a),

@@ -272,9 +272,7 @@ static void emit_rnn(Compiler *c, Emit *e, Node *n) {
     const char *sizes = arena_printf(a, "%s, %s, %s, %s", emit_sym(e, r->seq),
                                      emit_sym(e, r->batch), emit_sym(e, r->in),
                                      emit_sym(e, r->hid));
-    /* `workspace` (the run function's argument): the `ws` local is only declared when some
-     * temporary lives in the workspace */
-    const char *scratch = arena_printf(a, "(%s *)(void *)((unsigned char *)workspace + %s)",
+    const char *scratch = arena_printf(a, "(%s *)(void *)(ws + %s)",
                                        dtype_ctype(t),
                                        emit_sym(e, n->scratch_offset));
     const char *tail = arena_printf(a, "%s, %s, %s, %s", act, al, be, emit_literal(e, t, r->clip));

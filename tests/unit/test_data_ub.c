@@ -440,3 +440,18 @@ Test(dataub, refused_parameters) {
         tu_expect_error(path, O2C_EMODEL, cases[i].what);
     }
 }
+
+/* ---- empty tensors at N = 0: the workspace is 0 bytes and NULL (model_workspace_size) */
+
+Test(dataub, empty_tensors_null_workspace) {
+    static const TuCaseModel ch = EXACT1("empty_chain.onnx", 1, 4);
+    const TuCase cch[] = {{"N = 0", {0}, {TU_EMPTY}, 0, {TU_EMPTY}},
+                          {"N = 2", {2}, {I32(MAX32, 3)}, 0, {I32(2, 18)}}};
+    CHECK(ch, cch);
+    static const TuCaseModel rs = {"empty_resize.onnx", 1, 1, {4}, {TU_FLOAT}};
+    const TuCase crs[] = {{"N = 0", {0}, {TU_EMPTY}, 0, {TU_EMPTY}}};
+    CHECK(rs, crs);
+    static const TuCaseModel mi = EXACT1("empty_matmulinteger.onnx", 2, 4);
+    const TuCase cmi[] = {{"N = 0", {0}, {TU_EMPTY, U8(1, 2, 3, 4)}, 0, {TU_EMPTY}}};
+    CHECK(mi, cmi);
+}

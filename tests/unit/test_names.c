@@ -407,3 +407,22 @@ Test(names, prefix_never_meets_model_identifiers) {
     opt.out_path = "out/a\"b.c";
     cr_assert_eq(onnx2c_compile(model, &opt, &o, err, sizeof err), O2C_EUSAGE, "%s", err);
 }
+
+/* Attributes named o2c_* are the lowering's own (a fused activation on a MatMul): a model that
+ * brings its own is refused rather than having them read as onnx2c's. */
+Test(names, reserved_attributes_refused) {
+    char path[] = "/tmp/onnx2c-attr-XXXXXX.onnx";
+    int fd = mkstemps(path, 5);
+    cr_assert(fd >= 0);
+    close(fd);
+    MgGraph *g = mg_new(13);
+    MgDim ad[2] = {{NULL, 2}, {NULL, 2}};
+    mg_input(g, "a", MG_FLOAT, 2, ad);
+    mg_input(g, "b", MG_FLOAT, 2, ad);
+    MgNode *mm = mg_node(g, "MatMul", "mm", 2, (const char *[]){"a", "b"}, 1, (const char *[]){"y"});
+    mg_attr_int(mm, "o2c_act", 1);
+    mg_output(g, "y", MG_FLOAT, -1, NULL);
+    mg_write(g, path);
+    tu_expect_error(path, O2C_EMODEL, "names beginning with 'o2c_' are reserved");
+    remove(path);
+}

@@ -196,3 +196,12 @@ model("refuse_clip6_int.onnx", node("Clip", ["x"], ["y"], min=-1e30, max=1e30),
       [vi("x", I32, [2])], [vi("y", I32, None)], 6)
 model("refuse_cumsum_axis_max.onnx", node("CumSum", ["x", "axis"], ["y"]), [vi("x", I32, [4])],
       [vi("y", I32, None)], 14, inits=[init("axis", np.array(MAX64, np.int64))])
+
+# ---- empty tensors: a workspace of 0 bytes may be NULL (no arithmetic on it, not even + 0)
+model("empty_chain.onnx", [node("Add", ["a", "a"], ["t"]), node("Mul", ["t", "a"], ["y"])],
+      [vi("a", I32, ["N"])], [vi("y", I32, None)], 13)
+model("empty_resize.onnx", node("Resize", ["x", "", "s"], ["y"], mode="linear"),
+      [vi("x", F, ["N", 1, 2, 2])], [vi("y", F, None)], 13,
+      inits=[init("s", np.array([1, 1, 2, 2], np.float32))])
+model("empty_matmulinteger.onnx", node("MatMulInteger", ["a", "b"], ["y"]),
+      [vi("a", U8, ["N", 2]), vi("b", U8, [2, 2])], [vi("y", I32, None)], 10)
