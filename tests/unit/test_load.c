@@ -5,6 +5,7 @@
  * through the library API, onnx2c_compile, and each error is checked for its exit status and
  * a fragment of its one-line message.  Some errors are raised by later stages (toposort,
  * infer, op rules): they are here because they are what a user feeding a broken file sees. */
+#include "modelgen.h"
 #include "testutil.h"
 
 #include <criterion/criterion.h>
@@ -416,77 +417,28 @@ Test(load, newer_opset_warns) {
     onnx2c_output_free(&out);
 }
 
-/* ---- a model of N inputs, each with a dim of its own, written as protobuf bytes */
-
-static void pb_varint(Buf *b, uint64_t v) {
-    for (; v >= 0x80; v >>= 7) {
-        char ch = (char)(v | 0x80);
-        buf_putn(b, &ch, 1);
-    }
-    char ch = (char)v;
-    buf_putn(b, &ch, 1);
-}
-
-static void pb_field(Buf *b, int field, const void *data, size_t n) { /* length-delimited */
-    pb_varint(b, (uint64_t)field << 3 | 2);
-    pb_varint(b, n);
-    buf_putn(b, data, n);
-}
-
-static void pb_str(Buf *b, int field, const char *s) { pb_field(b, field, s, strlen(s)); }
-
-static void pb_msg(Buf *b, int field, Buf *inner) {
-    pb_field(b, field, inner->data ? inner->data : "", inner->len);
-    buf_free(inner);
-}
-
-static void pb_int(Buf *b, int field, uint64_t v) {
-    pb_varint(b, (uint64_t)field << 3);
-    pb_varint(b, v);
-}
-
-/* ValueInfoProto: name, float tensor of shape [dim]. */
-static void pb_value_info(Buf *b, int field, const char *name, const char *dim) {
-    Buf vi = {0}, type = {0}, tensor = {0}, shape = {0}, d = {0};
-    pb_str(&d, 2, dim);         /* Dimension.dim_param */
-    pb_msg(&shape, 1, &d);      /* TensorShapeProto.dim */
-    pb_int(&tensor, 1, 1);      /* Tensor.elem_type = FLOAT */
-    pb_msg(&tensor, 2, &shape); /* Tensor.shape */
-    pb_msg(&type, 1, &tensor);  /* TypeProto.tensor_type */
-    pb_str(&vi, 1, name);
-    pb_msg(&vi, 2, &type);
-    pb_msg(b, field, &vi);
-}
+/* ---- a model of N inputs, each with a dim of its own (modelgen.h) */
 
 /* x_i [d_i] -> Relu -> y_i [d_i], for i < n; y_i are the outputs, value_info declares them. */
 static void write_many_dims_model(const char *path, int n) {
-    Buf graph = {0}, model = {0};
+    MgGraph *g = mg_new(13);
     char x[32], y[32], d[32];
     for (int i = 0; i < n; i++) {
-        Buf node = {0};
         snprintf(x, sizeof x, "x%d", i);
         snprintf(y, sizeof y, "y%d", i);
-        pb_str(&node, 1, x);
-        pb_str(&node, 2, y);
-        pb_str(&node, 4, "Relu");
-        pb_msg(&graph, 1, &node); /* GraphProto.node */
+        mg_node(g, "Relu", NULL, 1, (const char *[]){x}, 1, (const char *[]){y});
     }
-    pb_str(&graph, 2, "many");
+    mg_graph_name(g, "many");
     for (int i = 0; i < n; i++) {
         snprintf(x, sizeof x, "x%d", i);
         snprintf(y, sizeof y, "y%d", i);
         snprintf(d, sizeof d, "d%d", i);
-        pb_value_info(&graph, 11, x, d); /* input */
-        pb_value_info(&graph, 12, y, d); /* output */
-        pb_value_info(&graph, 13, y, d); /* value_info */
+        MgDim dim = {d, 0};
+        mg_input(g, x, MG_FLOAT, 1, &dim);
+        mg_output(g, y, MG_FLOAT, 1, &dim);
+        mg_value_info(g, y, MG_FLOAT, 1, &dim);
     }
-    Buf opset = {0};
-    pb_int(&model, 1, 8); /* ir_version */
-    pb_int(&opset, 2, 13);
-    pb_msg(&model, 8, &opset);
-    pb_msg(&model, 7, &graph);
-    tu_write_file(path, model.data, model.len);
-    buf_free(&model);
+    mg_write(g, path);
 }
 
 static double now_s(void) {
