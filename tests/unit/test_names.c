@@ -340,7 +340,7 @@ Test(names, compiler_identifiers_never_hold_double_underscore) {
 /* The same, in the generated C of every case of tests/node_pass.txt found on this machine:
  * every identifier holding "__" after its first character is a model identifier; and the
  * files are plain printable ASCII. */
-Test(names, generated_identifiers_disjoint, .timeout = 600) {
+Test(names, generated_identifiers_disjoint) {
     FILE *f = fopen(ONNX2C_SOURCE_DIR "/tests/node_pass.txt", "r");
     cr_assert_not_null(f);
     char line[512];

@@ -85,8 +85,10 @@ static i128 ev(const Sym *e, const int64_t *dims, bool *huge) {
                     neg = !neg;
                     v = -v;
                 }
-                if (v != 0 && mag >= (t125 + v - 1) / v)
-                    *huge = true;
+                if (v != 0 && mag >= (t125 + v - 1) / v) {
+                    *huge = true; /* the term would reach 2^125 */
+                    break;
+                }
                 mag *= v;
             }
             if (*huge)
@@ -395,22 +397,22 @@ static void check_model(const char *model, const int64_t *small, int nd) {
     sh(cmd, "cleanup", dir);
 }
 
-Test(overflow, tinynet_batch_height_width, .timeout = 900) {
+Test(overflow, tinynet_batch_height_width) {
     const int64_t small[3] = {2, 9, 11};
     check_model(ONNX2C_SOURCE_DIR "/examples/tinynet.onnx", small, 3);
 }
 
-Test(overflow, retinaface_n_h_w, .timeout = 900) {
+Test(overflow, retinaface_n_h_w) {
     const int64_t small[3] = {1, 17, 12};
     check_model(ONNX2C_SOURCE_DIR "/tests/models/retinaface_small/model.onnx", small, 3);
 }
 
-Test(overflow, transformer_b_s, .timeout = 900) {
+Test(overflow, transformer_b_s) {
     const int64_t small[2] = {2, 7};
     check_model(ONNX2C_SOURCE_DIR "/tests/models/transformer_encoder/model.onnx", small, 2);
 }
 
-Test(overflow, correlation_six_dims, .timeout = 900) {
+Test(overflow, correlation_six_dims) {
     const int64_t small[6] = {1, 3, 9, 8, 3, 2};
     check_model(ONNX2C_SOURCE_DIR "/tests/models/corr_xcorr/model.onnx", small, 6);
 }
@@ -483,7 +485,7 @@ static bool check_max(const char *model, int nd, const char *const *names, const
     return true;
 }
 
-Test(overflow, workspace_max_sound, .timeout = 900) {
+Test(overflow, workspace_max_sound) {
     static const struct {
         const char *model;
         int nd;
