@@ -27,6 +27,9 @@ static const char usage[] =
     "  --no-winograd         convolve 3x3, stride-1 layers by unfold + GEMM only: OUT.c then\n"
     "                        stores their weights as given (Winograd F(2x2,3x3), the default\n"
     "                        for layers of 16+ channels, stores 16/9 as many and runs faster)\n"
+    "  --memory-first        for microcontrollers: the smallest workspace and weights rather\n"
+    "                        than the fastest code (bounded kernel scratch, direct kernels,\n"
+    "                        no Winograd, elementwise ops in place)\n"
     "  --list-ops            list the supported operators and their family files\n"
     "  -h, --help            show this text\n"
     "  --version             show the version\n"
@@ -309,6 +312,8 @@ int main(int argc, char **argv) {
                 opt.nmax++;
         } else if (!strcmp(a, "--no-winograd")) {
             opt.no_winograd = true;
+        } else if (!strcmp(a, "--memory-first")) {
+            opt.memory_first = true;
         } else if (!strcmp(a, "--report")) {
             opt.report = true;
             opt.report_out = stdout;

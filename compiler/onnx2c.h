@@ -532,6 +532,10 @@ typedef struct Options {
     bool report;       /* onnx2c --report: print the plan to report_out */
     bool force_dynamic; /* every input axis becomes a dim of its own (testing symbolic paths) */
     bool no_winograd;   /* 3x3 convolutions by unfold + GEMM only (onnx2c --no-winograd) */
+    /* onnx2c --memory-first (microcontrollers): the smallest arena and flash rather than the
+     * fastest code: kernel scratch bounded, direct kernels where an unfold or packing costs
+     * memory, no Winograd, elementwise ops in place, weights at their size (issue 10) */
+    bool memory_first;
     FILE *report_out;
     /* Tests: called with the compiled graph at the end of a successful onnx2c_compile. */
     void (*inspect)(Compiler *c, void *user);

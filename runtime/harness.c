@@ -28,6 +28,7 @@ typedef struct Config {
     bool quiet;
     bool dynamic;
     bool no_winograd;
+    bool memory_first;
     int timeout;
 } Config;
 
@@ -210,6 +211,7 @@ static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen
     opt.out_path = "model.c";
     opt.force_dynamic = cfg->dynamic;
     opt.no_winograd = cfg->no_winograd;
+    opt.memory_first = cfg->memory_first;
     Output o;
     if (onnx2c_compile(path, &opt, &o, err, sizeof err)) {
         snprintf(msg, msglen, "compile: %s", err);
@@ -321,6 +323,7 @@ static const char usage[] =
     "  --dynamic         forced-dynamic mode: every input axis becomes a symbolic dim, and\n"
     "                    the one generated C serves every data set\n"
     "  --no-winograd     compile with onnx2c --no-winograd (3x3 convs by unfold + GEMM)\n"
+    "  --memory-first    compile with onnx2c --memory-first (the smallest workspace)\n"
     "  --root DIR        case names are relative to DIR\n"
     "  --list FILE       add the case names listed in FILE (one per line, # comments)\n"
     "  --keep DIR        write each case's generated model.c/model.h under DIR/CASE/\n"
@@ -346,6 +349,8 @@ int main(int argc, char **argv) {
             cfg.dynamic = true;
         else if (!strcmp(a, "--no-winograd"))
             cfg.no_winograd = true;
+        else if (!strcmp(a, "--memory-first"))
+            cfg.memory_first = true;
         else if (!strcmp(a, "--root") && i + 1 < argc)
             root = argv[++i];
         else if (!strcmp(a, "--keep") && i + 1 < argc)

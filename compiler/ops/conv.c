@@ -133,7 +133,7 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
     SymCtx *s = c->sym;
     Value *x = n->in[0], *w = n->in[1], *y = n->out[0];
     int64_t v[8], tl;
-    if (c->opt->no_winograd || !w->data || !sym_get_const(p->group, &v[0]) || v[0] != 1 ||
+    if (c->opt->no_winograd || c->opt->memory_first || !w->data || !sym_get_const(p->group, &v[0]) || v[0] != 1 ||
         !sym_get_const(p->k[0], &v[1]) || v[1] != 1 || !sym_get_const(p->in[0], &v[2]) ||
         v[2] != 1 || !sym_get_const(p->k[1], &v[3]) || v[3] != 3 ||
         !sym_get_const(p->k[2], &v[4]) || v[4] != 3 || !sym_get_const(p->stride[1], &v[5]) ||
