@@ -7,6 +7,10 @@
  *   -DRUNNER_WS_BYTES=N       the static workspace arena      (default UNAME_WORKSPACE_MAX, which
  *                             the header defines when every dim is fixed or has a --max bound)
  *   -DRUNNER_IO_BYTES=N       the static buffer for inputs and outputs, each rounded up to 64
+ *   -DRUNNER_REPEAT=N         run the model N times on the same inputs (default 1); builds that
+ *                             differ only in N run the same code (N is a volatile word of data)
+ *                             and the same file I/O, so the difference of their executed
+ *                             instruction counts (tools/insn-count) is N2 - N1 inferences
  *
  * Through semihosting, relative to the host's working directory, it reads run.bin (int64:
  * ndims, dims..., nin, input bytes..., nout, output bytes...) and in_K.raw, runs the model at
@@ -38,6 +42,9 @@
 #ifndef RUNNER_IO_BYTES
 #define RUNNER_IO_BYTES 65536
 #endif
+#ifndef RUNNER_REPEAT
+#define RUNNER_REPEAT 1
+#endif
 #define MAXT 64
 
 #if defined(__GNUC__)
@@ -48,6 +55,7 @@
 
 static unsigned char arena[RUNNER_WS_BYTES + 64] ALIGN64; /* + 64: never an empty array */
 static unsigned char io[RUNNER_IO_BYTES + 64] ALIGN64;
+static volatile int repeat = RUNNER_REPEAT;
 
 enum { E_OK, E_FILE, E_HEADER, E_CHECK, E_ARENA, E_IO, E_SHAPE, E_RUN, E_WRITE };
 
@@ -74,7 +82,7 @@ int main(void) {
     int64_t shape[16];
     size_t used = 0, ws;
     char path[32];
-    int i, k = 0, rc, nd, nin, nout;
+    int i, k = 0, rc = 0, nd, nin, nout, r;
     FILE *f = fopen("run.bin", "rb");
     size_t nh;
 
@@ -131,7 +139,8 @@ int main(void) {
         }
     }
 
-    rc = M(_run)(dims, inputs, outputs, arena);
+    for (r = 0; r < repeat && rc == 0; r++)
+        rc = M(_run)(dims, inputs, outputs, arena);
     if (rc != 0) {
         printf("runner: run: %s\n", M(_strerror)(rc));
         return E_RUN;
