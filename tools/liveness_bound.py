@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+"""liveness_bound.py — the liveness bound of a model's activations, independent of onnx2c.
+
+    /usr/bin/python3 tools/liveness_bound.py [-v] MODEL.onnx...
+    /usr/bin/python3 tools/liveness_bound.py --self-test    (small graphs of known bounds)
+
+Prints per model: "MODEL bound B node I NAME (OP) io IO" where B is the peak, over the nodes in
+ONNX order, of the bytes of tensors live at once, I/NAME/OP the first node where the peak is
+reached, and IO the bytes of the graph's inputs plus outputs. -v prints every node's figure.
+
+The definition (issue 10): a tensor made by a node is live from that node to its last consumer
+(inclusive; a tensor nobody reads lives at its node only). Graph inputs, graph outputs,
+initializers and Constant outputs are not counted (they are the caller's, or weights). A Relu,
+Clip, zero Pad (constant mode, value 0 or absent) or Add may write over an input that dies at
+that node: the output then takes no bytes beyond that input's (for Relu, Clip and Add the input
+must have the output's size; a zero Pad's output may be larger). Shapes come from
+onnx.shape_inference; every value must have a static shape.
+"""
+import sys
+
+import numpy as np
+import onnx
+from onnx import mapping, numpy_helper, shape_inference
+
+IN_PLACE = {"Relu", "Clip", "Pad", "Add"}
+
+
+def _bytes(vi):
+    t = vi.type.tensor_type
+    dims = [d.dim_value if d.HasField("dim_value") else -1 for d in t.shape.dim]
+    if any(d < 0 for d in dims) or not t.HasField("shape"):
+        raise ValueError("value '%s' has no static shape" % vi.name)
+    return int(np.prod(dims, dtype=np.int64)) * np.dtype(mapping.TENSOR_TYPE_TO_NP_TYPE[t.elem_type]).itemsize
+
+
+def _zero_pad(node, consts):
+    """A constant-mode Pad whose pad value is zero or absent."""
+    mode = next((a.s.decode() for a in node.attribute if a.name == "mode"), "constant")
+    if mode != "constant":
+        return False
+    value = next((a.f for a in node.attribute if a.name == "value"), 0.0)  # opset < 11
+    if len(node.input) > 2 and node.input[2]:
+        v = consts.get(node.input[2])
+        if v is None:
+            return False
+        value = float(np.asarray(v).ravel()[0]) if np.asarray(v).size else 0.0
+    return value == 0.0
+
+
+def bound(model, verbose=False):
+    m = shape_inference.infer_shapes(model, strict_mode=True)
+    g = m.graph
+    consts = {i.name: numpy_helper.to_array(i) for i in g.initializer}
+    for n in g.node:
+        if n.op_type == "Constant":
+            for a in n.attribute:
+                if a.name == "value":
+                    consts[n.output[0]] = numpy_helper.to_array(a.t)
+    size = {}
+    for vi in list(g.input) + list(g.value_info) + list(g.output):
+        if vi.name not in consts:
+            size[vi.name] = _bytes(vi)
+    caller = {vi.name for vi in g.input} | {vi.name for vi in g.output}
+    io = sum(size[vi.name] for vi in list(g.input) + list(g.output) if vi.name not in consts)
+
+    nodes = [n for n in g.node if n.op_type != "Constant"]
+    born, last = {}, {}
+    for i, n in enumerate(nodes):
+        for t in n.output:
+            if t and t not in caller:
+                born[t] = last[t] = i
+        for t in n.input:
+            if t in born:
+                last[t] = i
+    peak, at = 0, None
+    for i, n in enumerate(nodes):
+        live = sum(size[t] for t in born if born[t] <= i <= last[t])
+        # an in-place op writes its output over an input that dies here
+        outs = [t for t in n.output if t in born]
+        if n.op_type in IN_PLACE and len(outs) == 1 and (n.op_type != "Pad" or _zero_pad(n, consts)):
+            out = outs[0]
+            dying = [t for t in n.input if t in born and last[t] == i and
+                     (size[t] == size[out] or (n.op_type == "Pad" and size[t] <= size[out]))]
+            if dying:
+                live -= max(size[t] for t in dying)
+        if verbose:
+            print("  %4d %-24s %-20s %10d" % (i, n.op_type, n.name[-20:], live))
+        if live > peak:
+            peak, at = live, (i, n.name, n.op_type)
+    return peak, at, io
+
+
+def self_test():
+    """Graphs whose bound is known by hand; tools/embedded.sh runs this before measuring."""
+    from onnx import TensorProto as TP
+    from onnx import helper as h
+
+    def model(nodes, inputs, outputs, inits=()):
+        vi = lambda name, shape: h.make_tensor_value_info(name, TP.FLOAT, shape)
+        g = h.make_graph(nodes, "t", [vi(*x) for x in inputs], [vi(*x) for x in outputs],
+                         list(inits))
+        return h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+
+    x, y = ("x", [1, 4, 8, 8]), ("y", [1, 4, 8, 8])  # 1 KB each
+    w = numpy_helper.from_array(np.ones((4, 4, 1, 1), np.float32), "w")
+    conv = lambda i, o: h.make_node("Conv", [i, "w"], [o])
+    pads = numpy_helper.from_array(np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64), "p")
+    cases = [
+        # conv a (1 KB), Relu in place over a, conv to the output: 1 KB
+        ([conv("x", "a"), h.make_node("Relu", ["a"], ["b"]), conv("b", "y")], [x], [y], [w], 1024),
+        # a Sigmoid is not in place: a and b at once
+        ([conv("x", "a"), h.make_node("Sigmoid", ["a"], ["b"]), conv("b", "y")], [x], [y], [w], 2048),
+        # a is read again after the Relu: it does not die there, a, b and c at once at the Add
+        ([conv("x", "a"), h.make_node("Relu", ["a"], ["b"]), conv("b", "c"),
+          h.make_node("Add", ["a", "c"], ["d"]), conv("d", "y")], [x], [y], [w], 3072),
+        # zero Pad to 10x10 (1600 B) over its dying input (1024 + 1600 without), max pool
+        # 3x3 to the output
+        ([conv("x", "a"), h.make_node("Pad", ["a", "p"], ["b"]),
+          h.make_node("MaxPool", ["b"], ["y"], kernel_shape=[3, 3])], [x], [y], [w, pads], 1600),
+        # the graph's input and output alone: nothing counted
+        ([h.make_node("Relu", ["x"], ["y"])], [x], [y], [], 0),
+    ]
+    for k, (nodes, ins, outs, inits, want) in enumerate(cases):
+        got = bound(model(nodes, ins, outs, inits))[0]
+        if got != want:
+            print("liveness_bound: self-test %d: bound %d, want %d" % (k, got, want))
+            return 1
+    print("liveness_bound: self-test ok (%d graphs)" % len(cases))
+    return 0
+
+
+def main(argv):
+    if argv == ["--self-test"]:
+        return self_test()
+    verbose = "-v" in argv
+    paths = [a for a in argv if a != "-v"]
+    if not paths:
+        sys.stderr.write("usage: liveness_bound.py [-v] MODEL.onnx...\n")
+        return 2
+    for p in paths:
+        peak, at, io = bound(onnx.load(p), verbose)
+        i, name, op = at if at else (-1, "-", "-")
+        print("%s bound %d node %d %s (%s) io %d" % (p, peak, i, name or "?", op, io))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
