@@ -62,6 +62,8 @@ struct Emit {
     int tmp_counter;
     /* whole file */
     unsigned char *val_static; /* weight array written */
+    unsigned char *val_flash;  /* weight counted in the Node.flash of its first user */
+    Node *node;                /* the node being emitted (NAME_run), or NULL */
     const char **tmpl_done;
     int ntmpl, tmpl_cap;
 };
@@ -446,6 +448,10 @@ const char *emit_ptr(Emit *e, Value *v) {
     if (!e->val_used[v->id]) {
         e->val_used[v->id] = 1;
         e->vals[e->nvals++] = v;
+    }
+    if (v->data && e->node && !e->val_flash[v->id]) { /* --report: flash by node */
+        e->val_flash[v->id] = 1;
+        e->node->flash += ir_known_len(v) * (int64_t)dtype_size(v->dtype);
     }
     if (v->data || v->kv)
         return value_cname(e, v, v->data ? "w" : "k");
@@ -950,7 +956,9 @@ static void emit_node(Compiler *c, Emit *e, Node *n) {
     buf_free(&cm);
     emit_line(e, "{");
     emit_indent(e, 1);
+    e->node = n;
     n->op->emit(c, e, n);
+    e->node = NULL;
     emit_indent(e, -1);
     emit_line(e, "}");
 }
@@ -1239,6 +1247,7 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     e->c = c;
     e->a = c->arena;
     e->val_static = arena_alloc(c->arena, (size_t)g->nvalues + 1);
+    e->val_flash = arena_alloc(c->arena, (size_t)g->nvalues + 1);
     e->dim_names = arena_alloc(c->arena, sizeof(char *) * (size_t)(g->ndims + 1));
     e->dim_local = arena_alloc(c->arena, sizeof(char *) * (size_t)(g->ndims + 1));
     for (int i = 0; i < g->ndims; i++) {

@@ -418,8 +418,18 @@ const char *ir_cident(Compiler *c, const char *prefix, const char *name) {
     }
 }
 
+bool ir_same_shape(const Value *a, const Value *b) {
+    if (a->rank != b->rank || a->dtype != b->dtype)
+        return false;
+    for (int i = 0; i < a->rank; i++)
+        if (a->shape[i] != b->shape[i])
+            return false;
+    return true;
+}
+
 void ir_set_const(Compiler *c, Value *v, const Tensor *t) {
     v->kind = VAL_CONST;
+    v->param = true;
     ir_set_shape_ints(c, v, t->dtype, t->rank, t->dims);
     size_t bytes = (size_t)t->nelem * dtype_size(t->dtype);
     v->data = arena_dup(c->arena, t->data, bytes);

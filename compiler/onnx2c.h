@@ -30,6 +30,7 @@ typedef struct SymCtx SymCtx;
 typedef struct Emit Emit;
 typedef struct OpDef OpDef;
 typedef struct Tensor Tensor;
+typedef struct Plan Plan;
 
 /* ------------------------------------------------------------------ arena.c
  * One arena owns the IR.  Allocation is zeroed, 16-byte aligned and never returns NULL: out of
@@ -295,6 +296,9 @@ struct Value {
     int first_def, last_use; /* node indices */
     Sym *offset;             /* byte offset in the workspace (VAL_TEMP) */
     Sym *bytes;              /* size in bytes */
+    int buf;                 /* 1 + the workspace buffer it lives in (values that alias or run
+                              * in place share one), 0 outside the workspace */
+    bool param;              /* an initializer of the model (ir_set_const): --report's parameters */
     bool needs_buffer;       /* some emitted code reads it as a buffer */
     bool emitted_static;     /* emit.c: static array already written */
 };
@@ -313,6 +317,7 @@ struct Node {
     const OpDef *op;
     Sym *scratch;        /* bytes of node-local scratch the kernel needs (plan.c places it) */
     Sym *scratch_offset;
+    int64_t flash;       /* emit.c: bytes of the weight arrays first written for it (--report) */
     bool dead;           /* folded away: every output is known at compile time */
     void *priv;          /* op-private data computed by infer for emit */
 };
@@ -346,6 +351,7 @@ struct Graph {
     int nconstraints, capconstraints;
     Constraint *constraints;
     Sym *workspace;          /* plan.c: total workspace bytes */
+    Plan *plan;              /* plan.c: the buffers and their lifetimes, for plan_report */
     Sym **checked;           /* emit.c: the Syms NAME_check evaluates, children first */
     int nchecked;
     Sym **unified;           /* per dim: what an equality constraint replaced it by, or NULL */
@@ -359,6 +365,8 @@ void ir_set_shape(Compiler *c, Value *v, DType t, int rank, Sym *const *shape);
 void ir_set_shape_ints(Compiler *c, Value *v, DType t, int rank, const int64_t *shape);
 Sym *ir_numel(Compiler *c, const Value *v); /* product of the shape */
 bool ir_numel_const(const Value *v, int64_t *n);
+/* Same element type, rank and dims (the same Syms). */
+bool ir_same_shape(const Value *a, const Value *b);
 int ir_add_dim(Compiler *c, const char *name);        /* find or add; returns its index */
 int ir_find_dim(Compiler *c, const char *name);       /* its index, or -1 */
 void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const char *fmt, ...)
@@ -465,15 +473,31 @@ void ops_each(void (*f)(const OpDef *op, const char *family, void *user), void *
 Sym *slice_axis(SymCtx *s, Sym *dim, Sym *start, Sym *end, int64_t step, Sym **begin);
 
 /* ------------------------------------------------------------------ lower.c
- * Graph rewrites for the GEMM engine: BatchNormalization folded into a constant-weight Conv;
- * a residual Add and an activation that are the only consumer of a Conv/MatMul/Gemm output
- * fused into its epilogue (the consumer is marked dead). */
+ * Graph rewrites for the GEMM engine and the plan: a zero Pad folded into the pads of the Conv
+ * that reads it; BatchNormalization folded into a constant-weight Conv or Gemm; a residual Add
+ * and an activation that are the only consumer of a Conv/MatMul/Gemm output fused into its
+ * epilogue (the consumer is marked dead). */
 void lower_graph(Compiler *c);
 
 /* ------------------------------------------------------------------ plan.c
- * Liveness-based placement of temporaries in the one caller-provided workspace.  Offsets and
- * the total are Syms.  Buffers are 64-byte aligned. */
+ * Liveness-based placement of temporaries and kernel scratch in the one caller-provided
+ * workspace.  Offsets and the total are Syms.  Buffers are 64-byte aligned.  Reshape-family
+ * outputs alias their input; elementwise ops run in place on an input that dies there. */
 void plan_graph(Compiler *c);
+/* True when a and b live at the same bytes of the workspace (an alias, or an op run in place):
+ * a copy from one to the other is nothing. */
+bool plan_same_buffer(const Value *a, const Value *b);
+/* The bytes of scratch (Node.scratch) the kernel of node n may use under the current options,
+ * for kernels that choose a tile or a variant by memory: -1 when there is no limit (the
+ * default mode).  Under --memory-first: the headroom under the largest sum of live tensors at
+ * the nodes up to n (scratch there does not raise the peak), and at least 1/16 of the live
+ * tensors at n; 0 when those are symbolic.  A multiple of 64.  Call it from n's infer rule
+ * after setting n's output shapes. */
+int64_t plan_scratch_budget(Compiler *c, const Node *n);
+/* --report: per node its outputs (shape, offset, bytes), the arena bytes in use there (live
+ * buffers + its scratch), its scratch and the flash bytes of the weight arrays written for it
+ * (emit.c's Node.flash); then the totals.  Call after emit_graph. */
+void plan_report(Compiler *c, FILE *f);
 
 /* ------------------------------------------------------------------ emit.c
  * Writes OUT.h and OUT.c.  Op emitters print code through these helpers; every Sym they print

@@ -238,6 +238,10 @@ static void emit_copy(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *y = n->out[0];
     if (known(y))
         return;
+    if (plan_same_buffer(x, y)) { /* the plan made y an alias of x */
+        emit_line(e, "/* the output shares the input's bytes: nothing to copy */");
+        return;
+    }
     emit_line(e, "memcpy(%s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, y), emit_ptr(e, x),
               emit_sym(e, ir_numel(c, y)), dtype_ctype(y->dtype));
 }

@@ -44,9 +44,19 @@ void tu_expect_error(const char *path, int status, const char *fragment) {
 /* ---- JIT-compiled models */
 
 void tu_open(TuModel *m, const char *path, const char *cc) {
+    Options opt = {0};
+    tu_open_opts(m, path, &opt, cc);
+}
+
+void tu_open_opts(TuModel *m, const char *path, const Options *opt, const char *cc) {
     char err[1024] = "";
+    Options o = *opt;
+    o.name = "model";
+    o.out_path = "model.c";
+    memset(m, 0, sizeof *m);
     m->path = path;
-    tu_compile_ok(path, &m->o);
+    int st = onnx2c_compile(path, &o, &m->o, err, sizeof err);
+    cr_assert_eq(st, O2C_OK, "%s: status %d: %s", path, st, err);
     m->j = jit_compile(m->o.c_src, "model.h", m->o.h_src, cc, err, sizeof err);
     cr_assert_not_null(m->j, "%s: %s", path, err);
     m->check = (tu_check_fn)jit_symbol(m->j, "model_check");

@@ -63,6 +63,8 @@ typedef struct TuModel {
 /* Compiles path (tu_compile_ok) and its C (cc NULL: libtcc, else e.g. TU_STRICT_CC); asserts
  * the four functions are there. */
 void tu_open(TuModel *m, const char *path, const char *cc);
+/* The same with options (--memory-first, inspect, report...); the prefix is "model". */
+void tu_open_opts(TuModel *m, const char *path, const Options *opt, const char *cc);
 void tu_close(TuModel *m);
 
 /* model_run with a 64-byte aligned workspace of model_workspace_size(dims) bytes (NULL when 0);
