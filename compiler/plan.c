@@ -675,7 +675,12 @@ void plan_report(Compiler *c, FILE *f) {
                 use[t] = use[t] ? sym_add(s, use[t], pb->size) : pb->size;
         }
     }
-    fprintf(f, "%-24s %-18s %-40s %-24s %-12s %-12s %-12s %s\n", "node", "op", "output shape",
+    int wn = 24; /* the node column: the longest name, up to 48 */
+    for (int i = 0; i < nn; i++) {
+        int len = (int)strlen(g->nodes[i]->name);
+        wn = len > wn ? (len < 48 ? len : 48) : wn;
+    }
+    fprintf(f, "%-*s %-18s %-40s %-24s %-12s %-12s %-12s %s\n", wn, "node", "op", "output shape",
             "offset", "bytes", "scratch", "flash", "arena in use");
     int64_t flash = 0, top = 0;
     int top_node = -1;
@@ -716,13 +721,18 @@ void plan_report(Compiler *c, FILE *f) {
                 inuse = all_const ? arena_printf(c->arena, "%lld", (long long)cuse[i])
                         : use[i] ? sym_text(c, use[i], names) : "0";
             }
-            fprintf(f, "%-24s %-18s %-40s %-24s %-12s %-12s %-12s %s\n", rows ? "" : n->name,
-                    rows ? "" : n->op_type, sh.data ? sh.data : "", where, bytes, scratch, fl, inuse);
+            if (*inuse)
+                fprintf(f, "%-*s %-18s %-40s %-24s %-12s %-12s %-12s %s\n", wn, rows ? "" : n->name,
+                        rows ? "" : n->op_type, sh.data ? sh.data : "", where, bytes, scratch, fl,
+                        inuse);
+            else
+                fprintf(f, "%-*s %-18s %-40s %-24s %s\n", wn, rows ? "" : n->name,
+                        rows ? "" : n->op_type, sh.data ? sh.data : "", where, bytes);
             buf_free(&sh);
             rows++;
         }
         if (n->scratch && !n->dead)
-            fprintf(f, "%-24s %-18s %-40s %-24s %s\n", "", "(scratch)", "",
+            fprintf(f, "%-*s %-18s %-40s %-24s %s\n", wn, "", "(scratch)", "",
                     sym_text(c, n->scratch_offset, names), sym_text(c, align64(c, n->scratch), names));
     }
     int64_t params = 0;
