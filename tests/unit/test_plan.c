@@ -59,8 +59,9 @@ typedef struct Region {
  * aligned inside the workspace; two regions live at the same node share no byte, except a
  * value and one that aliases it or runs in place over it (same buffer, same offset), and a
  * value that runs in place (not an alias) only over values that die at its node.  Returns the
- * workspace; *tensors gets the largest sum of live workspace values at one node. */
-static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors) {
+ * workspace; *tensors gets the largest sum of live workspace values at one node, *peak the same
+ * with each node's scratch (the lower bound of any placement). */
+static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors, int64_t *peak) {
     Graph *g = c->g;
     int64_t ws = ev(g->workspace, dims);
     Region *r = calloc((size_t)(g->nvalues + g->nnodes + 1), sizeof *r);
@@ -105,12 +106,14 @@ static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors)
                           "which is read later", late->name, early->name);
         }
     }
-    int64_t top = 0;
+    int64_t top = 0, top_all = 0;
     for (int t = 0; t < g->nnodes; t++) {
-        int64_t sum = 0;
+        int64_t sum = 0, scratch = 0;
         int counted_buf[4096];
         int nc = 0;
         for (int a = 0; a < nr; a++) {
+            if (!r[a].v && r[a].node == t)
+                scratch = (r[a].bytes + 63) / 64 * 64;
             if (!r[a].v || r[a].from > t || r[a].to < t)
                 continue;
             bool seen = false;
@@ -122,8 +125,10 @@ static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors)
             }
         }
         top = sum > top ? sum : top;
+        top_all = sum + scratch > top_all ? sum + scratch : top_all;
     }
     *tensors = top;
+    *peak = top_all;
     free(r);
     return ws;
 }
@@ -133,7 +138,7 @@ static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors)
 typedef struct Seen {
     const int64_t (*dims)[4]; /* symbolic: dims vectors to check the plan at */
     int ndims_vec;
-    int64_t ws, tensors;      /* at constant sizes */
+    int64_t ws, tensors, peak; /* at constant sizes */
     int64_t budget[64];       /* plan_scratch_budget per node */
     int ndead;
     char dead[8][32];         /* op types of dead nodes */
@@ -156,11 +161,11 @@ static bool constraints_hold(Compiler *c, const int64_t *dims) {
 static void inspect_plan(Compiler *c, void *user) {
     Seen *s = user;
     if (!s->dims)
-        s->ws = check_plan_at(c, NULL, &s->tensors);
+        s->ws = check_plan_at(c, NULL, &s->tensors, &s->peak);
     for (int k = 0; k < s->ndims_vec; k++) {
-        int64_t t;
+        int64_t t, p;
         if (constraints_hold(c, s->dims[k]))
-            check_plan_at(c, s->dims[k], &t);
+            check_plan_at(c, s->dims[k], &t, &p);
     }
     for (int i = 0; i < c->g->nnodes && i < 64; i++) {
         Node *n = c->g->nodes[i];
@@ -851,4 +856,48 @@ Test(plan, report_columns_and_totals) {
     free(text);
     free(bw);
     unlink(path);
+}
+
+/* ---- the MLPerf Tiny-style models (tests/models/tiny_*) */
+
+typedef struct TinySeen {
+    int64_t ws, tensors, peak;
+} TinySeen;
+
+static void inspect_tiny(Compiler *c, void *user) {
+    TinySeen *t = user;
+    t->ws = check_plan_at(c, NULL, &t->tensors, &t->peak);
+}
+
+/* With --memory-first the tensors live at once never exceed the liveness bound of issue 10
+ * (tools/liveness_bound.py: the graph's own node order, Relu/Clip/zero Pad/Add over a dying
+ * input) and the offsets reach the plan's lower bound (tensors + scratch at one node). */
+Test(plan, tiny_models_at_the_liveness_bound) {
+    static const struct {
+        const char *name;
+        int64_t bound;
+    } models[] = {{"tiny_kws", 64000}, {"tiny_vww", 221184}, {"tiny_resnet8", 196608},
+                  {"tiny_ad", 1024}};
+    for (size_t i = 0; i < sizeof models / sizeof *models; i++) {
+        char path[300];
+        snprintf(path, sizeof path, "%s/tests/models/%s/model.onnx", ONNX2C_SOURCE_DIR,
+                 models[i].name);
+        TinySeen t = {0};
+        Options opt = {0};
+        opt.memory_first = true;
+        opt.inspect = inspect_tiny;
+        opt.inspect_user = &t;
+        opt.name = "model";
+        opt.out_path = "model.c";
+        Output o;
+        char err[1024];
+        cr_assert_eq(onnx2c_compile(path, &opt, &o, err, sizeof err), O2C_OK, "%s", err);
+        cr_log_info("%s: workspace %lld, tensors %lld, tensors + scratch %lld, bound %lld",
+                    models[i].name, (long long)t.ws, (long long)t.tensors, (long long)t.peak,
+                    (long long)models[i].bound);
+        cr_assert_leq(t.tensors, models[i].bound, "%s", models[i].name);
+        cr_assert_eq(t.ws, t.peak, "%s: workspace %lld above the lower bound %lld", models[i].name,
+                     (long long)t.ws, (long long)t.peak);
+        onnx2c_output_free(&o);
+    }
 }
