@@ -5,25 +5,172 @@
  *   - 3-wide kernels with dilation 1 along W (3x3, 1x3, 2x3: the depthwise convolutions of
  *     MobileNet, EfficientNet and friends) take the fast path: the output columns split into
  *     the interior, whose three input columns lie inside the row for every tap, and the few
- *     border columns.  The interior is one loop that sums all taps of the (up to three) valid
- *     input rows in a register and stores y once; it has no tests and, with the stride a
- *     constant 1 or 2 after inlining, compilers vectorize it.  Border columns take a checked
- *     scalar loop.
+ *     border columns.  The interior of a row with three valid input rows (dw3_run_T) keeps the
+ *     9 weights in registers and computes 4 outputs at a time (a vector on Helium, SSE, NEON,
+ *     with a predicated tail on Helium; 4 scalars elsewhere), bias, residual and ReLU/Clip in
+ *     registers before the one store; rows with fewer valid rows sum their taps in a register
+ *     too.  Border columns take a checked scalar loop.
  *   - any other kernel: the row of y (in L1) takes bias, then one pass per kernel tap
  *     (ky, kx): y[ox] += w[ky][kx] * x[iy][ox * sw + kx * dw - pw] over the range of ox whose
  *     input column is inside the image (a plain axpy when sw = 1).
  * Then the residual, and the activation (templates/gemm_act.c) in one pass over the row.
  *
  * x: C x H x W, w: C x KH x KW, bias: C or NULL, y and res: C x OH x OW (res may be NULL).
- * @requires gemm_act */
+ * @requires gemm_act
+ * @requires o2c_target
+ * @requires pool_taps */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm_act.c"
+#include "o2c_target.c"
+#include "pool_taps.c"
 #endif
+
+/* The register path below on Helium and on the scalar cores (Cortex-M4/M7, RV32F, tcc); SSE and
+ * NEON keep the row loop, which their compilers vectorize as it is. */
+#if !O2C_V4 || defined(O2C_MVE)
+#define O2C_DW3_REGS 1
+#else
+#define O2C_DW3_REGS 0
+#endif
+
+/* The interior rectangle of a 3x3 kernel: rows (oy) x n outputs, every tap inside the input.
+ * x: the input at the first output's first tap (output (r, o) reads rows r * xrs + {0, W,
+ * 2 W}, columns o * sw + {0, 1, 2}); y, res (may be NULL): the first output, rows ys apart;
+ * weights w[0..8], bias b; then the residual, and ReLU or Clip (other activations: the caller
+ * does them).  Inlined with a literal stride into dw3_s1_T, dw3_sn_T. */
+#define DW3_ACT1(v)                                                                                \
+    if (act == GEMM_ACT_RELU)                                                                      \
+        v = v < zero ? zero : v;                                                                   \
+    else if (act == GEMM_ACT_CLIP)                                                                 \
+        v = v < p0 ? p0 : v > p1 ? p1 : v;
+#if defined(O2C_MVE) && O2C_F32_T
+static O2C_INLINE void dw3_rect_T(T *y, const T *res, int64_t ys, int64_t rows, int64_t n,
+                                  const int64_t sw, const T *x, int64_t xrs, int64_t W,
+                                  const T *w, T b, int act, T p0, T p1) {
+    const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6];
+    const float w7 = w[7], w8 = w[8];
+    const uint32x4_t ix = vmulq_n_u32(vidupq_n_u32(0u, 1), (uint32_t)sw);
+    int64_t r, o;
+    for (r = 0; r < rows; r++, x += xrs, y += ys, res = res ? res + ys : res) {
+        const T *x0 = x, *x1 = x + W, *x2 = x + 2 * W;
+        for (o = 0; o < n; o += 4) {
+            const mve_pred16_t pr = vctp32q((uint32_t)(n - o < 4 ? n - o : 4));
+            const T *q0 = x0 + o * sw, *q1 = x1 + o * sw, *q2 = x2 + o * sw;
+            float32x4_t a = vdupq_n_f32(b);
+#define DW3_LD(q) (sw == 1 ? vldrwq_z_f32(q, pr) : vldrwq_gather_shifted_offset_z_f32(q, ix, pr))
+            a = vfmaq_n_f32(a, DW3_LD(q0), w0);
+            a = vfmaq_n_f32(a, DW3_LD(q0 + 1), w1);
+            a = vfmaq_n_f32(a, DW3_LD(q0 + 2), w2);
+            a = vfmaq_n_f32(a, DW3_LD(q1), w3);
+            a = vfmaq_n_f32(a, DW3_LD(q1 + 1), w4);
+            a = vfmaq_n_f32(a, DW3_LD(q1 + 2), w5);
+            a = vfmaq_n_f32(a, DW3_LD(q2), w6);
+            a = vfmaq_n_f32(a, DW3_LD(q2 + 1), w7);
+            a = vfmaq_n_f32(a, DW3_LD(q2 + 2), w8);
+#undef DW3_LD
+            if (res)
+                a = vaddq_f32(a, vldrwq_z_f32(res + o, pr));
+            if (act == GEMM_ACT_RELU)
+                a = o2c_v4_relu(a);
+            else if (act == GEMM_ACT_CLIP)
+                a = o2c_v4_clip(a, p0, p1);
+            vstrwq_p_f32(y + o, a, pr);
+        }
+    }
+}
+#else
+static O2C_INLINE void dw3_rect_T(T *y, const T *res, int64_t ys, int64_t rows, int64_t n,
+                                  const int64_t sw, const T *x, int64_t xrs, int64_t W,
+                                  const T *w, T b, int act, T p0, T p1) {
+    const T w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6];
+    const T w7 = w[7], w8 = w[8], zero = (T)0;
+    int64_t r, o;
+/* one output from the columns (a, b, c) of the three rows (t: top, m: middle, u: bottom) */
+#define DW3_ONE(k, ta, tb, tc, ma, mb, mc, ua, ub, uc)                                             \
+    {                                                                                              \
+        T s_ = bb;                                                                                 \
+        s_ += w0 * ta, s_ += w1 * tb, s_ += w2 * tc;                                               \
+        s_ += w3 * ma, s_ += w4 * mb, s_ += w5 * mc;                                               \
+        s_ += w6 * ua, s_ += w7 * ub, s_ += w8 * uc;                                               \
+        if (res)                                                                                   \
+            s_ += res[k];                                                                          \
+        DW3_ACT1(s_)                                                                               \
+        y[k] = s_;                                                                                 \
+    }
+    for (r = 0; r < rows; r++, x += xrs, y += ys, res = res ? res + ys : res) {
+        const T *x0 = x, *x1 = x + W, *x2 = x + 2 * W;
+        const T bb = b;
+        o = 0;
+        if (sw == 1 && n >= 3) {
+            /* a window sliding by one column: 3 loads per output, the columns in registers
+             * taking turns (unrolled by 3) */
+            T a0 = x0[0], a1 = x0[1], a2, m0 = x1[0], m1 = x1[1], m2, u0 = x2[0], u1 = x2[1], u2;
+            for (; o + 3 <= n; o += 3) {
+                a2 = x0[o + 2], m2 = x1[o + 2], u2 = x2[o + 2];
+                DW3_ONE(o, a0, a1, a2, m0, m1, m2, u0, u1, u2)
+                a0 = x0[o + 3], m0 = x1[o + 3], u0 = x2[o + 3];
+                DW3_ONE(o + 1, a1, a2, a0, m1, m2, m0, u1, u2, u0)
+                a1 = x0[o + 4], m1 = x1[o + 4], u1 = x2[o + 4];
+                DW3_ONE(o + 2, a2, a0, a1, m2, m0, m1, u2, u0, u1)
+            }
+        }
+        for (; o < n; o++) {
+            const T *q0 = x0 + o * sw, *q1 = x1 + o * sw, *q2 = x2 + o * sw;
+            DW3_ONE(o, q0[0], q0[1], q0[2], q1[0], q1[1], q1[2], q2[0], q2[1], q2[2])
+        }
+    }
+#undef DW3_ONE
+}
+#endif
+static O2C_HOT void dw3_s1_T(T *y, const T *res, int64_t ys, int64_t rows, int64_t n, const T *x,
+                             int64_t xrs, int64_t W, const T *w, T b, int act, T p0, T p1) {
+    dw3_rect_T(y, res, ys, rows, n, 1, x, xrs, W, w, b, act, p0, p1);
+}
+static O2C_HOT void dw3_sn_T(T *y, const T *res, int64_t ys, int64_t rows, int64_t n, int64_t sw,
+                             const T *x, int64_t xrs, int64_t W, const T *w, T b, int act, T p0,
+                             T p1) {
+    dw3_rect_T(y, res, ys, rows, n, sw, x, xrs, W, w, b, act, p0, p1);
+}
+
+/* A border column of the interior rows of a 3x3 kernel: rows outputs (ys apart) whose taps are
+ * the columns [k0, k1) of the kernel; x at the first output's row 0, column k0 (rows W apart,
+ * outputs xrs apart), w at the kernel's column k0. */
+static O2C_HOT void dw3_col_T(T *y, const T *res, int64_t ys, int64_t rows, const T *x,
+                              int64_t xrs, int64_t W, const T *w, int64_t nk, T b, int act, T p0,
+                              T p1) {
+    const T zero = (T)0;
+    int64_t r;
+    if (nk == 2) {
+        const T w0 = w[0], w1 = w[1], w3 = w[3], w4 = w[4], w6 = w[6], w7 = w[7];
+        for (r = 0; r < rows; r++, x += xrs) {
+            T s_ = b;
+            s_ += w0 * x[0], s_ += w1 * x[1];
+            s_ += w3 * x[W], s_ += w4 * x[W + 1];
+            s_ += w6 * x[2 * W], s_ += w7 * x[2 * W + 1];
+            if (res)
+                s_ += res[r * ys];
+            DW3_ACT1(s_)
+            y[r * ys] = s_;
+        }
+    } else {
+        int64_t k;
+        for (r = 0; r < rows; r++, x += xrs) {
+            T s_ = b;
+            for (k = 0; k < nk; k++)
+                s_ += w[k] * x[k], s_ += w[3 + k] * x[W + k], s_ += w[6 + k] * x[2 * W + k];
+            if (res)
+                s_ += res[r * ys];
+            DW3_ACT1(s_)
+            y[r * ys] = s_;
+        }
+    }
+}
+#undef DW3_ACT1
 
 /* Interior of one output row, 3-wide kernel: y[ox] = b + sum over the nv valid input rows r[i]
  * (weights wr[i][0..2]) of wr[i][k] * r[i][ox * sw - pw + k], for ox in [lo, hi). */
-static inline void dwconv_row3_T(T *yr, int64_t lo, int64_t hi, int64_t sw, int64_t pw, int nv,
+static O2C_HOT void dwconv_row3_T(T *yr, int64_t lo, int64_t hi, int64_t sw, int64_t pw, int nv,
                                  const T *const *r, const T *const *wr, T b) {
     int64_t ox;
     if (nv == 3) {
@@ -67,18 +214,57 @@ static void dwconv_T(const T *x, const T *w, const T *bias, const T *res, T *y, 
                      int act, T p0, T p1) {
     int64_t oy, ky, kx, ox;
     const int row3 = KW == 3 && dw == 1 && KH <= 3;
+    /* 3x3 with ReLU/Clip or none: interior rows [tlo, thi) (all three rows inside) in one
+     * region, their border columns down the column, bias/residual/activation in registers */
+    const int full3 = O2C_DW3_REGS && row3 && KH == 3 && dh == 1 && act <= GEMM_ACT_CLIP;
+    int64_t lo3, hi3, tlo, thi;
     /* fast path: interior columns [lo3, hi3) have 0 <= ox * sw - pw and ox * sw - pw + 2 < W */
-    int64_t lo3 = pw > 0 ? (pw + sw - 1) / sw : 0;
-    int64_t hi3 = W - 3 + pw >= 0 ? (W - 3 + pw) / sw + 1 : 0;
-    if (hi3 > OW)
-        hi3 = OW;
-    if (lo3 > hi3)
-        lo3 = hi3;
+    pool_inner_T(OW, W, sw, pw, 3, &lo3, &hi3);
+    pool_inner_T(OH, H, sh, ph, 3, &tlo, &thi);
+    if (!full3)
+        tlo = thi = 0;
     {
         const T *xc = x + c * H * W, *wc = w + c * KH * KW;
+        const T *rc = res ? res + c * OH * OW : res;
+        T *yc = y + c * OH * OW;
         const T b = bias ? bias[c] : (T)0;
+        if (thi > tlo) {
+            const T *x0 = xc + (tlo * sh - ph) * W;
+            if (hi3 > lo3) {
+                const int64_t i0 = lo3 * sw - pw;
+                if (sw == 1)
+                    dw3_s1_T(yc + tlo * OW + lo3, rc ? rc + tlo * OW + lo3 : rc, OW, thi - tlo,
+                             hi3 - lo3, x0 + i0, sh * W, W, wc, b, act, p0, p1);
+                else
+                    dw3_sn_T(yc + tlo * OW + lo3, rc ? rc + tlo * OW + lo3 : rc, OW, thi - tlo,
+                             hi3 - lo3, sw, x0 + i0, sh * W, W, wc, b, act, p0, p1);
+            }
+            for (ox = 0; ox < OW; ox++) {
+                int64_t k0, k1;
+                if (ox == lo3 && hi3 > lo3)
+                    ox = hi3;
+                if (ox >= OW)
+                    break;
+                pool_taps_T(ox * sw - pw, W, 3, 1, &k0, &k1);
+                if (k1 == k0) { /* no column inside: the bias */
+                    for (oy = tlo; oy < thi; oy++) {
+                        T v = b + (rc ? rc[oy * OW + ox] : (T)0);
+                        gemm_act_T(&v, 1, act, p0, p1);
+                        yc[oy * OW + ox] = v;
+                    }
+                } else
+                    dw3_col_T(yc + tlo * OW + ox, rc ? rc + tlo * OW + ox : rc, OW, thi - tlo,
+                              x0 + ox * sw - pw + k0, sh * W, W, wc + k0, k1 - k0, b, act, p0,
+                              p1);
+            }
+        }
         for (oy = 0; oy < OH; oy++) {
-            T *yr = y + (c * OH + oy) * OW;
+            T *yr = yc + oy * OW;
+            const T *rr = rc ? rc + oy * OW : rc;
+            if (oy == tlo && thi > tlo) {
+                oy = thi - 1;
+                continue;
+            }
             if (row3) {
                 const T *r[3], *wr[3];
                 int nv = 0;
@@ -142,13 +328,10 @@ static void dwconv_T(const T *x, const T *w, const T *bias, const T *res, T *y, 
                     }
                 }
             }
-            if (res) {
-                const T *rr = res + (c * OH + oy) * OW;
+            if (rr)
                 for (ox = 0; ox < OW; ox++)
                     yr[ox] += rr[ox];
-            }
             gemm_act_T(yr, OW, act, p0, p1);
         }
     }
 }
-

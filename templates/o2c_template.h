@@ -12,4 +12,11 @@
 #ifndef T
 #define T float
 #endif
+/* o2c_target.c's per-type names, which the emitter makes from T's suffix */
+#ifndef O2C_ACC_T
+#define O2C_ACC_T o2c_facc
+#endif
+#ifndef O2C_F32_T
+#define O2C_F32_T 1
+#endif
 #endif

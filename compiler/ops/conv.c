@@ -55,6 +55,9 @@ typedef struct ConvPlan {
     bool wino_t;    /* wino with few tiles: the products transposed (tiles as GEMM rows) */
     Sym *tw, *tiles, *wnt; /* wino: tiles per row, tiles in all, tiles per chunk */
     int64_t wper;          /* wino: elements of one point's packed weight in wpk */
+    bool cdirect;   /* --memory-first, constant weight, 1-D or 2-D, not depthwise: direct loops
+                     * (templates/conv_direct.c), no scratch; wpk holds the weight in the
+                     * kernel's blocks of 4 output channels */
 } ConvPlan;
 
 static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
@@ -131,7 +134,7 @@ static double const_at(const Value *v, int64_t i) {
  * (16 x M x Np), Np = wnt rounded up to the engine's NR. */
 static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
     SymCtx *s = c->sym;
-    Value *x = n->in[0], *w = n->in[1], *y = n->out[0];
+    Value *x = n->in[0], *w = n->in[1];
     int64_t v[8], tl;
     if (c->opt->no_winograd || c->opt->memory_first || !w->data || !sym_get_const(p->group, &v[0]) || v[0] != 1 ||
         !sym_get_const(p->k[0], &v[1]) || v[1] != 1 || !sym_get_const(p->in[0], &v[2]) ||
@@ -199,8 +202,6 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
                                             sym_mul(s, K(c, 16 * M), mp)),
                                  gp_work(c, x->dtype, p->mg, p->wnt, p->cg, true, true)),
                          K(c, (int64_t)es));
-    Sym *shape[4] = {x->shape[0], p->mg, p->out[1], p->out[2]};
-    ir_set_shape(c, y, x->dtype, 4, shape);
     n->priv = p;
     return true;
 }
@@ -259,15 +260,31 @@ static void infer_conv(Compiler *c, Node *n) {
     p->rows = sym_mul(s, p->cg, kvol);
     p->isp = prod3(c, p->in);
     p->osp = prod3(c, p->out);
+    Sym *shape[5] = {x->shape[0], m};
+    for (int i = 0; i < sp; i++)
+        shape[2 + i] = p->out[off + i];
+    ir_set_shape(c, n->out[0], x->dtype, x->rank, shape);
     int64_t G, mgv, rowsv, one;
     p->depthwise = sym_get_const(p->cg, &one) && one == 1 && sym_get_const(p->mg, &mgv) &&
                    mgv == 1 && sym_get_const(p->k[0], &one) && one == 1 &&
                    sym_get_const(p->in[0], &one) && one == 1;
     if (p->depthwise) {
-        Sym *shape[5] = {x->shape[0], m};
-        for (int i = 0; i < sp; i++)
-            shape[2 + i] = p->out[off + i];
-        ir_set_shape(c, n->out[0], x->dtype, x->rank, shape);
+        n->scratch = NULL;
+        n->priv = p;
+        return;
+    }
+    /* --memory-first: a constant weight takes direct loops, no unfold and no scratch; the
+     * weight is reordered per group into the kernel's blocks of 4 output channels */
+    if (c->opt->memory_first && w->data && sym_get_const(p->k[0], &one) && one == 1 &&
+        sym_get_const(p->in[0], &one) && one == 1 && sym_get_const(p->group, &G) &&
+        sym_get_const(p->mg, &mgv) && sym_get_const(p->rows, &rowsv)) {
+        size_t es = dtype_size(w->dtype);
+        unsigned char *d = arena_alloc(c->arena, (size_t)(G * mgv * rowsv) * es + 1);
+        for (int64_t g = 0; g < G; g++)
+            gp_row_blocks((const unsigned char *)w->data + (size_t)(g * mgv * rowsv) * es, es, mgv,
+                          rowsv, d + (size_t)(g * mgv * rowsv) * es);
+        p->wpk = gp_const(c, w->name, w->dtype, G * mgv * rowsv, d);
+        p->cdirect = true;
         n->scratch = NULL;
         n->priv = p;
         return;
@@ -285,10 +302,6 @@ static void infer_conv(Compiler *c, Node *n) {
         p->cap = sym_max(s, K(c, WIDE_CAP),
                          sym_mul(s, sym_add(s, sym_add(s, p->mg, K(c, 1)), span), wp));
         n->scratch = sym_mul(s, p->cap, K(c, (int64_t)dtype_size(x->dtype)));
-        Sym *shape[5] = {x->shape[0], m};
-        for (int i = 0; i < sp; i++)
-            shape[2 + i] = p->out[off + i];
-        ir_set_shape(c, n->out[0], x->dtype, x->rank, shape);
         n->priv = p;
         return;
     }
@@ -315,10 +328,6 @@ static void infer_conv(Compiler *c, Node *n) {
                                  gp_work(c, x->dtype, p->mg, p->tile, p->rows, p->wpk != NULL,
                                          false)),
                          K(c, (int64_t)dtype_size(x->dtype)));
-    Sym *shape[5] = {x->shape[0], m};
-    for (int i = 0; i < sp; i++)
-        shape[2 + i] = p->out[off + i];
-    ir_set_shape(c, n->out[0], x->dtype, x->rank, shape);
     n->priv = p;
 }
 
@@ -428,6 +437,30 @@ static void emit_conv(Compiler *c, Emit *e, Node *n) {
                   emit_sym(e, p->pad[2]), act, emit_literal(e, y->dtype, p0),
                   emit_literal(e, y->dtype, p1));
         emit_line(e, "}");
+        return;
+    }
+    if (p->cdirect) {
+        const char *cd = emit_template(e, "conv_direct", y->dtype);
+        const char *G = emit_sym(e, p->group);
+        const char *cg = emit_sym(e, p->cg), *mg = emit_sym(e, p->mg);
+        const char *kvol = emit_sym(e, sym_mul(c->sym, p->k[1], p->k[2]));
+        emit_line(e, "/* direct loops: blocks of 4 output channels x 6 positions, no scratch */");
+        emit_line(e, "for (int64_t nb = 0; nb < %s; nb++)", N);
+        emit_line(e, "    for (int64_t gi = 0; gi < %s; gi++)", G);
+        emit_line(e, "        convd_%s(%s + (nb * %s + gi * %s) * %s, %s + gi * %s * %s * %s, %s, %s, "
+                  "%s + (nb * %s + gi * %s) * %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+                  "%s, %s, %d, %s, %s);",
+                  cd, emit_ptr(e, x), C, cg, isp, emit_ptr(e, p->wpk), mg, cg, kvol,
+                  b ? arena_printf(emit_arena(e), "%s + gi * %s", emit_ptr(e, b), mg) : "0",
+                  res ? arena_printf(emit_arena(e), "%s + (nb * %s + gi * %s) * %s",
+                                     emit_ptr(e, res), M, mg, osp)
+                      : "0",
+                  emit_ptr(e, y), M, mg, osp, cg, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
+                  mg, emit_sym(e, p->out[1]), emit_sym(e, p->out[2]), emit_sym(e, p->k[1]),
+                  emit_sym(e, p->k[2]), emit_sym(e, p->stride[1]), emit_sym(e, p->stride[2]),
+                  emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]),
+                  emit_sym(e, p->pad[2]), act, emit_literal(e, y->dtype, p0),
+                  emit_literal(e, y->dtype, p1));
         return;
     }
     if (p->wide) {

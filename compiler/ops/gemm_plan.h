@@ -54,6 +54,21 @@ static inline int64_t gp_pack(const unsigned char *src, size_t es, int64_t rows,
     return bp * K;
 }
 
+/* Reorders a row-major M x K matrix (a Conv weight M x C*KH*KW, per group) into the blocks of
+ * 4 rows the direct kernels read (templates/conv_direct.c): block b (rows 4b .. 4b + mb - 1,
+ * mb = min(4, M - 4b)) starts at 4b * K and holds, for each k, the mb elements of its rows.
+ * A permutation: M * K elements, no padding. */
+static inline void gp_row_blocks(const unsigned char *src, size_t es, int64_t M, int64_t K,
+                                 unsigned char *dst) {
+    for (int64_t m0 = 0; m0 < M; m0 += 4) {
+        int64_t mb = M - m0 < 4 ? M - m0 : 4;
+        for (int64_t k = 0; k < K; k++)
+            for (int64_t j = 0; j < mb; j++)
+                memcpy(dst + (size_t)(m0 * K + k * mb + j) * es,
+                       src + (size_t)((m0 + j) * K + k) * es, es);
+    }
+}
+
 /* A new constant Value holding `count` packed elements of type t. */
 static inline Value *gp_const(Compiler *c, const char *stem, DType t, int64_t count,
                               unsigned char *data) {

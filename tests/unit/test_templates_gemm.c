@@ -7,6 +7,7 @@
  * gets). */
 #include "onnx2c.h"
 #include "../../compiler/ops/gemm_plan.h"
+#include "tu_kernel.h"
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,34 +19,14 @@
 #include "../../templates/gemm.c"
 
 
-static float *rnd(int64_t n, unsigned seed) {
-    float *p = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
-    for (int64_t i = 0; i < n; i++) {
-        seed = seed * 1103515245u + 12345u;
-        p[i] = (float)((seed >> 8) % 2001) / 1000.0f - 1.0f;
-    }
-    return p;
-}
-
-static double act_ref(int act, double v, double p0, double p1) {
-    switch (act) {
-    case GEMM_ACT_RELU: return v < 0 ? 0 : v;
-    case GEMM_ACT_CLIP: return v < p0 ? p0 : v > p1 ? p1 : v;
-    case GEMM_ACT_LEAKY: return v < 0 ? v * p0 : v;
-    case GEMM_ACT_HARDSIGMOID: return fmax(0, fmin(1, p0 * v + p1));
-    case GEMM_ACT_HARDSWISH: return v * fmax(0, fmin(1, v / 6 + 0.5));
-    default: return v;
-    }
-}
-
 /* One product checked; pack: 0 none, 1 A pre-packed, 2 B pre-packed; epi: 0 none, 1 row bias +
  * residual + act, 2 column bias + act. */
 static void check(int64_t M, int64_t N, int64_t K, int ta, int tb, float alpha, float beta,
                   int pack, int epi, int act) {
     int64_t ar = ta ? K : M, ac = ta ? M : K, br = tb ? N : K, bc = tb ? K : N;
     int64_t lda = ac + 3, ldb = bc + 1, ldc = N + 2, ldr = N + 5;
-    float *A = rnd(ar * lda, 1), *B = rnd(br * ldb, 2), *C = rnd(M * ldc, 3);
-    float *want = rnd(M * ldc, 3), *bias = rnd(M > N ? M : N, 4), *res = rnd(M * ldr, 5);
+    float *A = tu_rnd(ar * lda, 1), *B = tu_rnd(br * ldb, 2), *C = tu_rnd(M * ldc, 3);
+    float *want = tu_rnd(M * ldc, 3), *bias = tu_rnd(M > N ? M : N, 4), *res = tu_rnd(M * ldr, 5);
     float *work = malloc(sizeof(float) * (size_t)(GEMM_MC * GEMM_KC + GEMM_KC * (GEMM_NC + 32) + 16));
     float *pk = NULL;
     const float p0 = act == GEMM_ACT_CLIP ? -0.5f : 0.1f, p1 = act == GEMM_ACT_CLIP ? 0.75f : 0.5f;
@@ -65,7 +46,7 @@ static void check(int64_t M, int64_t N, int64_t K, int ta, int tb, float alpha, 
             if (epi == 2)
                 v += bias[j];
             if (epi)
-                v = act_ref(act, v, p0, p1);
+                v = tu_act(act, v, p0, p1);
             want[i * ldc + j] = (float)v;
         }
     ep.bias = bias;

@@ -1,0 +1,113 @@
+/* o2c_target.c - what the core that compiles the generated C offers, from the C compiler's
+ * predefined macros (one generated file serves every target; kernels choose their register
+ * blocks by these):
+ *   O2C_V4      1: 4-float vectors, o2c_v4 and the o2c_v4_* macros below.  Helium (Cortex-M55,
+ *               __ARM_FEATURE_MVE with its float half) through <arm_mve.h>; SSE (x86-64), NEON
+ *               (aarch64, ARMv7 with NEON) and other GCC/Clang targets with 16-byte vectors
+ *               through GCC vector extensions.  0: scalar register blocks (Cortex-M4/M7 with
+ *               their 32 single-precision registers, RV32F, tcc, anything else; O2C_NO_VECTOR
+ *               forces it, the unit tests check both).  O2C_MVE: the Helium one (its
+ *               predicated tails and gathers).
+ *   o2c_facc    the type float kernels accumulate long sums in (AveragePool, MVN, NLL...):
+ *               double where the FPU has double precision, float on a single-precision FPU
+ *               (__ARM_FP without bit 8: Cortex-M4F, M33; RV32F without D) and on soft-float
+ *               targets, where double arithmetic would be library calls.  O2C_ACC_T is the
+ *               accumulator of element type T (the emitter's suffixes: O2C_ACC_f32, O2C_ACC_f64)
+ *               and O2C_F32_T is 1 when T is float (kernels with float-only vector paths).
+ *   O2C_HOT     on a kernel's hot function (GCC): multiply-adds fused whatever -std says
+ *               (ISO modes do not contract), and no scheduling before register allocation,
+ *               which on 32-register cores turns 24 accumulators into spills and copies.
+ *   O2C_INLINE  forces inlining (GCC/Clang), so a call with literal strides or kernel sizes
+ *               gets its own copy of the loop with immediate offsets. */
+#ifndef O2C_TEMPLATE
+#include "o2c_template.h"
+#endif
+#ifndef O2C_TARGET_H
+#define O2C_TARGET_H
+
+#if !defined(O2C_NO_VECTOR) && !defined(__TINYC__) && defined(__ARM_FEATURE_MVE) &&             \
+    (__ARM_FEATURE_MVE & 2)
+#include <arm_mve.h>
+#define O2C_V4 1
+#define O2C_MVE 1
+typedef float32x4_t o2c_v4;
+#define o2c_v4_ld(p) vld1q_f32(p)
+#define o2c_v4_st(p, v) vst1q_f32(p, v)
+#define o2c_v4_dup(s) vdupq_n_f32(s)
+#define o2c_v4_fma(acc, v, s) vfmaq_n_f32(acc, v, s)
+#define o2c_v4_fmav(acc, u, v) vfmaq_f32(acc, u, v)
+#define o2c_v4_add(u, v) vaddq_f32(u, v)
+#define o2c_v4_sum(v) (vgetq_lane_f32(v, 0) + vgetq_lane_f32(v, 1) + vgetq_lane_f32(v, 2) + \
+                       vgetq_lane_f32(v, 3))
+/* a column: p[0], p[s], p[2 s], p[3 s] through the index o2c_v4_ix(s) (gather / scatter) */
+typedef uint32x4_t o2c_v4ix;
+#define o2c_v4_ix(s) vmulq_n_u32(vidupq_n_u32(0u, 1), (uint32_t)(s))
+#define o2c_v4_col(p, ix) vldrwq_gather_shifted_offset_f32(p, ix)
+#define o2c_v4_stcol(p, ix, v) vstrwq_scatter_shifted_offset_f32(p, ix, v)
+/* max(v, 0) keeping NaN (vmaxnm would turn it into 0) */
+#define o2c_v4_relu(v) vpselq_f32(vdupq_n_f32(0.0f), v, vcmpltq_n_f32(v, 0.0f))
+/* min(max(v, lo), hi), NaN kept */
+__attribute__((unused)) static inline o2c_v4 o2c_v4_clip(o2c_v4 v, float lo, float hi) {
+    v = vpselq_f32(vdupq_n_f32(lo), v, vcmpltq_n_f32(v, lo));
+    return vpselq_f32(vdupq_n_f32(hi), v, vcmpgtq_n_f32(v, hi));
+}
+#elif !defined(O2C_NO_VECTOR) && defined(__GNUC__) && !defined(__TINYC__) &&                   \
+    (defined(__SSE2__) || defined(__ARM_NEON) || defined(__aarch64__) || defined(__ALTIVEC__) || \
+     defined(__riscv_vector) || defined(__wasm_simd128__))
+#define O2C_V4 1
+__extension__ typedef float o2c_v4 __attribute__((vector_size(16)));
+__extension__ typedef float o2c_v4u __attribute__((vector_size(16), aligned(4), may_alias));
+#define o2c_v4_ld(p) ((o2c_v4)(*(const o2c_v4u *)(const void *)(p)))
+#define o2c_v4_st(p, v) (*(o2c_v4u *)(void *)(p) = (v))
+#define o2c_v4_dup(s) ((o2c_v4){0, 0, 0, 0} + (s))
+#define o2c_v4_fma(acc, v, s) ((acc) + (v) * (s))
+#define o2c_v4_fmav(acc, u, v) ((acc) + (u) * (v))
+#define o2c_v4_add(u, v) ((u) + (v))
+#define o2c_v4_sum(v) ((v)[0] + (v)[1] + (v)[2] + (v)[3])
+typedef int64_t o2c_v4ix;
+#define o2c_v4_ix(s) ((int64_t)(s))
+__extension__ typedef int32_t o2c_v4i __attribute__((vector_size(16)));
+__attribute__((unused)) static inline o2c_v4 o2c_v4_col(const float *p, int64_t s) {
+    const o2c_v4 v = {p[0], p[s], p[2 * s], p[3 * s]};
+    return v;
+}
+__attribute__((unused)) static inline void o2c_v4_stcol(float *p, int64_t s, o2c_v4 v) {
+    p[0] = v[0], p[s] = v[1], p[2 * s] = v[2], p[3 * s] = v[3];
+}
+__attribute__((unused)) static inline o2c_v4 o2c_v4_relu(o2c_v4 v) { /* NaN compares false: kept */
+    const o2c_v4 zero = {0, 0, 0, 0};
+    return (o2c_v4)((o2c_v4i)v & ~(o2c_v4i)(v < zero));
+}
+__attribute__((unused)) static inline o2c_v4 o2c_v4_clip(o2c_v4 v, float lo, float hi) {
+    const o2c_v4 l = o2c_v4_dup(lo), h = o2c_v4_dup(hi);
+    o2c_v4i m = (o2c_v4i)(v < l);
+    v = (o2c_v4)(((o2c_v4i)v & ~m) | ((o2c_v4i)l & m));
+    m = (o2c_v4i)(v > h);
+    return (o2c_v4)(((o2c_v4i)v & ~m) | ((o2c_v4i)h & m));
+}
+#else
+#define O2C_V4 0
+#endif
+
+#if (defined(__ARM_FP) && !(__ARM_FP & 8)) || (defined(__arm__) && !defined(__ARM_FP)) ||      \
+    (defined(__riscv) && !(defined(__riscv_flen) && __riscv_flen >= 64))
+typedef float o2c_facc;
+#else
+typedef double o2c_facc;
+#endif
+#define O2C_ACC_f32 o2c_facc
+#define O2C_ACC_f64 double
+#define O2C_F32_f32 1
+#define O2C_F32_f64 0
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__TINYC__)
+#define O2C_HOT __attribute__((optimize("fp-contract=fast", "no-schedule-insns")))
+#else
+#define O2C_HOT
+#endif
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
+#define O2C_INLINE __attribute__((always_inline)) inline
+#else
+#define O2C_INLINE inline
+#endif
+#endif
