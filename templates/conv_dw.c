@@ -33,6 +33,14 @@
 #else
 #define O2C_DW3_REGS 0
 #endif
+/* the row loop: hot-function flags on those cores, plain inline (as on x86 before) elsewhere */
+#ifndef DW3_ROW_FN
+#if O2C_DW3_REGS
+#define DW3_ROW_FN O2C_HOT
+#else
+#define DW3_ROW_FN inline
+#endif
+#endif
 
 /* The interior rectangle of a 3x3 kernel: rows (oy) x n outputs, every tap inside the input.
  * x: the input at the first output's first tap (output (r, o) reads rows r * xrs + {0, W,
@@ -170,7 +178,7 @@ static O2C_HOT void dw3_col_T(T *y, const T *res, int64_t ys, int64_t rows, cons
 
 /* Interior of one output row, 3-wide kernel: y[ox] = b + sum over the nv valid input rows r[i]
  * (weights wr[i][0..2]) of wr[i][k] * r[i][ox * sw - pw + k], for ox in [lo, hi). */
-static O2C_HOT void dwconv_row3_T(T *yr, int64_t lo, int64_t hi, int64_t sw, int64_t pw, int nv,
+static DW3_ROW_FN void dwconv_row3_T(T *yr, int64_t lo, int64_t hi, int64_t sw, int64_t pw, int nv,
                                  const T *const *r, const T *const *wr, T b) {
     int64_t ox;
     if (nv == 3) {
