@@ -17,6 +17,8 @@
 # when one grows more than 2% over its record (checked when TINY_OPTS are the record's options).
 # --record rewrites the records of the models run. BUILD_DIR/embedded/tiny-figures.txt keeps
 # this run's figures (tools/tiny-table.sh reads it). TINY_BUDGET=FILE: another record file.
+# INSN_PROFILE=N: also prints the N functions that ran the most instructions, per model and core
+# (the plugin's blocks=on, tools/insn-count/profile.sh).
 # Closes with "N passed, N failed".  Exits 77 (skipped) without arm-none-eabi-gcc or QEMU.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -88,7 +90,7 @@ build_for() {
 run_on() {
   local t=$1 elf=$2 dir=$3 count=${4:-} qemu plugin=()
   IFS='|' read -r _ _ qemu <<<"${TARGET[$t]}"
-  [ -n "$count" ] && plugin=(-plugin "$build/insn-count/insn_count.so,outfile=$dir/count.txt")
+  [ -n "$count" ] && plugin=(-plugin "$build/insn-count/insn_count.so,outfile=$dir/count.txt$([ -n "${INSN_PROFILE:-}" ] && echo ,blocks=on)")
   # shellcheck disable=SC2086
   (cd "$dir" && timeout 120 qemu-system-arm $qemu -display none -monitor none -serial none \
      -semihosting-config enable=on,target=native -kernel "$elf" "${plugin[@]}") >"$dir/qemu.log" 2>&1
@@ -188,9 +190,13 @@ for name in "${tiny[@]}"; do
       if [ $rc -ne 0 ]; then msg="$t set $k: qemu exit $rc: $(tail -1 "$w/set$k/qemu.log")"; break; fi
       r=$("$host" check "$model" "tests/models/$name/test_data_set_$k" "$w/set$k" 2>&1) ||
         { msg="$t set $k (repeat $rep): compare: $r"; break; }
-      [ -n "$cnt" ] && counts+=("$(awk '{print $2}' "$w/set$k/count.txt")")
+      [ -n "$cnt" ] && counts+=("$(awk '$1 == "insns" {print $2}' "$w/set$k/count.txt")")
     done
     if [ -n "$msg" ]; then fail "$msg"; continue; fi
+    if [ -n "${INSN_PROFILE:-}" ]; then   # the functions of the twice-run ELF, by instructions
+      echo "$name $t: instructions per function (2 inferences + start-up)"
+      tools/insn-count/profile.sh "$w/$t/r2.elf" "$w/set0/count.txt" "$INSN_PROFILE"
+    fi
     echo "$name $t $arena $((text + rodata)) $((counts[1] - counts[0])) $text $rodata $io" >>"$figures"
     passed=$((passed + 1))
   done
