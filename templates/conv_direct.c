@@ -285,10 +285,15 @@ static void convd_T(const T *x, const T *w, const T *bias, const T *res, T *y, i
     const int64_t kv = KH * KW, osp = OH * OW, hw = H * W;
     const int flat = kv == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 && OH == H && OW == W;
     int64_t lo, hi, tlo, thi, m0, oy, ox;
+    int bycol;
     convd_geo_T g;
     /* interior columns [lo, hi) and rows [tlo, thi): every tap inside the input */
     pool_inner_T(OW, W, sw, pw, (KW - 1) * dw + 1, &lo, &hi);
     pool_inner_T(OH, H, sh, ph, (KH - 1) * dh + 1, &tlo, &thi);
+    /* a narrow image (fewer than 6 interior columns, at least 6 interior rows: the 10x4 first
+     * layer of a keyword spotter over 49 x 10) takes its interior rows down the columns too,
+     * in blocks of 6 positions instead of 2 and 1 */
+    bycol = hi - lo < 6 && thi - tlo >= 6;
     g.C = C, g.cstep = hw, g.rstep = dh * W, g.dw = dw, g.ys = osp;
     g.act = act, g.p0 = p0, g.p1 = p1;
     for (m0 = 0; m0 < M; m0 += 4) {
@@ -313,7 +318,7 @@ static void convd_T(const T *x, const T *w, const T *bias, const T *res, T *y, i
                 const T *wk = wb + ky0 * KW * mb;
                 const T *ro = rb ? rb + oy * OW + ox : rb;
                 int64_t kx0, kx1;
-                if (ox == lo && hi > lo && ky1 > ky0) {
+                if (ox == lo && hi > lo && ky1 > ky0 && !(full && bycol)) {
                     convd_run_T(xrow + lo * sw - pw, wk, &g, mb, 2, ky1 - ky0, KW, sw, 1, hi - lo,
                                 bb, ro, yb + oy * OW + lo);
                     ox = hi - 1;
@@ -332,10 +337,11 @@ static void convd_T(const T *x, const T *w, const T *bias, const T *res, T *y, i
                                 ky1 - ky0, kx1 - kx0, sw, 1, 1, bb, ro, yb + oy * OW + ox);
             }
         }
-        /* the border columns of the interior rows, down the column: positions sh * W apart */
+        /* the border columns of the interior rows (all columns if bycol), down the column:
+         * positions sh * W apart */
         for (ox = 0; ox < OW && thi > tlo; ox++) {
             int64_t kx0, kx1;
-            if (ox == lo && hi > lo)
+            if (ox == lo && hi > lo && !bycol)
                 ox = hi;
             if (ox >= OW)
                 break;
