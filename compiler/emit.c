@@ -290,9 +290,11 @@ static const char *float_literal(Arena *a, double v, bool is_double) {
         return is_double ? "(double)NAN" : "NAN";
     if (isinf(v))
         /* tcc 0.9.27 rejects a negated INFINITY (or HUGE_VAL) in a static initializer as "not
-         * constant"; an overflowing product is a constant expression for every compiler */
+         * constant"; an overflowing product is a constant expression for every compiler (a
+         * float one for float: gcc does not fold it, and a double product would be a library
+         * call on a single-precision FPU) */
         return v > 0 ? (is_double ? "(double)INFINITY" : "INFINITY")
-                     : (is_double ? "(-1e300 * 1e300)" : "((float)(-1e300 * 1e300))");
+                     : (is_double ? "(-1e300 * 1e300)" : "(-1e30f * 1e30f)");
     char tmp[64];
     snprintf(tmp, sizeof tmp, is_double ? "%.17g" : "%.9g", v);
     if (!strpbrk(tmp, ".e"))
@@ -367,32 +369,53 @@ static void write_literals(Emit *e, Buf *b, DType t, const void *data, int64_t n
 /* Large tensors are written as rows of string literals (exact bytes, compact, and cheap for
  * compilers to parse: a ResNet-18 compiles in seconds where a 12-million-element initializer
  * takes gcc minutes and gigabytes).  Each literal stays under C99's 4095-character minimum
- * limit; octal escapes are always three digits and '?' is escaped (no trigraphs). */
+ * limit; octal escapes are always three digits and '?' is escaped (no trigraphs).
+ *
+ * The array is as long as the tensor, not rounded up to whole rows: a struct of the full rows
+ * `b[rows][ROW_BYTES]` and the short rest `t[rest]` (each only when not empty: C99 has no
+ * zero-length arrays), inside a union with a double so the data is aligned for any element
+ * type.  Both members are arrays of unsigned char, whose alignment is 1, so no padding goes
+ * between them (the ABIs onnx2c targets pad a member only up to its alignment): t follows the
+ * last row and the bytes are contiguous from the union's address.  sizeof is the byte count
+ * rounded up to 8 (the double); tests/unit/test_weights.c checks it. */
 #define ROW_BYTES 1024
-static void write_bytes_union(Buf *b, const char *name, const unsigned char *p, size_t nbytes) {
-    size_t rows = (nbytes + ROW_BYTES - 1) / ROW_BYTES;
-    buf_printf(b, "static const union { unsigned char b[%zu][%d]; double align_; } %s = {{\n", rows,
-               ROW_BYTES, name);
+static void write_literal_row(Buf *b, const unsigned char *p, size_t n) {
     char line[ROW_BYTES * 4 + 8];
-    for (size_t r = 0; r < rows; r++) {
-        size_t k = 0;
-        line[k++] = '"';
-        size_t end = (r + 1) * ROW_BYTES < nbytes ? (r + 1) * ROW_BYTES : nbytes;
-        for (size_t i = r * ROW_BYTES; i < end; i++) {
-            unsigned char ch = p[i];
-            if (ch >= 32 && ch < 127 && ch != '"' && ch != '\\' && ch != '?')
-                line[k++] = (char)ch;
-            else {
-                line[k++] = '\\';
-                line[k++] = (char)('0' + (ch >> 6));
-                line[k++] = (char)('0' + ((ch >> 3) & 7));
-                line[k++] = (char)('0' + (ch & 7));
-            }
+    size_t k = 0;
+    line[k++] = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = p[i];
+        if (ch >= 32 && ch < 127 && ch != '"' && ch != '\\' && ch != '?')
+            line[k++] = (char)ch;
+        else {
+            line[k++] = '\\';
+            line[k++] = (char)('0' + (ch >> 6));
+            line[k++] = (char)('0' + ((ch >> 3) & 7));
+            line[k++] = (char)('0' + (ch & 7));
         }
-        line[k++] = '"';
-        line[k++] = ',';
-        line[k++] = '\n';
-        buf_putn(b, line, k);
+    }
+    line[k++] = '"';
+    buf_putn(b, line, k);
+}
+
+static void write_bytes_union(Buf *b, const char *name, const unsigned char *p, size_t nbytes) {
+    size_t rows = nbytes / ROW_BYTES, rest = nbytes % ROW_BYTES;
+    buf_puts(b, "static const union { struct {");
+    if (rows)
+        buf_printf(b, " unsigned char b[%zu][%d];", rows, ROW_BYTES);
+    if (rest)
+        buf_printf(b, " unsigned char t[%zu];", rest);
+    buf_printf(b, " } s; double align_; } %s = {{", name);
+    if (rows) {
+        buf_puts(b, "{\n");
+        for (size_t r = 0; r < rows; r++) {
+            write_literal_row(b, p + r * ROW_BYTES, ROW_BYTES);
+            buf_puts(b, r + 1 < rows ? ",\n" : "\n}");
+        }
+    }
+    if (rest) {
+        buf_puts(b, rows ? ",\n" : "\n");
+        write_literal_row(b, p + rows * ROW_BYTES, rest);
     }
     buf_puts(b, "}};\n");
 }
@@ -437,7 +460,7 @@ static const char *weight_expr(Emit *e, Value *v) {
         }
     }
     if (big)
-        return arena_printf(e->a, "(const %s *)(const void *)%s.b", dtype_ctype(v->dtype), name);
+        return arena_printf(e->a, "(const %s *)(const void *)&%s", dtype_ctype(v->dtype), name);
     return name;
 }
 

@@ -307,8 +307,10 @@ static void infer_conv(Compiler *c, Node *n) {
     }
     if (wino_plan(c, n, p))
         return;
-    /* a constant weight: each group's W[g] (mg x rows) packed as the engine's A operand */
-    if (w->data && sym_get_const(p->group, &G) && sym_get_const(p->mg, &mgv) &&
+    /* a constant weight: each group's W[g] (mg x rows) packed as the engine's A operand.  Not
+     * below MR rows: the engine's small-M path (gemm_small_T) reads A in place as fast, and a
+     * packed A there would be padded to MR rows it never reads (flash 8 / mg times the weight) */
+    if (w->data && sym_get_const(p->group, &G) && sym_get_const(p->mg, &mgv) && mgv >= GP_MR &&
         sym_get_const(p->rows, &rowsv)) {
         size_t es = dtype_size(w->dtype);
         int64_t per = gp_pack(NULL, es, mgv, rowsv, rowsv, 0, true, 0, NULL);

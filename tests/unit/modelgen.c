@@ -131,7 +131,9 @@ void mg_init(MgGraph *g, const char *name, int dtype, int rank, const int64_t *d
     }
     pb_varint(&t, 2, dtype);
     pb_str(&t, 8, name);
-    pb_bytes(&t, 9, data, (size_t)n * (dtype == MG_INT64 ? 8 : 4));
+    size_t es = dtype == MG_INT64 || dtype == MG_DOUBLE ? 8
+                : dtype == MG_UINT8 || dtype == MG_INT8 || dtype == MG_BOOL ? 1 : 4;
+    pb_bytes(&t, 9, data, (size_t)n * es);
     pb_msg(&g->graph, 5, &t);
 }
 

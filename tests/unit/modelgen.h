@@ -19,7 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { MG_FLOAT = 1, MG_INT64 = 7 }; /* TensorProto.DataType */
+/* TensorProto.DataType */
+enum { MG_FLOAT = 1, MG_UINT8 = 2, MG_INT8 = 3, MG_INT64 = 7, MG_BOOL = 9, MG_DOUBLE = 11 };
 
 /* One dim of a declared shape: a dim_param when param is non-NULL, else dim_value = value. */
 typedef struct MgDim {
@@ -37,7 +38,7 @@ void mg_graph_name(MgGraph *g, const char *name);
 void mg_input(MgGraph *g, const char *name, int dtype, int rank, const MgDim *dims);
 void mg_output(MgGraph *g, const char *name, int dtype, int rank, const MgDim *dims);
 void mg_value_info(MgGraph *g, const char *name, int dtype, int rank, const MgDim *dims);
-/* An initializer holding n elements of raw little-endian data (4-byte floats or 8-byte ints). */
+/* An initializer holding n elements of raw little-endian data (of the MG_ type's size). */
 void mg_init(MgGraph *g, const char *name, int dtype, int rank, const int64_t *dims,
              const void *data);
 MgNode *mg_node(MgGraph *g, const char *op_type, const char *name, int nin,
