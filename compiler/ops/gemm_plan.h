@@ -69,6 +69,23 @@ static inline void gp_row_blocks(const unsigned char *src, size_t es, int64_t M,
     }
 }
 
+/* Reorders op(B), a K x N weight (element (k, n) at k * ld + n, or at n * ld + k when trans),
+ * into the blocks of GP_GEMV_R outputs templates/gemv.c reads: block b (outputs 8b .. 8b + nb - 1,
+ * nb = min(8, N - 8b)) starts at 8b * K and holds, for each k, the nb weights of its outputs.
+ * A permutation: K * N elements, no padding. */
+enum { GP_GEMV_R = 8 };
+static inline void gp_gemv_blocks(const unsigned char *src, size_t es, int64_t K, int64_t N,
+                                  int64_t ld, int trans, unsigned char *dst) {
+    for (int64_t n0 = 0; n0 < N; n0 += GP_GEMV_R) {
+        int64_t nb = N - n0 < GP_GEMV_R ? N - n0 : GP_GEMV_R;
+        for (int64_t k = 0; k < K; k++)
+            for (int64_t j = 0; j < nb; j++) {
+                int64_t at = trans ? (n0 + j) * ld + k : k * ld + n0 + j;
+                memcpy(dst + (size_t)(n0 * K + k * nb + j) * es, src + (size_t)at * es, es);
+            }
+    }
+}
+
 /* A new constant Value holding `count` packed elements of type t. */
 static inline Value *gp_const(Compiler *c, const char *stem, DType t, int64_t count,
                               unsigned char *data) {

@@ -13,6 +13,13 @@
  * copied into Y first and scaled by beta.  The lower pass (compiler/lower.c) may fuse an
  * activation (attributes o2c_act/o2c_p0/o2c_p1), a residual (input 3, shaped like Y) and, for
  * MatMul, a bias along the last dim (input 4) into the epilogue.
+ * Under --memory-first a float product with a constant weight (a fully connected layer) runs on
+ * templates/gemv.c instead, for any number of rows M (constant or symbolic: one row at a time,
+ * so the weight is read once per row), with no scratch: the weight reordered at compile time
+ * into the kernel's blocks of 8 outputs (gp_gemv_blocks, no padding), alpha, any bias C
+ * Gemm allows (scalar, [N], [M, 1], [1, N], [M, N] times beta, through two strides), the
+ * residual and the activation applied in registers.  transA reads A's columns (a stride).
+ * Double and integer products, and a B with batch dims, keep the engine.
  * Integers wrap modulo 2^n: a signed product runs on the engine of the unsigned type of its
  * width (eng_type), whose sums and products are the two's complement ones without C's undefined
  * signed overflow; the buffers are passed as that type (same bytes).  Integer alpha and beta
@@ -64,11 +71,45 @@ static void require_type(Compiler *c, Node *n, Value *a, Value *b) {
                   dtype_name(a->dtype));
 }
 
+/* --memory-first: a float product with a constant K x N weight takes templates/gemv.c, the
+ * weight op(B) (element (k, n) at k * ld + n, or at n * ld + k when trans) reordered into its
+ * blocks; NULL otherwise. */
+static Value *gemv_weight(Compiler *c, Value *a, Value *b, Sym *k, Sym *n, int trans) {
+    int64_t kk, nn;
+    if (!c->opt->memory_first || a->dtype != DT_FLOAT || !b->data || !sym_get_const(k, &kk) ||
+        !sym_get_const(n, &nn))
+        return NULL;
+    size_t es = dtype_size(b->dtype);
+    unsigned char *d = arena_alloc(c->arena, (size_t)(kk * nn) * es + 1);
+    gp_gemv_blocks(b->data, es, kk, nn, trans ? kk : nn, trans, d);
+    return gp_const(c, b->name, b->dtype, kk * nn, d);
+}
+
+/* The call of templates/gemv.c: y[m * N + n] = act(alpha * sum_k x[m * xm + k * xk] * w'[n][k]
+ * + beta * bias[m * bm + n * bn] + res[m * N + n]). */
+static void emit_gemv(Compiler *c, Emit *e, Node *n, Value *w, Sym *m, Sym *nn, Sym *k,
+                      const char *x, const char *xm, const char *xk, Value *y, double alpha,
+                      const char *bias, const char *bm, const char *bn, double beta, Value *res) {
+    DType t = y->dtype;
+    int act;
+    float p0, p1;
+    epi_attrs(c, n, t, &act, &p0, &p1);
+    const char *sfx = emit_template(e, "gemv", t);
+    const char *N = emit_sym(e, nn);
+    emit_line(e, "/* fully connected: blocks of 8 outputs, one row at a time, no scratch */");
+    emit_line(e, "gemv_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, "
+              "%s);", sfx, emit_sym(e, m), N, emit_sym(e, k), x, xm, xk, emit_ptr(e, w),
+              emit_ptr(e, y), N, emit_literal(e, t, alpha), bias ? bias : "0", bias ? bm : "0",
+              bias ? bn : "0", emit_literal(e, t, beta), res ? emit_ptr(e, res) : "0", N, act,
+              emit_literal(e, t, p0), emit_literal(e, t, p1));
+}
+
 /* ---- MatMul */
 
 typedef struct MatMulPlan {
     MmShape sh;
     Value *bpk;      /* B packed at compile time (constant B without batch dims), or NULL */
+    Value *gemv;     /* --memory-first: B in templates/gemv.c's blocks, or NULL */
 } MatMulPlan;
 
 static void infer_matmul(Compiler *c, Node *n) {
@@ -84,6 +125,13 @@ static void infer_matmul(Compiler *c, Node *n) {
     int r = mm_shape(c, n, a, b, &p->sh, out);
     ir_set_shape(c, n->out[0], a->dtype, r, out);
     int64_t kk, nn;
+    if (rb <= 2)
+        p->gemv = gemv_weight(c, a, b, p->sh.k, p->sh.n, 0);
+    if (p->gemv) {
+        n->scratch = NULL;
+        n->priv = p;
+        return;
+    }
     if (b->data && rb <= 2 && sym_get_const(p->sh.k, &kk) && sym_get_const(p->sh.n, &nn)) {
         size_t es = dtype_size(b->dtype);
         int64_t cnt = gp_pack(NULL, es, kk, nn, nn, 0, false, gp_nr(b->dtype), NULL);
@@ -105,6 +153,15 @@ static void emit_matmul(Compiler *c, Emit *e, Node *n) {
     MatMulPlan *p = n->priv;
     Value *a = n->in[0], *b = n->in[1], *y = n->out[0];
     DType t = y->dtype;
+    if (p->gemv) { /* rows of A (its batch dims folded in), K apart */
+        Sym *rows = p->sh.m;
+        for (int d = 0; d < p->sh.rb; d++)
+            rows = sym_mul(s, rows, p->sh.batch[d]);
+        Value *bias = node_in(n, 4);
+        emit_gemv(c, e, n, p->gemv, rows, p->sh.n, p->sh.k, emit_ptr(e, a), emit_sym(e, p->sh.k),
+                  "1", y, 1.0, bias ? emit_ptr(e, bias) : NULL, "0", "1", 1.0, node_in(n, 3));
+        return;
+    }
     const char *sfx = emit_template(e, "gemm", eng_type(t));
     const char *N = emit_sym(e, p->sh.n), *K = emit_sym(e, p->sh.k);
     /* B without batch dims: A's batch dims fold into M (one call on [batch * M, K]; Y is
@@ -164,6 +221,7 @@ typedef struct GemmPlan {
     int trans_a, trans_b;
     float alpha, beta;
     Value *bpk;      /* constant B packed at compile time, or NULL */
+    Value *gemv;     /* --memory-first: B in templates/gemv.c's blocks, or NULL */
     bool bias_row;   /* C is [N] or [1, N] and beta is 1: added in the epilogue */
 } GemmPlan;
 
@@ -214,6 +272,12 @@ static void infer_gemm(Compiler *c, Node *n) {
         }
     }
     ir_set_shape(c, n->out[0], a->dtype, 2, out);
+    p->gemv = gemv_weight(c, a, b, p->k, p->n, p->trans_b);
+    if (p->gemv) {
+        n->scratch = NULL;
+        n->priv = p;
+        return;
+    }
     int64_t kk, nn, one;
     if (b->data && sym_get_const(p->k, &kk) && sym_get_const(p->n, &nn)) {
         size_t es = dtype_size(b->dtype);
@@ -230,10 +294,29 @@ static void infer_gemm(Compiler *c, Node *n) {
     n->priv = p;
 }
 
+/* The strides of Gemm's C broadcast to [M, N] (bias[m * bm + n * bn]), into bm, bn. */
+static void gemm_bias_strides(Emit *e, Value *cc, Sym *nn, const char **bm, const char **bn) {
+    int64_t v;
+    bool c1 = cc->rank >= 1 && !(sym_get_const(cc->shape[cc->rank - 1], &v) && v == 1);
+    bool r1 = cc->rank == 2 && !(sym_get_const(cc->shape[0], &v) && v == 1);
+    *bn = c1 ? "1" : "0";
+    *bm = !r1 ? "0" : c1 ? emit_sym(e, nn) : "1";
+}
+
 static void emit_gemm(Compiler *c, Emit *e, Node *n) {
     GemmPlan *p = n->priv;
     Value *a = n->in[0], *b = n->in[1], *cc = node_in(n, 2), *y = n->out[0];
     DType t = y->dtype;
+    if (p->gemv) { /* row m of A' at m * lda, k apart 1; transA: at m, k apart M */
+        const char *bm = "0", *bn = "0", *K = emit_sym(e, p->k), *M = emit_sym(e, p->m);
+        bool bias = cc && p->beta != 0;
+        if (bias)
+            gemm_bias_strides(e, cc, p->n, &bm, &bn);
+        emit_gemv(c, e, n, p->gemv, p->m, p->n, p->k, emit_ptr(e, a), p->trans_a ? "1" : K,
+                  p->trans_a ? M : "1", y, p->alpha, bias ? emit_ptr(e, cc) : NULL, bm, bn,
+                  p->beta, node_in(n, 3));
+        return;
+    }
     const char *sfx = emit_template(e, "gemm", eng_type(t));
     double beta = p->beta;
     const char *ct = dtype_ctype(eng_type(t));
