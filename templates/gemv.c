@@ -41,18 +41,20 @@ typedef struct gemv_geo_T {
 
 #if O2C_V4 && O2C_F32_T
 /* two vectors of 4 sums */
-#define GEMV_DECL o2c_v4 a0 = o2c_v4_dup(0.0f), a1 = a0;
+#define GEMV_DECL                                                                                  \
+    int64_t kx = 0;                                                                                \
+    o2c_v4 a0 = o2c_v4_dup(0.0f), a1 = a0;
 #define GEMV_K(wk, xv)                                                                             \
     a0 = o2c_v4_fma(a0, o2c_v4_ld(wk), xv), a1 = o2c_v4_fma(a1, o2c_v4_ld((wk) + 4), xv);
 /* 8 ks, 4 ks, 1 k (x and w move on) */
 #define GEMV_K4                                                                                    \
     {                                                                                              \
-        const T x0 = x[0], x1 = x[xk], x2 = x[2 * xk], x3 = x[3 * xk];                             \
+        const T x0 = x[kx], x1 = x[kx + xk], x2 = x[kx + 2 * xk], x3 = x[kx + 3 * xk];             \
         GEMV_K(w, x0) GEMV_K(w + 8, x1) GEMV_K(w + 16, x2) GEMV_K(w + 24, x3)                      \
-        w += 4 * GEMV_R, x += 4 * xk;                                                              \
+        w += 4 * GEMV_R, kx += 4 * xk;                                                             \
     }
 #define GEMV_K8 GEMV_K4 GEMV_K4
-#define GEMV_K1 GEMV_K(w, x[0]) w += GEMV_R, x += xk;
+#define GEMV_K1 GEMV_K(w, x[kx]) w += GEMV_R, kx += xk;
 #define GEMV_OUT                                                                                   \
     {                                                                                              \
         const o2c_v4 zero = o2c_v4_dup(0.0f);                                                      \
@@ -77,7 +79,9 @@ typedef struct gemv_geo_T {
     }
 #else
 /* 8 scalar sums */
-#define GEMV_DECL T s0 = (T)0, s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+#define GEMV_DECL                                                                                  \
+    GEMV_XDECL                                                                                     \
+    T s0 = (T)0, s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
 #if !defined(O2C_NO_VECTOR) && O2C_F32_T && defined(__GNUC__) && !defined(__clang__) &&       \
     !defined(__TINYC__) && defined(__thumb2__) && defined(__ARM_FP) && (__ARM_FP & 4) &&        \
     (defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__))
@@ -101,27 +105,38 @@ typedef struct gemv_geo_T {
               "+r"(p)                                                                              \
             : "m"(*(const T(*)[8])(p)));
 #define GEMV_STEP(p, n)
-/* x[0 .. 3] into x0 .. x3 (s0 .. s3), or x[0 .. 7] into x0 .. x7 (s0 .. s7), by one vldmia
- * when xk is 1; x moves on */
-#define GEMV_LDX4(x, xk)                                                                           \
+/* x[k .. k + 3] into x0 .. x3 (s0 .. s3), or x[k .. k + 7] into x0 .. x7 (s0 .. s7), by one
+ * vldmia when xk is 1 (xw walks the row: it never passes its end); else read at x[kx], kx
+ * counting (a pointer that moved past a strided column's end would be undefined) */
+#define GEMV_XDECL                                                                                 \
+    const T *xw = x;                                                                               \
+    int64_t kx = 0;
+#define GEMV_LDX4                                                                                  \
     register T x0 __asm__("s0"), x1 __asm__("s1"), x2 __asm__("s2"), x3 __asm__("s3");            \
     if (xk == 1)                                                                                   \
         __asm__("vldmia %4!, {s0-s3}"                                                              \
-                : "=t"(x0), "=t"(x1), "=t"(x2), "=t"(x3), "+r"(x)                                  \
-                : "m"(*(const T(*)[4])(x)));                                                       \
+                : "=t"(x0), "=t"(x1), "=t"(x2), "=t"(x3), "+r"(xw)                                 \
+                : "m"(*(const T(*)[4])(xw)));                                                      \
     else                                                                                           \
-        x0 = x[0], x1 = x[xk], x2 = x[2 * xk], x3 = x[3 * xk], x += 4 * xk;
-#define GEMV_LDX8(x, xk)                                                                           \
+        x0 = x[kx], x1 = x[kx + xk], x2 = x[kx + 2 * xk], x3 = x[kx + 3 * xk], kx += 4 * xk;
+#define GEMV_LDX8                                                                                  \
     register T x0 __asm__("s0"), x1 __asm__("s1"), x2 __asm__("s2"), x3 __asm__("s3");            \
     register T x4 __asm__("s4"), x5 __asm__("s5"), x6 __asm__("s6"), x7 __asm__("s7");            \
     if (xk == 1)                                                                                   \
         __asm__("vldmia %8!, {s0-s7}"                                                              \
                 : "=t"(x0), "=t"(x1), "=t"(x2), "=t"(x3), "=t"(x4), "=t"(x5), "=t"(x6),            \
-                  "=t"(x7), "+r"(x)                                                                \
-                : "m"(*(const T(*)[8])(x)));                                                       \
+                  "=t"(x7), "+r"(xw)                                                               \
+                : "m"(*(const T(*)[8])(xw)));                                                      \
     else                                                                                           \
-        x0 = x[0], x1 = x[xk], x2 = x[2 * xk], x3 = x[3 * xk], x4 = x[4 * xk], x5 = x[5 * xk],   \
-        x6 = x[6 * xk], x7 = x[7 * xk], x += 8 * xk;
+        x0 = x[kx], x1 = x[kx + xk], x2 = x[kx + 2 * xk], x3 = x[kx + 3 * xk],                     \
+        x4 = x[kx + 4 * xk], x5 = x[kx + 5 * xk], x6 = x[kx + 6 * xk], x7 = x[kx + 7 * xk],        \
+        kx += 8 * xk;
+#define GEMV_LDX1                                                                                  \
+    T x0;                                                                                          \
+    if (xk == 1)                                                                                   \
+        x0 = *xw++;                                                                                \
+    else                                                                                           \
+        x0 = x[kx], kx += xk;
 #else
 #define GEMV_VLDM 0
 #define GEMV_LD16(p)                                                                               \
@@ -132,13 +147,17 @@ typedef struct gemv_geo_T {
     const T w0 = (p)[0], w1 = (p)[1], w2 = (p)[2], w3 = (p)[3], w4 = (p)[4], w5 = (p)[5];         \
     const T w6 = (p)[6], w7 = (p)[7];
 #define GEMV_STEP(p, n) (p) += (n);
-#define GEMV_LDX4(x, xk)                                                                           \
-    const T x0 = x[0], x1 = x[xk], x2 = x[2 * xk], x3 = x[3 * xk];                                 \
-    x += 4 * xk;
-#define GEMV_LDX8(x, xk)                                                                           \
-    const T x0 = x[0], x1 = x[xk], x2 = x[2 * xk], x3 = x[3 * xk], x4 = x[4 * xk];                 \
-    const T x5 = x[5 * xk], x6 = x[6 * xk], x7 = x[7 * xk];                                        \
-    x += 8 * xk;
+#define GEMV_XDECL int64_t kx = 0;
+#define GEMV_LDX4                                                                                  \
+    const T x0 = x[kx], x1 = x[kx + xk], x2 = x[kx + 2 * xk], x3 = x[kx + 3 * xk];                 \
+    kx += 4 * xk;
+#define GEMV_LDX8                                                                                  \
+    const T x0 = x[kx], x1 = x[kx + xk], x2 = x[kx + 2 * xk], x3 = x[kx + 3 * xk];                 \
+    const T x4 = x[kx + 4 * xk], x5 = x[kx + 5 * xk], x6 = x[kx + 6 * xk], x7 = x[kx + 7 * xk];    \
+    kx += 8 * xk;
+#define GEMV_LDX1                                                                                  \
+    const T x0 = x[kx];                                                                            \
+    kx += xk;
 #endif
 /* the 8 multiply-adds of x[k] with the weights wA .. wA+7 (already loaded) */
 #define GEMV_FMA8(xv, a, b, c, d, e, f, g_, h)                                                     \
@@ -158,18 +177,17 @@ typedef struct gemv_geo_T {
 /* 8 ks, 4 ks, 1 k (x and w move on) */
 #define GEMV_K8                                                                                    \
     {                                                                                              \
-        GEMV_LDX8(x, xk)                                                                           \
+        GEMV_LDX8                                                                                  \
         GEMV_K2(x0, x1) GEMV_K2(x2, x3) GEMV_K2(x4, x5) GEMV_K2(x6, x7)                            \
     }
 #define GEMV_K4                                                                                    \
     {                                                                                              \
-        GEMV_LDX4(x, xk)                                                                           \
+        GEMV_LDX4                                                                                  \
         GEMV_K2(x0, x1) GEMV_K2(x2, x3)                                                            \
     }
 #define GEMV_K1                                                                                    \
     {                                                                                              \
-        const T x0 = x[0];                                                                         \
-        x += xk;                                                                                   \
+        GEMV_LDX1                                                                                  \
         {                                                                                          \
             GEMV_LD8(w)                                                                            \
             GEMV_FMA8(x0, w0, w1, w2, w3, w4, w5, w6, w7)                                          \
@@ -300,4 +318,6 @@ static void gemv_T(int64_t M, int64_t N, int64_t K, const T *x, int64_t xm, int6
 #undef GEMV_K8
 #undef GEMV_K2
 #undef GEMV_LDX8
+#undef GEMV_LDX1
+#undef GEMV_XDECL
 #undef GEMV_K1
