@@ -23,12 +23,14 @@
  * 4 channels (M not a multiple of 4) takes a plain loop.
  * @requires gemm_act
  * @requires o2c_target
- * @requires pool_taps */
+ * @requires pool_taps
+ * @requires pool_inner */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm_act.c"
 #include "o2c_target.c"
 #include "pool_taps.c"
+#include "pool_inner.c"
 #endif
 
 /* The geometry of one call of the block kernel: the input at the block's first tap (rows

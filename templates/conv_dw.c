@@ -18,12 +18,14 @@
  * x: C x H x W, w: C x KH x KW, bias: C or NULL, y and res: C x OH x OW (res may be NULL).
  * @requires gemm_act
  * @requires o2c_target
- * @requires pool_taps */
+ * @requires pool_taps
+ * @requires pool_inner */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm_act.c"
 #include "o2c_target.c"
 #include "pool_taps.c"
+#include "pool_inner.c"
 #endif
 
 /* The register path below on Helium and on the scalar cores (Cortex-M4/M7, RV32F, tcc); SSE and
