@@ -5,9 +5,13 @@
  * reduction 0 none: y = l [n, d]; 1 sum: y[0] = sum(l); 2 mean: y[0] = sum(l) / sum(weights).
  * ONNX requires every other target in [0, c): nll_check_T, called before anything is written
  * (SoftmaxCrossEntropyLoss's log_prob output included), is 1 when one is not (NAME_run
- * returns -7); nll_loss_T still never reads outside x or w. */
+ * returns -7); nll_loss_T still never reads outside x or w.
+ *
+ * The sums in O2C_ACC_T (double; float on single-precision FPUs).
+ * @requires o2c_target */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "o2c_target.c"
 #endif
 
 static int nll_check_T(const void *target, int target32, int64_t count, int64_t c, int has_ignore,
@@ -23,7 +27,7 @@ static int nll_check_T(const void *target, int target32, int64_t count, int64_t 
 
 static void nll_loss_T(const T *x, const void *target, int target32, const T *w, T *y, int64_t n,
                        int64_t c, int64_t d, int has_ignore, int64_t ignore, int reduction) {
-    double sum = 0, wsum = 0;
+    O2C_ACC_T sum = 0, wsum = 0;
     for (int64_t i = 0; i < n; i++) {
         for (int64_t j = 0; j < d; j++) {
             int64_t t = target32 ? (int64_t)((const int32_t *)target)[i * d + j]
@@ -35,8 +39,8 @@ static void nll_loss_T(const T *x, const void *target, int target32, const T *w,
             }
             if (reduction == 0)
                 y[i * d + j] = l;
-            sum += (double)l;
-            wsum += (double)wt;
+            sum += (O2C_ACC_T)l;
+            wsum += (O2C_ACC_T)wt;
         }
     }
     if (reduction == 1)

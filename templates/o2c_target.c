@@ -11,7 +11,8 @@
  *   o2c_facc    the type float kernels accumulate long sums in (AveragePool, MVN, NLL...):
  *               double where the FPU has double precision, float on a single-precision FPU
  *               (__ARM_FP without bit 8: Cortex-M4F, M33; RV32F without D) and on soft-float
- *               targets, where double arithmetic would be library calls.  O2C_ACC_T is the
+ *               targets, where double arithmetic would be library calls (O2C_FACC_FLOAT forces
+ *               float: the unit tests run that path on the host).  O2C_ACC_T is the
  *               accumulator of element type T (the emitter's suffixes: O2C_ACC_f32, O2C_ACC_f64)
  *               and O2C_F32_T is 1 when T is float (kernels with float-only vector paths).
  *   O2C_HOT     on a kernel's hot function (GCC): multiply-adds fused whatever -std says
@@ -89,7 +90,8 @@ __attribute__((unused)) static inline o2c_v4 o2c_v4_clip(o2c_v4 v, float lo, flo
 #define O2C_V4 0
 #endif
 
-#if (defined(__ARM_FP) && !(__ARM_FP & 8)) || (defined(__arm__) && !defined(__ARM_FP)) ||      \
+#if defined(O2C_FACC_FLOAT) || (defined(__ARM_FP) && !(__ARM_FP & 8)) ||                      \
+    (defined(__arm__) && !defined(__ARM_FP)) ||                                                 \
     (defined(__riscv) && !(defined(__riscv_flen) && __riscv_flen >= 64))
 typedef float o2c_facc;
 #else

@@ -2,12 +2,14 @@
  * GlobalAveragePool).
  *
  * Shapes and windows as in pool_max.c; pad holds the begin pads of the three axes, then the end
- * pads.  The sum (in double) is divided by the number of taps inside the input, or, when
+ * pads.  The sum (in O2C_ACC_T: double, float on single-precision FPUs) is divided by the number of taps inside the input, or, when
  * count_include_pad, by the number of taps inside the padded input [-pad_begin, in + pad_end).
  * A window with nothing to count gives 0.
+ * @requires o2c_target
  * @requires pool_taps */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "o2c_target.c"
 #endif
 
 static void avgpool_T(const T *x, T *y, int64_t nc, const int64_t *in, const int64_t *out,
@@ -28,18 +30,18 @@ static void avgpool_T(const T *x, T *y, int64_t nc, const int64_t *in, const int
                     int64_t s2 = o2 * st[2] - pad[2], c0, c1, r0, r1;
                     pool_taps_T(s2, in[2], k[2], dl[2], &c0, &c1);
                     pool_taps_T(s2 + pad[2], in[2] + pad[2] + pad[5], k[2], dl[2], &r0, &r1);
-                    double acc = 0.0;
+                    O2C_ACC_T acc = 0;
                     for (int64_t a = a0; a < a1; a++) {
                         int64_t i0 = s0 + a * dl[0];
                         for (int64_t b = b0; b < b1; b++) {
                             const T *row = xc + (i0 * in[1] + s1 + b * dl[1]) * in[2];
                             for (int64_t j = c0; j < c1; j++)
-                                acc += (double)row[s2 + j * dl[2]];
+                                acc += (O2C_ACC_T)row[s2 + j * dl[2]];
                         }
                     }
                     int64_t cnt = count_include_pad ? (p1 - p0) * (q1 - q0) * (r1 - r0)
                                                     : (a1 - a0) * (b1 - b0) * (c1 - c0);
-                    *y++ = cnt > 0 ? (T)(acc / (double)cnt) : (T)0;
+                    *y++ = cnt > 0 ? (T)(acc / (O2C_ACC_T)cnt) : (T)0;
                 }
             }
         }

@@ -21,6 +21,10 @@ static inline T rnn_tanh_T(T v) {
     return (T)(sizeof(T) == sizeof(float) ? tanhf((float)v) : tanh((double)v));
 }
 
+static inline T rnn_log1p_T(T v) {
+    return (T)(sizeof(T) == sizeof(float) ? log1pf((float)v) : log1p((double)v));
+}
+
 static inline T rnn_act_T(int64_t kind, T a, T b, T x) {
     switch (kind) {
     case 0: return x >= 0 ? (T)1 / ((T)1 + rnn_exp_T(-x)) : rnn_exp_T(x) / ((T)1 + rnn_exp_T(x));
@@ -37,7 +41,7 @@ static inline T rnn_act_T(int64_t kind, T a, T b, T x) {
     case 8: return x >= 0 ? x : a * (rnn_exp_T(x) - (T)1);
     case 9: return x / ((T)1 + (x < 0 ? -x : x));
     default: /* 10: log(1 + e^x) without overflow */
-        return x > 0 ? x + (T)log1p((double)rnn_exp_T(-x)) : (T)log1p((double)rnn_exp_T(x));
+        return x > 0 ? x + rnn_log1p_T(rnn_exp_T(-x)) : rnn_log1p_T(rnn_exp_T(x));
     }
 }
 

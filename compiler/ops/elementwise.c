@@ -892,8 +892,12 @@ static void emit_cast(Compiler *c, Emit *e, Node *n) {
         expr = "$0 != 0";
     else if (is_half(to))
         expr = "$0"; /* emit_expr converts from a 16-bit source and rounds to the 16-bit output */
-    else if (type_class(from) == CL_FLOAT && type_class(to) != CL_FLOAT)
+    else if (from == DT_DOUBLE && type_class(to) != CL_FLOAT)
         expr = arena_printf(emit_arena(e), "%s((double)$0)", sat_fn(e, to));
+    else if (type_class(from) == CL_FLOAT && type_class(to) != CL_FLOAT)
+        /* float, float16, bfloat16: saturated in float (templates/int_satf.c), no double */
+        expr = arena_printf(emit_arena(e), "o2c_satf_%s((float)$0)",
+                            emit_template(e, "int_satf", to));
     else
         expr = "($y)$0";
     emit_expr(e, n, y, 1, n->in, expr, DT_FLOAT, NULL, raw);

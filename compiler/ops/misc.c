@@ -796,7 +796,7 @@ static void infer_mvn(Compiler *c, Node *n) {
     for (int i = 0; i < x->rank; i++)
         if (!p->reduced[i])
             kept = sym_mul(c->sym, kept, x->shape[i]);
-    n->scratch = sym_mul(c->sym, kept, sym_const(c->sym, 2 * (int64_t)sizeof(double)));
+    n->scratch = sym_mul(c->sym, kept, sym_const(c->sym, 3 * (int64_t)sizeof(double)));
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
     n->priv = p;
 }
@@ -808,7 +808,7 @@ static void emit_mvn(Compiler *c, Emit *e, Node *n) {
     const char *sfx = emit_template(e, "misc_mvn", x->dtype);
     const char *shape = emit_sym_array(e, "shape", x->rank, x->shape);
     const char *red = emit_int_array(e, "reduced", x->rank, p->reduced);
-    emit_line(e, "mvn_%s(%s, %s, %s, %s, %d, (double *)(void *)(ws + %s));",
+    emit_line(e, "mvn_%s(%s, %s, %s, %s, %d, (void *)(ws + %s));",
               sfx, emit_ptr(e, x), emit_ptr(e, n->out[0]), shape, red, x->rank,
               emit_sym(e, n->scratch_offset));
 }
