@@ -3,11 +3,11 @@
  *   onnx2c-emb bounds MODEL.onnx CASE_DIR
  *       prints "--max DIM=V ..." with V the largest value of each dim over CASE_DIR's data sets
  *       (nothing for a model without symbolic dims).
- *   onnx2c-emb prep  [--fix D=V]... [--max D=V]... MODEL.onnx SRC WORK
+ *   onnx2c-emb prep  [--fix D=V]... [--max D=V]... [--memory-first] MODEL.onnx SRC WORK
  *       writes what embedded/runner.c reads from WORK: run.bin (int64: ndims, dims..., nin,
  *       input bytes..., nout, output bytes...) and in_K.raw; prints the bytes of all inputs and
  *       outputs (each rounded up to 64), which sizes the runner's static I/O buffer.
- *   onnx2c-emb check [--fix D=V]... [--max D=V]... MODEL.onnx SRC WORK
+ *   onnx2c-emb check [--fix D=V]... [--max D=V]... [--memory-first] MODEL.onnx SRC WORK
  *       compares WORK/out_K.raw, written back by the runner, with the expected outputs under
  *       CONTRACT.md section 3 (runtime/compare.c); prints "ok" or the first mismatch, exits 0/1.
  *
@@ -139,7 +139,9 @@ int main(int argc, char **argv) {
             if (*n == 32 || !parse_setting(argv[++i], isfix ? &fix[*n] : &max[*n]))
                 return die("bad setting '%s'%s", argv[i], "");
             (*n)++;
-        } else if (npos < 4)
+        } else if (!strcmp(argv[i], "--memory-first"))
+            opt.memory_first = true;
+        else if (npos < 4)
             pos[npos++] = argv[i];
         else
             return die("too many arguments%s%s", "", "");
@@ -148,7 +150,8 @@ int main(int argc, char **argv) {
     bool bounds = !strcmp(mode, "bounds");
     if (!(bounds && npos == 3) && !((!strcmp(mode, "prep") || !strcmp(mode, "check")) && npos == 4)) {
         fputs("usage: onnx2c-emb bounds MODEL.onnx CASE_DIR\n"
-              "       onnx2c-emb prep|check [--fix D=V]... [--max D=V]... MODEL.onnx SRC WORK\n",
+              "       onnx2c-emb prep|check [--fix D=V]... [--max D=V]... [--memory-first] MODEL.onnx SRC\n"
+              "              WORK\n",
               stderr);
         return 2;
     }

@@ -58,6 +58,13 @@ for n in conv_with_strides_padding maxpool_2d_pads averagepool_2d_strides gemm_a
          cumsum_2d_axis_1 einsum_batch_matmul; do
   cases+=("$n|$data/node/test_$n/model.onnx||sets")
 done
+# the fully connected kernel of --memory-first (templates/gemv.c: on the M4 its vldmia path)
+# over the shapes of its op cases: tails of the blocks of 8 and of the k unroll, transposes,
+# bias shapes, residual, activations
+for d in tests/data/matconv/gemv/*/; do
+  n=$(basename "$d")
+  cases+=("gemv_$n|${d}model.onnx|bounds --memory-first|sets")
+done
 tiny=(tiny_kws tiny_vww tiny_resnet8 tiny_ad)
 
 passed=0 failed=0
@@ -102,8 +109,10 @@ for c in "${cases[@]}"; do
   w=$out/$name
   rm -rf "$w" && mkdir -p "$w"
   casedir=$(dirname "$model")
-  if [ "$opts" = bounds ]; then
+  if [ "${opts%% *}" = bounds ]; then   # "bounds [MORE OPTIONS]"
+    more=${opts#bounds}
     opts=$("$host" bounds "$model" "$casedir" 2>"$w/log") || { fail "bounds: $(head -1 "$w/log")"; continue; }
+    opts="$opts$more"
   fi
   # shellcheck disable=SC2086
   if ! "$onnx2c" "$model" -o "$w/net.c" --name net $opts 2>"$w/log"; then
