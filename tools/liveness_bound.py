@@ -47,8 +47,90 @@ def _zero_pad(node, consts):
     return value == 0.0
 
 
+def _attr(n, name, default=None):
+    for a in n.attribute:
+        if a.name == name:
+            return onnx.helper.get_attribute_value(a)
+    return default
+
+
+def _eval(n, x):
+    """The outputs of a node whose inputs are all constants, for the ops exporters use to compute
+    shapes and pads (torch's ZeroPad2d at opset 13: ConstantOfShape, Concat, Reshape, Slice,
+    Transpose, Cast); None for any other op."""
+    op = n.op_type
+    if op == "ConstantOfShape":
+        t = _attr(n, "value")
+        v = numpy_helper.to_array(t).ravel()[0] if t is not None else np.float32(0)
+        return np.full(tuple(int(d) for d in x[0]), v)
+    if op == "Concat":
+        return np.concatenate(x, axis=_attr(n, "axis"))
+    if op == "Reshape":
+        shape = [int(d) for d in x[1]]
+        shape = [x[0].shape[i] if d == 0 else d for i, d in enumerate(shape)]
+        return x[0].reshape(shape)
+    if op == "Slice":
+        r = x[0]
+        axes = x[3] if len(x) > 3 else range(len(x[1]))
+        steps = x[4] if len(x) > 4 else [1] * len(x[1])
+        idx = [slice(None)] * r.ndim
+        for st, en, ax, sp in zip(x[1], x[2], axes, steps):
+            idx[int(ax)] = slice(int(st), int(en), int(sp))
+        return r[tuple(idx)]
+    if op == "Transpose":
+        return np.transpose(x[0], _attr(n, "perm"))
+    if op == "Cast":
+        return x[0].astype(mapping.TENSOR_TYPE_TO_NP_TYPE[_attr(n, "to")])
+    if op in ("Unsqueeze", "Squeeze"):
+        axes = _attr(n, "axes") if len(x) < 2 else [int(a) for a in x[1]]
+        if op == "Squeeze":
+            return np.squeeze(x[0], axis=tuple(axes) if axes else None)
+        r = x[0]
+        for a in sorted(a % (r.ndim + len(axes)) for a in axes):
+            r = np.expand_dims(r, a)
+        return r
+    if op == "Gather":
+        return np.take(x[0], x[1], axis=_attr(n, "axis", 0))
+    if op in ("Add", "Sub", "Mul", "Neg", "Identity"):
+        return {"Add": lambda: x[0] + x[1], "Sub": lambda: x[0] - x[1],
+                "Mul": lambda: x[0] * x[1], "Neg": lambda: -x[0], "Identity": lambda: x[0]}[op]()
+    return None
+
+
+def _fold(model):
+    """The model with every node of constant inputs that _eval knows replaced by an
+    initializer, so that shape inference sees the pads and shapes they compute."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    g = m.graph
+    consts = {i.name: numpy_helper.to_array(i) for i in g.initializer}
+    keep, folded = [], []
+    for n in g.node:
+        if n.op_type == "Constant" and _attr(n, "value") is not None:
+            consts[n.output[0]] = numpy_helper.to_array(_attr(n, "value"))
+            keep.append(n)
+            continue
+        ins = [i for i in n.input if i]
+        y = None
+        if len(n.output) == 1 and all(i in consts for i in ins):
+            try:
+                y = _eval(n, [np.asarray(consts[i]) for i in ins])
+            except (ValueError, TypeError, IndexError, KeyError):
+                y = None
+        if y is None:
+            keep.append(n)
+            continue
+        consts[n.output[0]] = np.asarray(y)
+        folded.append(numpy_helper.from_array(np.asarray(y), n.output[0]))
+    if folded:
+        del g.node[:]
+        g.node.extend(keep)
+        g.initializer.extend(folded)
+    return m
+
+
 def bound(model, verbose=False):
-    m = shape_inference.infer_shapes(model, strict_mode=True)
+    m = shape_inference.infer_shapes(_fold(model), strict_mode=True, data_prop=True)
     g = m.graph
     consts = {i.name: numpy_helper.to_array(i) for i in g.initializer}
     for n in g.node:
@@ -119,6 +201,22 @@ def self_test():
           h.make_node("MaxPool", ["b"], ["y"], kernel_shape=[3, 3])], [x], [y], [w, pads], 1600),
         # the graph's input and output alone: nothing counted
         ([h.make_node("Relu", ["x"], ["y"])], [x], [y], [], 0),
+        # the same zero Pad, its pads computed from constants as torch's opset-13 ZeroPad2d
+        # does (ConstantOfShape, Concat, Reshape, Slice, Transpose, Cast): folded, then 1600
+        ([conv("x", "a"),
+          h.make_node("ConstantOfShape", ["n4"], ["z"],
+                      value=numpy_helper.from_array(np.zeros(1, np.int64))),
+          h.make_node("Concat", ["lr", "z"], ["cat"], axis=0),
+          h.make_node("Reshape", ["cat", "s42"], ["r"]),
+          h.make_node("Slice", ["r", "st", "en", "ax", "sp"], ["sl"]),
+          h.make_node("Transpose", ["sl"], ["tr"], perm=[1, 0]),
+          h.make_node("Reshape", ["tr", "s8"], ["r8"]),
+          h.make_node("Cast", ["r8"], ["pp"], to=TP.INT64),
+          h.make_node("Pad", ["a", "pp"], ["b"]),
+          h.make_node("MaxPool", ["b"], ["y"], kernel_shape=[3, 3])], [x], [y],
+         [w] + [numpy_helper.from_array(np.array(v, np.int64), k) for k, v in
+                [("n4", [4]), ("lr", [1, 1, 1, 1]), ("s42", [-1, 2]), ("st", [-1]),
+                 ("en", [-(2 ** 62)]), ("ax", [0]), ("sp", [-1]), ("s8", [-1])]], 1600),
     ]
     for k, (nodes, ins, outs, inits, want) in enumerate(cases):
         got = bound(model(nodes, ins, outs, inits))[0]
