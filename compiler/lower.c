@@ -1,6 +1,9 @@
 /* lower.c — graph rewrites for the GEMM engine's epilogue and the memory plan, after
  * inference, before planning.
  *
+ * 0. The QDQ pattern DequantizeLinear -> Conv / MatMul / Gemm -> [Relu | Clip] ->
+ *    QuantizeLinear with constant weights and parameters: rewritten into QLinearConv /
+ *    QLinearMatMul, the activation a clamp of the quantized output (details at qdq_conv).
  * 1. A zero Pad (constant mode, value 0, constant non-negative pads on the spatial axes) whose
  *    only consumer is a Conv with explicit pads: added to the Conv's pads, so the padded copy
  *    is never made; the Pad is marked dead.
@@ -372,8 +375,274 @@ static void fuse_epilogue(Compiler *c, Node *p) {
     }
 }
 
+/* ---- 0. QDQ patterns to the integer ops
+ *
+ * DequantizeLinear(x_q) -> Conv(., DequantizeLinear(w_q constant), bias) -> [Relu | Clip] ->
+ * QuantizeLinear becomes one QLinearConv(x_q, w_q, int32 bias), and the same with MatMul or Gemm
+ * (transA 0, alpha 1, beta 1 when there is a bias) as a QLinearMatMul (B transposed when
+ * transB; the bias as the lowering's 9th input, o2c_bias): the integer kernel runs, and the
+ * weight stays int8 in flash instead of being dequantized into the workspace on every run.
+ * Every scale and zero point must be a constant; x per tensor; the weight per tensor or per
+ * output channel (Conv axis 0, B along N); the Conv's (and the activation's) float output
+ * read only by the next node of the pattern.  The bias: DequantizeLinear of an int32 constant
+ * with zero point 0 and scale x_scale * w_scale (float), taken as is; or a float constant,
+ * quantized as onnxruntime's quantizer does, rint(b / (x_scale * w_scale)) in float.  An
+ * activation is the clamp of the requantized value (o2c_qmin/o2c_qmax): Q is monotone, so
+ * Q(clip(v, lo, hi)) = clamp(Q(v), Q(lo), Q(hi)), and Relu is clamp(Q(v), y_zp, max).  The
+ * DequantizeLinear nodes left without a reader are marked dead.  The result equals the QLinear
+ * definition (int32 sums, multiplier x_scale * w_scale / y_scale), which is how ONNX quantizers
+ * and tests/models/make_quant.py define the QDQ pattern. */
+
+typedef struct Qp {
+    Value *x, *s, *z; /* the quantized tensor, its scale, its zero point (NULL: 0) */
+    int64_t len;      /* elements of the scale: 1 per tensor */
+    int axis;         /* per axis: the axis of x; -1 per tensor */
+} Qp;
+
+/* The parameters of DequantizeLinear / QuantizeLinear n when they are constants. */
+static bool qp_of(Compiler *c, Node *n, Qp *q) {
+    if (n->nin < 2 || n->nout != 1 || !n->in[0] || !n->in[1])
+        return false;
+    q->x = n->in[0], q->s = n->in[1], q->z = node_in(n, 2), q->axis = -1;
+    int64_t zl;
+    if (!q->s->data || q->s->dtype != DT_FLOAT || !ir_numel_const(q->s, &q->len) || q->len < 1 ||
+        (q->z && (!q->z->data || !ir_numel_const(q->z, &zl) || zl != q->len)) ||
+        q->x->rank < 0)
+        return false;
+    if (q->len == 1)
+        return true;
+    int64_t a = attr_int(c, n, "axis", 1), d;
+    if (n->opset < 13 || q->s->rank != 1 || (q->z && q->z->rank != 1) || a < -q->x->rank ||
+        a >= q->x->rank)
+        return false;
+    q->axis = (int)(a < 0 ? a + q->x->rank : a);
+    return sym_get_const(q->x->shape[q->axis], &d) && d == q->len;
+}
+
+/* The DequantizeLinear that produces v, with constant parameters, or NULL. */
+static Node *dq_of(Compiler *c, Value *v, Qp *q) {
+    Node *n = v ? v->producer : NULL;
+    if (!n || n->dead || !is_op(n, "DequantizeLinear") || !qp_of(c, n, q))
+        return NULL;
+    return n;
+}
+
+static bool is8t(DType t) { return t == DT_INT8 || t == DT_UINT8; }
+
+static Value *mk_const(Compiler *c, const char *stem, DType t, int rank, const int64_t *dims) {
+    Value *v = ir_value(c, arena_printf(c->arena, "%s.q%d", stem, c->g->nvalues));
+    v->kind = VAL_CONST;
+    ir_set_shape_ints(c, v, t, rank, dims);
+    int64_t n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= dims[i];
+    v->data = arena_alloc(c->arena, (size_t)n * dtype_size(t) + 1);
+    return v;
+}
+
+/* z, or a scalar zero of type t when z is absent. */
+static Value *zero_point(Compiler *c, Value *z, const Value *x, DType t) {
+    return z ? z : mk_const(c, x->name, t, 0, NULL);
+}
+
+static int64_t zp_at(const Value *z, int64_t i) {
+    if (!z)
+        return 0;
+    switch (z->dtype) {
+    case DT_INT8: return ((const int8_t *)z->data)[i];
+    case DT_UINT8: return ((const uint8_t *)z->data)[i];
+    case DT_INT32: return ((const int32_t *)z->data)[i];
+    default: return 1; /* not a zero */
+    }
+}
+
+/* The int32 bias [m] of the integer op for bias value b (NULL: none, *ok stays true), with
+ * sx * sw[o] its scale; NULL with *ok false when b is not one of the two forms above. */
+static Value *int_bias(Compiler *c, Value *b, float sx, const Qp *w, int64_t m, bool *ok) {
+    *ok = b == NULL;
+    if (!b)
+        return NULL;
+    const float *sw = w->s->data;
+    int64_t len;
+    Qp q;
+    if (dq_of(c, b, &q)) {
+        if (!q.x->data || q.x->dtype != DT_INT32 || q.x->rank != 1 || !ir_numel_const(q.x, &len) ||
+            len != m || (q.len != 1 && q.len != m))
+            return NULL;
+        for (int64_t o = 0; o < m; o++) {
+            float want = sx * sw[w->len == 1 ? 0 : o];
+            if (zp_at(q.z, q.len == 1 ? 0 : o) != 0 || ((const float *)q.s->data)[q.len == 1 ? 0 : o] != want)
+                return NULL;
+        }
+        *ok = true;
+        return q.x;
+    }
+    if (!b->data || b->dtype != DT_FLOAT || b->rank != 1 || !ir_numel_const(b, &len) || len != m)
+        return NULL;
+    Value *r = mk_const(c, b->name, DT_INT32, 1, &m);
+    for (int64_t o = 0; o < m; o++) {
+        float s = sx * sw[w->len == 1 ? 0 : o];
+        float v = nearbyintf(((const float *)b->data)[o] / s);
+        if (!(s > 0.0f) || !(v >= -2147483648.0f && v < 2147483648.0f))
+            return NULL;
+        ((int32_t *)r->data)[o] = (int32_t)v;
+    }
+    *ok = true;
+    return r;
+}
+
+/* QuantizeLinear's value of float v with scale s and zero point z into type t (float, as
+ * emit_qdq computes it), saturated. */
+static int64_t quantize_to(float v, float s, int64_t z, DType t) {
+    double lo = t == DT_INT8 ? -128 : 0, hi = t == DT_INT8 ? 127 : 255;
+    float q = nearbyintf(v / s) + (float)z;
+    return q != q ? 0 : q < lo ? (int64_t)lo : q > hi ? (int64_t)hi : (int64_t)q;
+}
+
+/* Marks DequantizeLinear d dead when nothing live reads its output any more. */
+static void drop_unread(Graph *g, Node *d) {
+    if (!d || d->dead || d->out[0]->is_output)
+        return;
+    for (int i = 0; i < g->nnodes; i++) {
+        Node *n = g->nodes[i];
+        for (int k = 0; !n->dead && k < n->nin; k++)
+            if (n->in[k] == d->out[0])
+                return;
+    }
+    d->dead = true;
+}
+
+/* The end of the pattern after y: [Relu | Clip] then QuantizeLinear with constant per-tensor
+ * parameters; sets *act (the activation node or NULL), *qn and the clamp range. */
+static bool qdq_tail(Compiler *c, Value *y, Node **act, Node **qn, Qp *qy, int64_t *qmin,
+                     int64_t *qmax) {
+    Node *q = sole_consumer(c->g, y);
+    *act = NULL;
+    float p0 = 0, p1 = 0;
+    int kind = ACT_NONE;
+    if (q && q->nout == 1 && q->in[0] == y && (kind = activation(c, q, &p0, &p1)) != ACT_NONE) {
+        if ((kind != ACT_RELU && kind != ACT_CLIP) || (kind == ACT_CLIP && !(p0 <= p1)))
+            return false;
+        for (int k = 1; k < q->nin; k++)
+            if (q->in[k] == y)
+                return false;
+        *act = q;
+        y = q->out[0];
+        q = sole_consumer(c->g, y);
+    }
+    if (!q || !is_op(q, "QuantizeLinear") || q->in[0] != y || !qp_of(c, q, qy) || qy->len != 1 ||
+        !is8t(q->out[0]->dtype) || (qy->z && qy->z == y) || qy->s == y)
+        return false;
+    float sy = *(const float *)qy->s->data;
+    if (!(sy > 0.0f) || !isfinite(sy))
+        return false;
+    DType t = q->out[0]->dtype;
+    int64_t zy = zp_at(qy->z, 0);
+    *qmin = t == DT_INT8 ? -128 : 0;
+    *qmax = t == DT_INT8 ? 127 : 255;
+    if (kind == ACT_RELU)
+        *qmin = zy;
+    else if (kind == ACT_CLIP) {
+        *qmin = quantize_to(p0, sy, zy, t);
+        *qmax = quantize_to(p1, sy, zy, t);
+    }
+    *qn = q;
+    return true;
+}
+
+/* p (the Conv, MatMul or Gemm, now an integer op) takes over the pattern's output. */
+static void qdq_finish(Compiler *c, Node *p, const char *op, Node *act, Node *qn, int64_t qmin,
+                       int64_t qmax, Node *dx, Node *dw, Node *db) {
+    p->op_type = op;
+    p->op = ops_find("", op);
+    set_attr(c, p, "o2c_qmin", ATTR_INT, qmin, 0);
+    set_attr(c, p, "o2c_qmax", ATTR_INT, qmax, 0);
+    if (act)
+        act->dead = true;
+    take_output(p, qn);
+    drop_unread(c->g, dx);
+    drop_unread(c->g, dw);
+    drop_unread(c->g, db);
+    reinfer(c, p);
+}
+
+static void qdq_conv(Compiler *c, Node *p) {
+    Qp qx, qw, qy;
+    Node *dx = dq_of(c, p->in[0], &qx), *dw = dq_of(c, node_in(p, 1), &qw), *act, *qn;
+    Value *b = node_in(p, 2);
+    int64_t m, qmin, qmax;
+    if (!dx || !dw || qx.len != 1 || !is8t(qx.x->dtype) || !qw.x->data || !is8t(qw.x->dtype) ||
+        (qw.len != 1 && qw.axis != 0) || qw.x->rank < 1 || !sym_get_const(qw.x->shape[0], &m) ||
+        !qdq_tail(c, p->out[0], &act, &qn, &qy, &qmin, &qmax))
+        return;
+    bool ok;
+    Qp qb;
+    Node *db = b ? dq_of(c, b, &qb) : NULL;
+    Value *bias = int_bias(c, b, *(const float *)qx.s->data, &qw, m, &ok);
+    if (!ok)
+        return;
+    Value *in[9] = {qx.x, qx.s, zero_point(c, qx.z, qx.x, qx.x->dtype), qw.x, qw.s,
+                    zero_point(c, qw.z, qw.x, qw.x->dtype), qy.s,
+                    zero_point(c, qy.z, qy.x, qn->out[0]->dtype), bias};
+    p->in = arena_dup(c->arena, in, sizeof in);
+    p->nin = bias ? 9 : 8;
+    qdq_finish(c, p, "QLinearConv", act, qn, qmin, qmax, dx, dw, db);
+}
+
+/* MatMul (B a matrix) or Gemm as QLinearMatMul. */
+static void qdq_matmul(Compiler *c, Node *p) {
+    bool gemm = is_op(p, "Gemm");
+    Qp qa, qb, qy;
+    Node *da = dq_of(c, p->in[0], &qa), *dbm = dq_of(c, node_in(p, 1), &qb), *act, *qn;
+    Value *cv = gemm ? node_in(p, 2) : NULL;
+    int64_t k, n, qmin, qmax;
+    bool tb = gemm && attr_int(c, p, "transB", 0) != 0;
+    if (gemm && (attr_int(c, p, "transA", 0) != 0 || attr_float(c, p, "alpha", 1.0f) != 1.0f ||
+                 (cv && attr_float(c, p, "beta", 1.0f) != 1.0f)))
+        return;
+    if (!da || (gemm && qa.x->rank != 2) || !da || !dbm || qa.len != 1 || !is8t(qa.x->dtype) || qa.x->rank < 1 || !qb.x->data ||
+        !is8t(qb.x->dtype) || qb.x->rank != 2 || !sym_get_const(qb.x->shape[tb ? 1 : 0], &k) ||
+        !sym_get_const(qb.x->shape[tb ? 0 : 1], &n) || (qb.len != 1 && qb.axis != (tb ? 0 : 1)) ||
+        !qdq_tail(c, p->out[0], &act, &qn, &qy, &qmin, &qmax))
+        return;
+    bool ok;
+    Qp qc;
+    Node *dc = cv ? dq_of(c, cv, &qc) : NULL;
+    Value *bias = int_bias(c, cv, *(const float *)qa.s->data, &qb, n, &ok);
+    if (!ok)
+        return;
+    Value *bm = qb.x;
+    if (tb) { /* [N, K] -> [K, N] */
+        int64_t dims[2] = {k, n};
+        bm = mk_const(c, qb.x->name, qb.x->dtype, 2, dims);
+        for (int64_t i = 0; i < k; i++)
+            for (int64_t j = 0; j < n; j++)
+                ((uint8_t *)bm->data)[i * n + j] = ((const uint8_t *)qb.x->data)[j * k + i];
+    }
+    Value *in[9] = {qa.x, qa.s, zero_point(c, qa.z, qa.x, qa.x->dtype), bm, qb.s,
+                    zero_point(c, qb.z, qb.x, qb.x->dtype), qy.s,
+                    zero_point(c, qy.z, qy.x, qn->out[0]->dtype), bias};
+    p->in = arena_dup(c->arena, in, sizeof in);
+    p->nin = bias ? 9 : 8;
+    p->attrs = NULL;
+    p->nattr = 0;
+    if (bias)
+        set_attr(c, p, "o2c_bias", ATTR_INT, 1, 0);
+    qdq_finish(c, p, "QLinearMatMul", act, qn, qmin, qmax, da, dbm, dc);
+}
+
 void lower_graph(Compiler *c) {
     Graph *g = c->g;
+    for (int i = 0; i < g->nnodes; i++) {
+        Node *n = g->nodes[i];
+        if (!n->dead && n->nout == 1 && n->out[0] && n->nin >= 2 &&
+            n->out[0]->dtype == DT_FLOAT) {
+            if (is_op(n, "Conv"))
+                qdq_conv(c, n);
+            else if (is_op(n, "MatMul") || is_op(n, "Gemm"))
+                qdq_matmul(c, n);
+        }
+    }
     for (int i = 0; i < g->nnodes; i++) {
         Node *n = g->nodes[i];
         if (!n->dead && is_op(n, "Pad") && n->nin >= 1)

@@ -16,6 +16,10 @@
  *   output channel [M]), int32 result; padding contributes 0.
  * QLinearConv (10): the same with an optional int32 bias [M], requantized like QLinearMatMul
  *   (x_scale scalar, w_scale scalar or [M], y_scale scalar).
+ * The lowering (compiler/lower.c) also writes these two ops for the QDQ pattern DQ -> Conv /
+ *   MatMul / Gemm -> [Relu | Clip] -> Q: attributes o2c_qmin/o2c_qmax narrow the output range
+ *   (the folded activation), and a QLinearMatMul with o2c_bias = 1 takes a 9th input, an int32
+ *   bias [N] added to the sums before requantizing.
  *
  * Code: the element-wise ops are loops written here.  The products widen their operands to
  * int32 with the zero points subtracted (templates/quant_widen.c) into the node's scratch, then
@@ -116,6 +120,17 @@ static const char *qp_stride(Emit *e, const QParam *q) {
     emit_line(e, "    return %d;", O2C_RUN_EDATA);
     emit_line(e, "const int64_t %s = %s == 1 ? 0 : 1;", t, len);
     return t;
+}
+
+/* Output range of a QLinear op of output type t: the type's, narrowed by the lowering's
+ * o2c_qmin/o2c_qmax (a folded Relu or Clip), as C literals. */
+static void qlinear_range(Compiler *c, Node *n, DType t, const char **lo, const char **hi) {
+    int64_t tlo = t == DT_INT8 ? -128 : 0, thi = t == DT_INT8 ? 127 : 255;
+    int64_t a = attr_int(c, n, "o2c_qmin", tlo), b = attr_int(c, n, "o2c_qmax", thi);
+    a = a < tlo ? tlo : a > thi ? thi : a;
+    b = b < a ? a : b > thi ? thi : b;
+    *lo = arena_printf(c->arena, "%lld.0", (long long)a);
+    *hi = arena_printf(c->arena, "%lld.0", (long long)b);
 }
 
 static void require_float(Compiler *c, Node *n, Value *v, const char *what) {
@@ -300,8 +315,9 @@ static void check_batch_param(Compiler *c, Node *n, const QParam *q, Value *v, S
 
 static void infer_qmm(Compiler *c, Node *n, bool qlinear) {
     SymCtx *s = c->sym;
+    bool has_bias = qlinear && attr_int(c, n, "o2c_bias", 0) != 0;
     if (qlinear)
-        infer_require_inputs(c, n, 8, 8);
+        infer_require_inputs(c, n, has_bias ? 9 : 8, has_bias ? 9 : 8);
     else
         infer_require_inputs(c, n, 2, 4);
     int ia = 0, ib = qlinear ? 3 : 1;
@@ -343,6 +359,12 @@ static void infer_qmm(Compiler *c, Node *n, bool qlinear) {
         p->sy = qparam(c, n, sy, NULL, false, "scale of Y");
         p->zy = qparam(c, n, zy, NULL, false, "zero point of Y");
         yt = zy->dtype;
+        if (has_bias) { /* the lowering's (o2c_bias): int32 [N], B a matrix */
+            Value *bias = infer_in(c, n, 8);
+            if (bias->dtype != DT_INT32 || bias->rank != 1 || rb != 2)
+                o2c_error(c, n, "internal error: bias of a lowered QLinearMatMul");
+            ir_constrain(c, n, 0, bias->shape[0], p->sh.n, "bias length must equal N");
+        }
     }
     ir_set_shape(c, n->out[0], yt, r, out);
     /* scratch: A and B widened to int32, and the int32 product when it is requantized */
@@ -413,11 +435,16 @@ static void emit_qmm(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "quant_mm(%s, %s, %s, qa, qb, %s + %s);", M, N, Kd, emit_ptr(e, y), yo);
     } else {
         emit_line(e, "quant_mm(%s, %s, %s, qa, qb, qy);", M, N, Kd);
-        emit_line(e, "quant_requant(%s, %s, qy, (const int32_t *)0, %s, %s, 0, %s, 0, %s, %s[0], "
-                  "(int32_t)%s[0], %s, %s + %s);",
-                  M, N, param_ptr(e, p, &p->sa, p->sh.abatch, p->sh.m, "float"), sas,
+        const char *lo, *hi;
+        qlinear_range(c, n, y->dtype, &lo, &hi);
+        Value *bias = node_in(n, 8);
+        emit_line(e, "quant_requant(%s, %s, qy, %s, 0, 1, %s, %s, 0, %s, 0, %s, %s[0], "
+                  "(int32_t)%s[0], %s, %s, %s, %s + %s);",
+                  M, N, bias ? emit_ptr(e, bias) : "(const int32_t *)0",
+                  param_ptr(e, p, &p->sa, p->sh.abatch, p->sh.m, "float"), sas,
                   param_ptr(e, p, &p->sb, p->sh.bbatch, p->sh.n, "float"), sbs,
-                  emit_ptr(e, p->sy.v), emit_ptr(e, p->zy.v), s8flag(y->dtype), emit_ptr(e, y), yo);
+                  emit_ptr(e, p->sy.v), emit_ptr(e, p->zy.v), s8flag(y->dtype), lo, hi,
+                  emit_ptr(e, y), yo);
     }
     for (int d = 0; d < p->sh.rb; d++) {
         emit_indent(e, -1);
@@ -597,13 +624,16 @@ static void emit_qconv(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "quant_conv(qx, qw, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", dst,
               emit_sym(e, p->group), emit_sym(e, p->cg), emit_sym(e, p->mg), in, out, k, st, dl,
               pd);
-    if (ql)
-        emit_line(e, "quant_requant(%s, %s, qy, %s, %s, 0, 0, %s, %s, 0, %s[0], (int32_t)%s[0], "
-                  "%s, %s + nb * %s);",
+    if (ql) {
+        const char *lo, *hi;
+        qlinear_range(c, n, y->dtype, &lo, &hi);
+        emit_line(e, "quant_requant(%s, %s, qy, %s, 1, 0, %s, 0, 0, %s, %s, 0, %s[0], "
+                  "(int32_t)%s[0], %s, %s, %s, %s + nb * %s);",
                   M, emit_sym(e, p->osp),
                   p->ib >= 0 ? emit_ptr(e, n->in[p->ib]) : "(const int32_t *)0",
                   emit_ptr(e, p->sx.v), emit_ptr(e, p->sw.v), sws, emit_ptr(e, p->sy.v),
-                  emit_ptr(e, p->zy.v), s8flag(y->dtype), emit_ptr(e, y), mosp);
+                  emit_ptr(e, p->zy.v), s8flag(y->dtype), lo, hi, emit_ptr(e, y), mosp);
+    }
     emit_indent(e, -1);
     emit_line(e, "}");
 }
