@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 /* TensorProto.DataType */
-enum { MG_FLOAT = 1, MG_UINT8 = 2, MG_INT8 = 3, MG_INT64 = 7, MG_BOOL = 9, MG_DOUBLE = 11 };
+enum { MG_FLOAT = 1, MG_UINT8 = 2, MG_INT8 = 3, MG_INT32 = 6, MG_INT64 = 7, MG_BOOL = 9, MG_DOUBLE = 11 };
 
 /* One dim of a declared shape: a dim_param when param is non-NULL, else dim_value = value. */
 typedef struct MgDim {
