@@ -135,3 +135,65 @@ Test(quant_qdq, conv_relu_tcc) { run_conv(true, false, NULL); }
 Test(quant_qdq, conv_relu_strict, .timeout = 120) { run_conv(true, false, TU_STRICT_CC); }
 Test(quant_qdq, conv_no_act) { run_conv(false, false, NULL); }
 Test(quant_qdq, conv_extra_reader_kept) { run_conv(true, true, NULL); }
+
+/* DQ(a) -> Gemm(DQ(b) with transB, per-column scales; a float bias) -> Clip -> Q, as
+ * QLinearMatMul: b transposed, the bias quantized as rint(c / (a_scale * b_scale)) in float, the
+ * Clip as the clamp to Q(lo)..Q(hi). */
+Test(quant_qdq, gemm_transb_clip_float_bias) {
+    enum { R = 2, K = 6, N = 3 };
+    char path[128];
+    model_path(path, sizeof path, "gemm");
+    int8_t bq[N * K];
+    float bsc[N], cb[N] = {0.3f, -0.45f, 0.01f};
+    for (int i = 0; i < N * K; i++)
+        bq[i] = (int8_t)((i * 41 + 5) % 255 - 127);
+    for (int o = 0; o < N; o++)
+        bsc[o] = 0.003f * (float)(o + 2);
+    const float lo = -0.2f, hi = 0.5f;
+    MgGraph *g = mg_new(13);
+    mg_input(g, "aq", MG_INT8, 2, (const MgDim[]){{NULL, R}, {NULL, K}});
+    mg_init(g, "as", MG_FLOAT, 0, NULL, &XS);
+    mg_init(g, "az", MG_INT8, 0, NULL, (const int8_t[]){XZ});
+    mg_init(g, "bq", MG_INT8, 2, (const int64_t[]){N, K}, bq);
+    mg_init(g, "bs", MG_FLOAT, 1, (const int64_t[]){N}, bsc);
+    mg_init(g, "cb", MG_FLOAT, 1, (const int64_t[]){N}, cb);
+    mg_init(g, "lo", MG_FLOAT, 0, NULL, &lo);
+    mg_init(g, "hi", MG_FLOAT, 0, NULL, &hi);
+    mg_init(g, "ys", MG_FLOAT, 0, NULL, &YS);
+    mg_init(g, "yz", MG_INT8, 0, NULL, (const int8_t[]){YZ});
+    mg_node(g, "DequantizeLinear", "dqa", 3, (const char *[]){"aq", "as", "az"}, 1,
+            (const char *[]){"af"});
+    MgNode *d = mg_node(g, "DequantizeLinear", "dqb", 2, (const char *[]){"bq", "bs"}, 1,
+                        (const char *[]){"bf"});
+    mg_attr_int(d, "axis", 0);
+    MgNode *gm = mg_node(g, "Gemm", "gemm", 3, (const char *[]){"af", "bf", "cb"}, 1,
+                         (const char *[]){"yf"});
+    mg_attr_int(gm, "transB", 1);
+    mg_node(g, "Clip", "clip", 3, (const char *[]){"yf", "lo", "hi"}, 1, (const char *[]){"cf"});
+    mg_node(g, "QuantizeLinear", "q", 3, (const char *[]){"cf", "ys", "yz"}, 1,
+            (const char *[]){"yq"});
+    mg_output(g, "yq", MG_INT8, 2, (const MgDim[]){{NULL, R}, {NULL, N}});
+    mg_write(g, path);
+    TuModel m;
+    tu_open(&m, path, NULL);
+    cr_assert(strstr(m.o.c_src, "quant_mm(") && !strstr(m.o.c_src, "DequantizeLinear") &&
+              !strstr(m.o.c_src, "t__bf"), "not lowered to QLinearMatMul");
+    int8_t a[R * K], y[R * N];
+    for (int i = 0; i < R * K; i++)
+        a[i] = (int8_t)((i * 29 + 3) % 256 - 128);
+    cr_assert_eq(tu_run(&m, NULL, (const void *[]){a}, (void *[]){y}), 0);
+    double qlo = nearbyintf(lo / YS) + YZ, qhi = nearbyintf(hi / YS) + YZ;
+    for (int r = 0; r < R; r++)
+        for (int o = 0; o < N; o++) {
+            float s = XS * bsc[o];
+            int32_t acc = (int32_t)nearbyintf(cb[o] / s);
+            for (int k = 0; k < K; k++)
+                acc += (a[r * K + k] - XZ) * bq[o * K + k];
+            double q = rint((double)acc * (double)(s / YS)) + YZ;
+            q = q < qlo ? qlo : q > qhi ? qhi : q;
+            cr_assert_eq(y[r * N + o], (int8_t)q, "y[%d,%d] = %d, want %d", r, o, y[r * N + o],
+                         (int)q);
+        }
+    tu_close(&m);
+    unlink(path);
+}
