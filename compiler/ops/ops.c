@@ -20,6 +20,7 @@
     X(resize)       \
     X(rnn)          \
     X(quant)        \
+    X(quant_ms)     \
     X(signal)       \
     X(spatial)      \
     X(linalg)

@@ -16,26 +16,9 @@
  * spatial axes into one window).  Sizes, kernel, strides, dilations and pads are int64_t arrays,
  * so one kernel instance serves every shape. */
 #include "onnx2c.h"
+#include "pool_plan.h"
 #include <math.h>
 #include <string.h>
-
-typedef enum {
-    POOL_MAX, /* MaxPool, GlobalMaxPool */
-    POOL_AVG, /* AveragePool, GlobalAveragePool */
-    POOL_LP,  /* LpPool, GlobalLpPool */
-} PoolKind;
-
-/* What emit needs: the pool as three spatial axes (leading axes of size 1 when fewer). */
-typedef struct Pool {
-    PoolKind kind;
-    Sym *nc;                   /* N*C: independent planes */
-    Sym *in[3], *out[3];       /* spatial sizes */
-    Sym *k[3], *st[3], *dl[3]; /* kernel, strides, dilations */
-    Sym *pad[6];               /* begin pads of the three axes, then end pads */
-    int64_t col_major;         /* MaxPool storage_order */
-    int64_t count_include_pad; /* AveragePool */
-    double p;                  /* LpPool */
-} Pool;
 
 static PoolKind pool_kind(const Node *n) {
     const char *op = n->op_type;
@@ -88,11 +71,8 @@ static void pool_outputs(Compiler *c, Node *n, PoolKind kind, Value *x, Sym **sh
         ir_set_shape(c, n->out[1], DT_INT64, x->rank, shape);
 }
 
-/* MaxPool, AveragePool, LpPool: the output rule of the file comment. */
-static void infer_pool(Compiler *c, Node *n) {
+Pool *pool_geometry(Compiler *c, Node *n, Value *x, PoolKind kind, Sym **shape) {
     SymCtx *s = c->sym;
-    PoolKind kind = pool_kind(n);
-    Value *x = pool_input(c, n, kind);
     int sp = x->rank - 2;
     if (sp > 3)
         o2c_error(c, n, "%d spatial axes: at most 3 are supported", sp);
@@ -123,7 +103,8 @@ static void infer_pool(Compiler *c, Node *n) {
     if (kind == POOL_LP)
         p->p = pool_p(c, n);
     Sym *one = sym_const(s, 1), *zero = sym_const(s, 0);
-    Sym *shape[5] = {x->shape[0], x->shape[1]};
+    shape[0] = x->shape[0];
+    shape[1] = x->shape[1];
     for (int a = 0; a < 3; a++) {
         int i = a - (3 - sp); /* attribute index of axis a; < 0 for a padding axis */
         if (i < 0) {
@@ -164,16 +145,23 @@ static void infer_pool(Compiler *c, Node *n) {
         p->pad[a + 3] = pe;
         shape[2 + i] = out;
     }
+    return p;
+}
+
+/* MaxPool, AveragePool, LpPool: the output rule of the file comment. */
+static void infer_pool(Compiler *c, Node *n) {
+    PoolKind kind = pool_kind(n);
+    Value *x = pool_input(c, n, kind);
+    Sym *shape[5];
+    Pool *p = pool_geometry(c, n, x, kind, shape);
     pool_outputs(c, n, kind, x, shape);
     n->priv = p;
 }
 
 /* GlobalMaxPool, GlobalAveragePool, GlobalLpPool: y is [N, C, 1, ..., 1]; the kernel sees the
  * spatial axes flattened into one window of their product. */
-static void infer_global_pool(Compiler *c, Node *n) {
+Pool *pool_global_geometry(Compiler *c, Node *n, Value *x, PoolKind kind, Sym ***shapep) {
     SymCtx *s = c->sym;
-    PoolKind kind = pool_kind(n);
-    Value *x = pool_input(c, n, kind);
     Pool *p = arena_alloc(c->arena, sizeof *p);
     Sym *one = sym_const(s, 1), *zero = sym_const(s, 0), *area = one;
     Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)x->rank);
@@ -192,6 +180,15 @@ static void infer_global_pool(Compiler *c, Node *n) {
     }
     if (kind == POOL_LP)
         p->p = pool_p(c, n);
+    *shapep = shape;
+    return p;
+}
+
+static void infer_global_pool(Compiler *c, Node *n) {
+    PoolKind kind = pool_kind(n);
+    Value *x = pool_input(c, n, kind);
+    Sym **shape;
+    Pool *p = pool_global_geometry(c, n, x, kind, &shape);
     pool_outputs(c, n, kind, x, shape);
     n->priv = p;
 }

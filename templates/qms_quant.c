@@ -1,0 +1,14 @@
+/* qms_quant.c - QuantizeLinear of one float value into the 8-bit type T, as the QuantizeLinear
+ * emitter computes it: saturate(nearbyintf(v / s) + z) in float (round half to even in the
+ * default rounding mode; NaN gives 0, templates/int_satf.c).  Used by the com.microsoft QLinear
+ * ops (compiler/ops/quant_ms.c), which are DequantizeLinear -> float op -> QuantizeLinear in
+ * float32.
+ * @requires int_satf */
+#ifndef O2C_TEMPLATE
+#include "o2c_template.h"
+#include "int_satf.c"
+#endif
+
+static inline T qms_quant_T(float v, float s, float z) {
+    return o2c_satf_T(nearbyintf(v / s) + z);
+}

@@ -1,0 +1,1 @@
+¬J¬hhiiiiijjjjkkkkkllllmmmmmnnnnnoooopppppqqqqrrrrrsssssttttuuuuuvvvvvwwwwxxxxxyyyyzzzzz{{{{{||||}}}}}~~~~~€€€€€‚‚‚‚‚ƒƒƒƒƒ„„„„……………†††††‡‡‡‡ˆˆˆ‰Š‹‹ŒŽ‘’’“”•–—˜˜™š›œžžŸ ¡¢£¤¥¥¦§¨©ª««¬­®¯°±²²³´µ¶·¸¸¹º»¼½¾¿¿ÀÁÂÃÄÅÅÆÇÈÉÊËÌÌÍÎÏÐÑÒÒÓÔÕÖ×ØØÙÚÛÜÝÞßßàáâãäååp„prnƒ{xykn¸t±±º½‹žÞžÚxu}q‡²€ƒ¨·hkŒÔv´­{|
