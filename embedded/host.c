@@ -7,9 +7,11 @@
  *       writes what embedded/runner.c reads from WORK: run.bin (int64: ndims, dims..., nin,
  *       input bytes..., nout, output bytes...) and in_K.raw; prints the bytes of all inputs and
  *       outputs (each rounded up to 64), which sizes the runner's static I/O buffer.
- *   onnx2c-emb check [--fix D=V]... [--max D=V]... [--memory-first] MODEL.onnx SRC WORK
+ *   onnx2c-emb check [--fix D=V]... [--max D=V]... [--memory-first] [--exact] MODEL.onnx SRC WORK
  *       compares WORK/out_K.raw, written back by the runner, with the expected outputs under
- *       CONTRACT.md section 3 (runtime/compare.c); prints "ok" or the first mismatch, exits 0/1.
+ *       CONTRACT.md section 3 (runtime/compare.c), or bit for bit with --exact (the int8
+ *       models: their dequantized outputs are exact float32 products); prints "ok" or the
+ *       first mismatch, exits 0/1.
  *
  * SRC is a test_data_set_N folder (input_K.pb, output_K.pb), or "pattern": for a model without
  * symbolic dims, inputs of a fixed deterministic pattern, and as the reference the outputs of
@@ -116,6 +118,26 @@ static void *read_file(const char *path, size_t *n) {
     return p;
 }
 
+/* --exact: every element bit for bit; msg names the first that differs. */
+static bool same_bits(const Tensor *want, const void *got, char *msg, size_t msglen) {
+    size_t es = dtype_size(want->dtype);
+    for (int64_t i = 0; i < want->nelem; i++) {
+        const char *w = (const char *)want->data + (size_t)i * es, *g = (const char *)got + (size_t)i * es;
+        if (memcmp(w, g, es) == 0)
+            continue;
+        if (want->dtype == DT_FLOAT) {
+            float fw, fg;
+            memcpy(&fw, w, 4);
+            memcpy(&fg, g, 4);
+            snprintf(msg, msglen, "element %lld: got %.9g, want %.9g (not bit-exact)", (long long)i,
+                     (double)fg, (double)fw);
+        } else
+            snprintf(msg, msglen, "element %lld differs (not bit-exact)", (long long)i);
+        return false;
+    }
+    return true;
+}
+
 static bool parse_setting(const char *s, DimSetting *d) {
     const char *eq = strchr(s, '=');
     if (!eq || eq == s || (size_t)(eq - s) >= sizeof d->name)
@@ -132,6 +154,7 @@ int main(int argc, char **argv) {
     Options opt = {.name = "net", .out_path = "net.c", .fix = fix, .max = max};
     const char *pos[4];
     int npos = 0;
+    bool exact = false;
     for (int i = 1; i < argc; i++) {
         bool isfix = !strcmp(argv[i], "--fix"), ismax = !strcmp(argv[i], "--max");
         if ((isfix || ismax) && i + 1 < argc) {
@@ -141,6 +164,8 @@ int main(int argc, char **argv) {
             (*n)++;
         } else if (!strcmp(argv[i], "--memory-first"))
             opt.memory_first = true;
+        else if (!strcmp(argv[i], "--exact"))
+            exact = true;
         else if (npos < 4)
             pos[npos++] = argv[i];
         else
@@ -150,8 +175,8 @@ int main(int argc, char **argv) {
     bool bounds = !strcmp(mode, "bounds");
     if (!(bounds && npos == 3) && !((!strcmp(mode, "prep") || !strcmp(mode, "check")) && npos == 4)) {
         fputs("usage: onnx2c-emb bounds MODEL.onnx CASE_DIR\n"
-              "       onnx2c-emb prep|check [--fix D=V]... [--max D=V]... [--memory-first] MODEL.onnx SRC\n"
-              "              WORK\n",
+              "       onnx2c-emb prep|check [--fix D=V]... [--max D=V]... [--memory-first] [--exact]\n"
+              "              MODEL.onnx SRC WORK\n",
               stderr);
         return 2;
     }
@@ -312,7 +337,8 @@ int main(int argc, char **argv) {
             } else if (n != b) {
                 printf("output %d: %zu bytes, want %zu\n", i, n, b);
                 rc = 1;
-            } else if (!compare_tensor(want[i], got, msg, sizeof msg)) {
+            } else if (exact ? !same_bits(want[i], got, msg, sizeof msg)
+                             : !compare_tensor(want[i], got, msg, sizeof msg)) {
                 printf("output %d: %s\n", i, msg);
                 rc = 1;
             }

@@ -17,6 +17,10 @@
 # when one grows more than 2% over its record (checked when TINY_OPTS are the record's options).
 # --record rewrites the records of the models run. BUILD_DIR/embedded/tiny-figures.txt keeps
 # this run's figures (tools/tiny-table.sh reads it). TINY_BUDGET=FILE: another record file.
+# Then the int8 models (tests/models/q_*, make_quant.py), compiled with onnx2c $QUANT_OPTS
+# (default --memory-first), on the same two cores with the same figures, the outputs compared
+# bit for bit (onnx2c-emb check --exact); the figures are printed in a table, not checked
+# against a record (BUILD_DIR/embedded/quant-figures.txt keeps them).
 # INSN_PROFILE=N: also prints the N functions that ran the most instructions, per model and core
 # (the plugin's blocks=on, tools/insn-count/profile.sh).
 # Closes with "N passed, N failed".  Exits 77 (skipped) without arm-none-eabi-gcc or QEMU.
@@ -66,6 +70,9 @@ for d in tests/data/matconv/gemv/*/; do
   cases+=("gemv_$n|${d}model.onnx|bounds --memory-first|sets")
 done
 tiny=(tiny_kws tiny_vww tiny_resnet8 tiny_ad)
+# the int8 models of tests/models/make_quant.py (QOperator and QDQ forms)
+quant=(q_kws_qop q_kws_qdq q_resnet8_qop q_resnet8_qdq q_fc_qop q_fc_qdq q_tblock_qdq)
+QUANT_OPTS=${QUANT_OPTS---memory-first}
 
 passed=0 failed=0
 fail() { echo "FAIL $name: $*"; failed=$((failed + 1)); }
@@ -152,37 +159,41 @@ for c in "${cases[@]}"; do
   passed=$((passed + 1))
 done
 
-# ---- the MLPerf Tiny-style models on M4 and M55: figures against tests/models/tiny_budget.txt
-run_tiny=0
+# ---- the MLPerf Tiny-style models and the int8 models on M4 and M55, with figures
+run_tiny=0 run_quant=0
 for n in "${tiny[@]}"; do selected "$n" && run_tiny=1; done
-[ $run_tiny = 1 ] || { echo "$passed passed, $failed failed"; [ $failed -eq 0 ]; exit; }
+for n in "${quant[@]}"; do selected "$n" && run_quant=1; done
+[ $run_tiny = 1 ] || [ $run_quant = 1 ] || { echo "$passed passed, $failed failed"; [ $failed -eq 0 ]; exit; }
 
 name=insn-count
 if ! tools/insn-count/build.sh "$build/insn-count" >"$out/insn-count.log" 2>&1; then
   fail "$(tail -1 "$out/insn-count.log")"; echo "$passed passed, $failed failed"; exit 1
 fi
-name=liveness_bound
-/usr/bin/python3 tools/liveness_bound.py --self-test >"$out/liveness.log" 2>&1 ||
-  fail "$(tail -1 "$out/liveness.log")"
+if [ $run_tiny = 1 ]; then
+  name=liveness_bound
+  /usr/bin/python3 tools/liveness_bound.py --self-test >"$out/liveness.log" 2>&1 ||
+    fail "$(tail -1 "$out/liveness.log")"
+fi
 
-figures=$out/tiny-figures.txt
-: >"$figures"
-for name in "${tiny[@]}"; do
-  selected "$name" || continue
-  model=tests/models/$name/model.onnx w=$out/$name
+# measure NAME "OPTIONS" "CHECK OPTIONS" FIGURES: tests/models/NAME converted with OPTIONS, both
+# data sets run on the M4 and the M55 and compared (onnx2c-emb check CHECK OPTIONS); appends
+# "NAME core arena text+rodata instructions text rodata io" per core to FIGURES
+measure() {
+  name=$1
+  local opts=$2 copts=$3 figures=$4 model=tests/models/$1/model.onnx w=$out/$1
+  local arena io=0 ok=1 k b t text rodata msg counts run rep cnt rc r
   rm -rf "$w" && mkdir -p "$w"
   # shellcheck disable=SC2086
-  if ! "$onnx2c" "$model" -o "$w/net.c" --name net $TINY_OPTS 2>"$w/log"; then
-    fail "onnx2c: $(head -1 "$w/log")"; continue
+  if ! "$onnx2c" "$model" -o "$w/net.c" --name net $opts 2>"$w/log"; then
+    fail "onnx2c: $(head -1 "$w/log")"; return
   fi
   arena=$(sed -n 's/^#define NET_WORKSPACE_MAX \([0-9]*\)u.*/\1/p' "$w/net.h")
-  io=0 ok=1
   for k in 0 1; do
     mkdir -p "$w/set$k"
     b=$("$host" prep "$model" "tests/models/$name/test_data_set_$k" "$w/set$k" 2>"$w/log") || { ok=0; break; }
     [ "$b" -gt "$io" ] && io=$b
   done
-  [ $ok = 1 ] || { fail "prep: $(head -1 "$w/log")"; continue; }
+  [ $ok = 1 ] || { fail "prep: $(head -1 "$w/log")"; return; }
   for t in m4 m55; do
     if ! build_for "$w" $t "$io" 1 2 >"$w/log" 2>&1; then
       fail "$t: arm-none-eabi-gcc: $(grep -m1 -E 'error|warning' "$w/log" || head -1 "$w/log")"; continue
@@ -197,7 +208,8 @@ for name in "${tiny[@]}"; do
       run_on $t "$w/$t/r$rep.elf" "$w/set$k" "$cnt"
       rc=$?
       if [ $rc -ne 0 ]; then msg="$t set $k: qemu exit $rc: $(tail -1 "$w/set$k/qemu.log")"; break; fi
-      r=$("$host" check "$model" "tests/models/$name/test_data_set_$k" "$w/set$k" 2>&1) ||
+      # shellcheck disable=SC2086
+      r=$("$host" check $copts "$model" "tests/models/$name/test_data_set_$k" "$w/set$k" 2>&1) ||
         { msg="$t set $k (repeat $rep): compare: $r"; break; }
       [ -n "$cnt" ] && counts+=("$(awk '$1 == "insns" {print $2}' "$w/set$k/count.txt")")
     done
@@ -209,43 +221,68 @@ for name in "${tiny[@]}"; do
     echo "$name $t $arena $((text + rodata)) $((counts[1] - counts[0])) $text $rodata $io" >>"$figures"
     passed=$((passed + 1))
   done
+}
+
+figures=$out/tiny-figures.txt
+[ $run_tiny = 1 ] && : >"$figures"
+for n in "${tiny[@]}"; do
+  selected "$n" && measure "$n" "$TINY_OPTS" "" "$figures"
 done
 
-# the table: this run's figures beside the records; a figure more than 2% over its record fails
-rec_opts=$(sed -n 's/^# options: //p' "$budget" 2>/dev/null)
-check=1
-[ "$TINY_OPTS" = "$rec_opts" ] || check=0
-echo
-echo "onnx2c $TINY_OPTS: this run (record in $budget$([ $check = 1 ] || echo ", made with '$rec_opts': not checked"))"
-printf '%-13s %-4s %19s %21s %25s\n' model core "arena" "text+rodata" "instructions/inference"
-while read -r m t a f n _; do
-  read -r ra rf rn < <(awk -v m="$m" -v t="$t" '$1 == m && $2 == t {print $3, $4, $5}' "$budget" 2>/dev/null)
-  printf '%-13s %-4s %9d (%7s) %10d (%8s) %12d (%10s)\n' "$m" "$t" "$a" "${ra:--}" "$f" "${rf:--}" "$n" "${rn:--}"
-  if [ $check = 0 ] || [ $record = 1 ]; then continue; fi
-  name="$m $t"
-  if [ -z "$ra" ]; then fail "no record in $budget (tools/embedded.sh --record)"; continue; fi
-  for pair in "arena $a $ra" "text+rodata $f $rf" "instructions $n $rn"; do
-    read -r what now was <<<"$pair"
-    [ $((now * 100)) -le $((was * 102)) ] || fail "$what $now is more than 2% over the record $was"
-  done
-done <"$figures"
+if [ $run_tiny = 1 ]; then
+  # the table: this run's figures beside the records; a figure more than 2% over its record fails
+  rec_opts=$(sed -n 's/^# options: //p' "$budget" 2>/dev/null)
+  check=1
+  [ "$TINY_OPTS" = "$rec_opts" ] || check=0
+  echo
+  echo "onnx2c $TINY_OPTS: this run (record in $budget$([ $check = 1 ] || echo ", made with '$rec_opts': not checked"))"
+  printf '%-13s %-4s %19s %21s %25s\n' model core "arena" "text+rodata" "instructions/inference"
+  while read -r m t a f n _; do
+    read -r ra rf rn < <(awk -v m="$m" -v t="$t" '$1 == m && $2 == t {print $3, $4, $5}' "$budget" 2>/dev/null)
+    printf '%-13s %-4s %9d (%7s) %10d (%8s) %12d (%10s)\n' "$m" "$t" "$a" "${ra:--}" "$f" "${rf:--}" "$n" "${rn:--}"
+    if [ $check = 0 ] || [ $record = 1 ]; then continue; fi
+    name="$m $t"
+    if [ -z "$ra" ]; then fail "no record in $budget (tools/embedded.sh --record)"; continue; fi
+    for pair in "arena $a $ra" "text+rodata $f $rf" "instructions $n $rn"; do
+      read -r what now was <<<"$pair"
+      [ $((now * 100)) -le $((was * 102)) ] || fail "$what $now is more than 2% over the record $was"
+    done
+  done <"$figures"
 
-if [ $record = 1 ]; then
-  # the records of models not run this time stay, unless they were made with other options
-  keep=$budget
-  [ "$TINY_OPTS" = "$rec_opts" ] || keep=/dev/null
-  {
-    echo "# The figures of the MLPerf Tiny-style models (tests/models/tiny_*) that tools/embedded.sh"
-    echo "# checks: per model and core, the arena (NET_WORKSPACE_MAX, bytes), text + rodata of the"
-    echo "# model's object (bytes, arm-none-eabi-gcc 12 -O2) and the executed instructions of one"
-    echo "# inference on QEMU. A run fails when a figure is more than 2% over its record; record"
-    echo "# improvements with tools/embedded.sh --record [BUILD_DIR] [tiny_NAME...]."
-    echo "# options: $TINY_OPTS"
-    echo "# model core arena text+rodata instructions"
-    { awk 'NR == FNR {run[$1 " " $2] = 1; next} /^#/ {next} NF && !(($1 " " $2) in run)' "$figures" "$keep"
-      awk '{print $1, $2, $3, $4, $5}' "$figures"; } | sort -k1,1 -k2,2
-  } >"$out/budget.new" && mv "$out/budget.new" "$budget"
-  echo "recorded in $budget"
+  if [ $record = 1 ]; then
+    # the records of models not run this time stay, unless they were made with other options
+    keep=$budget
+    [ "$TINY_OPTS" = "$rec_opts" ] || keep=/dev/null
+    {
+      echo "# The figures of the MLPerf Tiny-style models (tests/models/tiny_*) that tools/embedded.sh"
+      echo "# checks: per model and core, the arena (NET_WORKSPACE_MAX, bytes), text + rodata of the"
+      echo "# model's object (bytes, arm-none-eabi-gcc 12 -O2) and the executed instructions of one"
+      echo "# inference on QEMU. A run fails when a figure is more than 2% over its record; record"
+      echo "# improvements with tools/embedded.sh --record [BUILD_DIR] [tiny_NAME...]."
+      echo "# options: $TINY_OPTS"
+      echo "# model core arena text+rodata instructions"
+      { awk 'NR == FNR {run[$1 " " $2] = 1; next} /^#/ {next} NF && !(($1 " " $2) in run)' "$figures" "$keep"
+        awk '{print $1, $2, $3, $4, $5}' "$figures"; } | sort -k1,1 -k2,2
+    } >"$out/budget.new" && mv "$out/budget.new" "$budget"
+    echo "recorded in $budget"
+  fi
+fi
+
+# the int8 models (tests/models/make_quant.py) with --memory-first, outputs bit for bit (their
+# dequantized outputs are float32 products of integers: one quantization step is far above the
+# contract's tolerance anyway); figures printed, not checked: the int8 kernels are being rewritten
+if [ $run_quant = 1 ]; then
+  qfigures=$out/quant-figures.txt
+  : >"$qfigures"
+  for n in "${quant[@]}"; do
+    selected "$n" && measure "$n" "$QUANT_OPTS" "--exact" "$qfigures"
+  done
+  echo
+  echo "int8 models, onnx2c $QUANT_OPTS: this run (no record)"
+  printf '%-14s %-4s %9s %12s %23s\n' model core "arena" "text+rodata" "instructions/inference"
+  while read -r m t a f n _; do
+    printf '%-14s %-4s %9d %12d %23d\n' "$m" "$t" "$a" "$f" "$n"
+  done <"$qfigures"
 fi
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
