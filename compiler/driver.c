@@ -198,8 +198,10 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     Buf *h = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
     Buf *src = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
     emit_graph(c, h, src);
-    if (c->opt->report)
+    if (c->opt->report) {
         plan_report(c, c->opt->report_out ? c->opt->report_out : stdout);
+        lower_report(c, c->opt->report_out ? c->opt->report_out : stdout);
+    }
     out->h_src = buf_steal(h);
     out->c_src = buf_steal(src);
     out->name = xcalloc(c, strlen(c->prefix) + 1, 1);

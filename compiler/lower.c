@@ -631,17 +631,181 @@ static void qdq_matmul(Compiler *c, Node *p) {
     qdq_finish(c, p, "QLinearMatMul", act, qn, qmin, qmax, da, dbm, dc);
 }
 
+/* ---- 0b. QDQ patterns around the other ops
+ *
+ * DequantizeLinear -> op -> [Relu | Clip] -> QuantizeLinear with constant per-tensor scales and
+ * zero points, every quantized tensor of the one 8-bit type T, the op's float output read only
+ * by the next node of the pattern:
+ *   Add, Mul          -> QLinearAdd, QLinearMul (com.microsoft; compiler/ops/quant_ms.c)
+ *   Concat            -> QLinearConcat
+ *   AveragePool, GlobalAveragePool -> QLinearAveragePool, QLinearGlobalAveragePool
+ *   Sigmoid           -> QLinearSigmoid
+ *   LeakyRelu, Relu   -> QLinearLeakyRelu (Relu: alpha 0)
+ *   Clip (constant bounds) -> QLinearLeakyRelu with alpha 1 (a requantization) clamped to
+ *                        Q(lo)..Q(hi), as for the Conv's activation
+ *   MaxPool (no Indices), Reshape, Flatten, Transpose, Squeeze, Unsqueeze -> the op on the
+ *                        8-bit tensor itself; when the output's scale or zero point differ from
+ *                        the input's (or a Relu/Clip narrows it) the QuantizeLinear becomes a
+ *                        requantization QLinearLeakyRelu (alpha 1) of that result.
+ * The quant_ms ops compute DQ -> op -> Q in float32 as this chain does (bit-exact with it), but
+ * for the average pools, whose sum of the window is exact in integers (quant_ms.c).  MaxPool
+ * and the layout ops commute with DQ and Q (monotone, elementwise), and Q(DQ(x)) = x with the
+ * same parameters.  A folded Relu / Clip is the clamp o2c_qmin / o2c_qmax, as above. */
+
+static Value *zp_of(Compiler *c, const Qp *q, DType t) { return zero_point(c, q->z, q->x, t); }
+
+/* The DequantizeLinear of a T tensor with constant per-tensor parameters that produces v. */
+static Node *dq8(Compiler *c, Value *v, DType t, Qp *q) {
+    Node *d = dq_of(c, v, q);
+    return d && q->len == 1 && q->x->dtype == t ? d : NULL;
+}
+
+static bool same_qp(const Qp *a, const Qp *b) {
+    return *(const float *)a->s->data == *(const float *)b->s->data &&
+           zp_at(a->z, 0) == zp_at(b->z, 0);
+}
+
+/* p becomes the com.microsoft op `op` with inputs in[0..nin) and the clamp qmin..qmax. */
+static void become_ms(Compiler *c, Node *p, const char *op, int nin, Value *const *in,
+                      int64_t qmin, int64_t qmax) {
+    p->op_type = op;
+    p->domain = "com.microsoft";
+    p->op = ops_find("com.microsoft", op);
+    O2C_ASSERT(c, p->op != NULL);
+    p->in = arena_dup(c->arena, in, sizeof(Value *) * (size_t)nin);
+    p->nin = nin;
+    set_attr(c, p, "o2c_qmin", ATTR_INT, qmin, 0);
+    set_attr(c, p, "o2c_qmax", ATTR_INT, qmax, 0);
+}
+
+/* The end of the rewrite of p: it takes over the QuantizeLinear's output. */
+static void ms_finish(Compiler *c, Node *p, Node *act, Node *qn, Node *const *dqs, int ndq) {
+    if (act)
+        act->dead = true;
+    take_output(p, qn);
+    for (int k = 0; k < ndq; k++)
+        drop_unread(c->g, dqs[k]);
+    reinfer(c, p);
+}
+
+static bool layout_op(const Node *n) {
+    return is_op(n, "Reshape") || is_op(n, "Flatten") || is_op(n, "Transpose") ||
+           is_op(n, "Squeeze") || is_op(n, "Unsqueeze") ||
+           (is_op(n, "MaxPool") && (n->nout == 1 || !n->out[1] ||
+                                    (!n->out[1]->nuses && !n->out[1]->is_output)));
+}
+
+/* MaxPool and the layout ops on the 8-bit tensor (see above). */
+static void qdq_layout(Compiler *c, Node *p, Node *dx, const Qp *qx, Node *act, Node *qn,
+                       const Qp *qy, int64_t qmin, int64_t qmax) {
+    DType t = qn->out[0]->dtype;
+    bool full = qmin == (t == DT_INT8 ? -128 : 0) && qmax == (t == DT_INT8 ? 127 : 255);
+    set_input(c, p, 0, qx->x);
+    if (full && same_qp(qx, qy)) {
+        ms_finish(c, p, act, qn, &dx, 1);
+        return;
+    }
+    /* p writes a new 8-bit value; qn requantizes it */
+    Value *y8 = ir_value(c, arena_printf(c->arena, "%s.q8_%d", p->out[0]->name, c->g->nvalues));
+    p->out[0] = y8;
+    y8->producer = p;
+    reinfer(c, p);
+    if (act)
+        act->dead = true;
+    Value *in[5] = {y8, qx->s, zp_of(c, qx, t), qy->s, zp_of(c, qy, t)};
+    become_ms(c, qn, "QLinearLeakyRelu", 5, in, qmin, qmax);
+    set_attr(c, qn, "alpha", ATTR_FLOAT, 0, 1.0f);
+    drop_unread(c->g, dx);
+    reinfer(c, qn);
+}
+
+static void qdq_other(Compiler *c, Node *p) {
+    Node *act, *qn;
+    Qp qy, qx;
+    int64_t qmin, qmax;
+    Node *dx = dq_of(c, p->in[0], &qx);
+    if (!dx || qx.len != 1 || !qdq_tail(c, p->out[0], &act, &qn, &qy, &qmin, &qmax))
+        return;
+    DType t = qn->out[0]->dtype;
+    if (qx.x->dtype != t)
+        return;
+    if (layout_op(p)) {
+        if (dx)
+            qdq_layout(c, p, dx, &qx, act, qn, &qy, qmin, qmax);
+        return;
+    }
+    if (is_op(p, "Add") || is_op(p, "Mul")) {
+        Qp qb;
+        Node *db = p->nin == 2 ? dq8(c, p->in[1], t, &qb) : NULL;
+        if (!dx || !db)
+            return;
+        Value *in[8] = {qx.x, qx.s, zp_of(c, &qx, t), qb.x, qb.s, zp_of(c, &qb, t), qy.s,
+                        zp_of(c, &qy, t)};
+        become_ms(c, p, is_op(p, "Add") ? "QLinearAdd" : "QLinearMul", 8, in, qmin, qmax);
+        Node *dqs[2] = {dx, db};
+        ms_finish(c, p, act, qn, dqs, 2);
+        return;
+    }
+    if (is_op(p, "Concat")) {
+        int k = p->nin;
+        Value **in = arena_alloc(c->arena, sizeof(Value *) * (size_t)(2 + 3 * k));
+        Node **dqs = arena_alloc(c->arena, sizeof(Node *) * (size_t)k);
+        in[0] = qy.s;
+        in[1] = zp_of(c, &qy, t);
+        for (int i = 0; i < k; i++) {
+            Qp q;
+            if (!p->in[i] || !(dqs[i] = dq8(c, p->in[i], t, &q)))
+                return;
+            in[2 + 3 * i] = q.x;
+            in[3 + 3 * i] = q.s;
+            in[4 + 3 * i] = zp_of(c, &q, t);
+        }
+        become_ms(c, p, "QLinearConcat", 2 + 3 * k, in, qmin, qmax);
+        ms_finish(c, p, act, qn, dqs, k);
+        return;
+    }
+    if (!dx || p->nout != 1)
+        return;
+    Value *in[5] = {qx.x, qx.s, zp_of(c, &qx, t), qy.s, zp_of(c, &qy, t)};
+    const char *op = NULL;
+    float alpha = 1.0f, p0 = 0, p1 = 0;
+    if (is_op(p, "AveragePool") || is_op(p, "GlobalAveragePool")) {
+        op = is_op(p, "AveragePool") ? "QLinearAveragePool" : "QLinearGlobalAveragePool";
+    } else if (is_op(p, "Sigmoid")) {
+        op = "QLinearSigmoid";
+    } else {
+        int kind = activation(c, p, &p0, &p1);
+        if (kind == ACT_RELU || kind == ACT_LEAKY) {
+            op = "QLinearLeakyRelu";
+            alpha = kind == ACT_RELU ? 0.0f : p0;
+        } else if (kind == ACT_CLIP && p0 <= p1) {
+            op = "QLinearLeakyRelu";
+            float sy = *(const float *)qy.s->data;
+            int64_t zy = zp_at(qy.z, 0), lo = quantize_to(p0, sy, zy, t), hi = quantize_to(p1, sy, zy, t);
+            qmin = lo > qmin ? lo : qmin;
+            qmax = hi < qmax ? hi : qmax;
+        }
+    }
+    if (!op)
+        return;
+    become_ms(c, p, op, 5, in, qmin, qmax);
+    if (!strcmp(op, "QLinearLeakyRelu"))
+        set_attr(c, p, "alpha", ATTR_FLOAT, 0, alpha);
+    ms_finish(c, p, act, qn, &dx, 1);
+}
+
 void lower_graph(Compiler *c) {
     Graph *g = c->g;
     for (int i = 0; i < g->nnodes; i++) {
         Node *n = g->nodes[i];
-        if (!n->dead && n->nout == 1 && n->out[0] && n->nin >= 2 &&
-            n->out[0]->dtype == DT_FLOAT) {
-            if (is_op(n, "Conv"))
-                qdq_conv(c, n);
-            else if (is_op(n, "MatMul") || is_op(n, "Gemm"))
-                qdq_matmul(c, n);
-        }
+        if (n->dead || n->nout < 1 || !n->out[0] || n->nin < 1 || n->out[0]->dtype != DT_FLOAT)
+            continue;
+        if (is_op(n, "Conv") && n->nout == 1 && n->nin >= 2)
+            qdq_conv(c, n);
+        else if ((is_op(n, "MatMul") || is_op(n, "Gemm")) && n->nout == 1 && n->nin >= 2)
+            qdq_matmul(c, n);
+        else
+            qdq_other(c, n);
     }
     for (int i = 0; i < g->nnodes; i++) {
         Node *n = g->nodes[i];
@@ -661,4 +825,62 @@ void lower_graph(Compiler *c) {
             (is_op(n, "Conv") || is_op(n, "MatMul") || is_op(n, "Gemm")))
             fuse_epilogue(c, n);
     }
+}
+
+/* ---- --report: what stays on the float path of a quantized graph */
+
+static bool is_qdq(const Node *n) {
+    return is_op(n, "QuantizeLinear") || is_op(n, "DequantizeLinear");
+}
+
+static bool floaty(const Value *v) {
+    return v && (v->dtype == DT_FLOAT || v->dtype == DT_DOUBLE || v->dtype == DT_FLOAT16 ||
+                 v->dtype == DT_BFLOAT16);
+}
+
+void lower_report(Compiler *c, FILE *f) {
+    Graph *g = c->g;
+    int nq = 0, ndq = 0;
+    bool any = false;
+    for (int i = 0; i < g->nnodes; i++) {
+        Node *n = g->nodes[i];
+        any |= is_qdq(n);
+        if (!n->dead && is_op(n, "QuantizeLinear"))
+            nq++;
+        if (!n->dead && is_op(n, "DequantizeLinear"))
+            ndq++;
+    }
+    if (!any)
+        return;
+    for (int i = 0; i < g->nnodes; i++) {
+        Node *n = g->nodes[i];
+        if (n->dead || is_qdq(n))
+            continue;
+        bool fl = false, from_dq = false, to_q = false;
+        for (int k = 0; k < n->nin; k++) {
+            Value *v = n->in[k];
+            fl |= floaty(v) && !v->data && !v->kv;
+            from_dq |= v && v->producer && !v->producer->dead && is_op(v->producer, "DequantizeLinear");
+        }
+        for (int k = 0; k < n->nout; k++) {
+            Value *v = n->out[k];
+            if (!v)
+                continue;
+            fl |= floaty(v);
+            for (int j = i + 1; j < g->nnodes && !to_q; j++) {
+                Node *r = g->nodes[j];
+                if (!r->dead && is_op(r, "QuantizeLinear") && r->nin > 0 && r->in[0] == v)
+                    to_q = true;
+            }
+        }
+        if (!fl)
+            continue;
+        fprintf(f, "float path: node '%s' (%s)%s\n", n->name, n->op_type,
+                from_dq && to_q ? " between DequantizeLinear and QuantizeLinear"
+                : from_dq       ? " after DequantizeLinear"
+                : to_q          ? " before QuantizeLinear"
+                                : "");
+    }
+    fprintf(f, "quantization: %d DequantizeLinear and %d QuantizeLinear nodes left (the float "
+            "path's boundaries)\n", ndq, nq);
 }

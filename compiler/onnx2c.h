@@ -478,6 +478,10 @@ Sym *slice_axis(SymCtx *s, Sym *dim, Sym *start, Sym *end, int64_t step, Sym **b
  * and an activation that are the only consumer of a Conv/MatMul/Gemm output fused into its
  * epilogue (the consumer is marked dead). */
 void lower_graph(Compiler *c);
+/* --report: in a graph with QuantizeLinear / DequantizeLinear nodes, one line per live node that
+ * computes in float ("float path: node 'X' (Softmax) between DequantizeLinear and
+ * QuantizeLinear"), then the count of DequantizeLinear and QuantizeLinear nodes left. */
+void lower_report(Compiler *c, FILE *f);
 
 /* ------------------------------------------------------------------ plan.c
  * Liveness-based placement of temporaries and kernel scratch in the one caller-provided

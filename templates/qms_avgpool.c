@@ -5,7 +5,8 @@
  * compiler bounds the window to 2^23 taps, so acc is also exact in float); then
  * y = saturate(nearbyintf(((float)acc * sx) / (float)cnt / sy) + zy), cnt the taps inside the
  * input, or inside the padded input when count_include_pad; a window with nothing to count
- * gives zy.  All of it in float: no double.
+ * gives zy; then clamped to [lo, hi] (T's range, or narrower: a folded Relu or Clip).  All of
+ * it in float: no double.
  * @requires qms_quant
  * @requires pool_taps */
 #ifndef O2C_TEMPLATE
@@ -17,7 +18,7 @@
 static void qms_avgpool_T(const T *x, T *y, int64_t nc, const int64_t *in, const int64_t *out,
                           const int64_t *k, const int64_t *st, const int64_t *dl,
                           const int64_t *pad, int64_t count_include_pad, float sx, int32_t zx,
-                          float sy, float zy) {
+                          float sy, float zy, int lo, int hi) {
     int64_t plane = in[0] * in[1] * in[2];
     for (int64_t c = 0; c < nc; c++) {
         const T *xc = x + c * plane;
@@ -50,8 +51,9 @@ static void qms_avgpool_T(const T *x, T *y, int64_t nc, const int64_t *in, const
                     }
                     int64_t cnt = count_include_pad ? (p1 - p0) * (q1 - q0) * (r1 - r0)
                                                     : (a1 - a0) * (b1 - b0) * (c1 - c0);
-                    *y++ = cnt > 0 ? qms_quant_T(((float)acc * sx) / (float)cnt, sy, zy)
-                                   : qms_quant_T(0.0f, sy, zy);
+                    T q = cnt > 0 ? qms_quant_T(((float)acc * sx) / (float)cnt, sy, zy)
+                                  : qms_quant_T(0.0f, sy, zy);
+                    *y++ = qms_clamp_T(q, lo, hi);
                 }
             }
         }

@@ -12,3 +12,8 @@
 static inline T qms_quant_T(float v, float s, float z) {
     return o2c_satf_T(nearbyintf(v / s) + z);
 }
+
+/* q clamped to [lo, hi] (the range of a folded Relu or Clip, within T's). */
+static inline T qms_clamp_T(T q, int lo, int hi) {
+    return (T)((int)q < lo ? lo : (int)q > hi ? hi : (int)q);
+}

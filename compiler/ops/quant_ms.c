@@ -84,6 +84,12 @@ static void out_range(Compiler *c, Node *n, DType t, int64_t *lo, int64_t *hi) {
     *hi = b < *lo ? *lo : b > thi ? thi : b;
 }
 
+/* True when the output range is narrower than T's (then lo..hi is the clamp). */
+static bool narrowed(Compiler *c, Node *n, DType t, int64_t *lo, int64_t *hi) {
+    out_range(c, n, t, lo, hi);
+    return *lo != (t == DT_INT8 ? -128 : 0) || *hi != (t == DT_INT8 ? 127 : 255);
+}
+
 /* ---- QLinearAdd, QLinearMul */
 
 /* Inputs: at most max, and those of `required` (a mask of indices) present. */
@@ -123,6 +129,10 @@ static void emit_qbinary(Compiler *c, Emit *e, Node *n) {
     const char *expr = arena_printf(
         c->arena, "qms_quant_%s(((float)$0 - %s) * %s %s ((float)$1 - %s) * %s, %s, %s)", sfx, za,
         sa, mul ? "*" : "+", zb, sb, sc, zc);
+    int64_t lo, hi;
+    if (narrowed(c, n, y->dtype, &lo, &hi)) /* the clamp of a folded Relu or Clip */
+        expr = arena_printf(c->arena, "qms_clamp_%s(%s, %lld, %lld)", sfx, expr, (long long)lo,
+                            (long long)hi);
     Value *ins[2] = {a, b};
     emit_elementwise(e, n, y, 2, ins, expr);
 }
@@ -150,17 +160,14 @@ static const char *emit_lut(Compiler *c, Emit *e, Node *n, DType t, Value *sx, V
     const char *ys = param(e, sy, "sy"), *yz = param(e, zy, "zy");
     const char *lut = emit_tmp(e, "lut");
     int64_t lo, hi, off = t == DT_INT8 ? 128 : 0;
-    out_range(c, n, t, &lo, &hi);
     emit_line(e, "%s %s[256];", dtype_ctype(t), lut);
     emit_line(e, "for (int q = 0; q < 256; q++) {");
     emit_line(e, "    const float v = ((float)(q - %lld) - %s) * %s;", (long long)off, xz, xs);
-    if (lo == (t == DT_INT8 ? -128 : 0) && hi == (t == DT_INT8 ? 127 : 255)) {
+    if (!narrowed(c, n, t, &lo, &hi))
         emit_line(e, "    %s[q] = qms_quant_%s(%s, %s, %s);", lut, sfx, f, ys, yz);
-    } else { /* the clamp of a folded Relu or Clip */
-        emit_line(e, "    const int r = (int)qms_quant_%s(%s, %s, %s);", sfx, f, ys, yz);
-        emit_line(e, "    %s[q] = (%s)(r < %lld ? %lld : r > %lld ? %lld : r);", lut,
-                  dtype_ctype(t), (long long)lo, (long long)lo, (long long)hi, (long long)hi);
-    }
+    else /* the clamp of a folded Relu or Clip */
+        emit_line(e, "    %s[q] = qms_clamp_%s(qms_quant_%s(%s, %s, %s), %lld, %lld);", lut, sfx,
+                  sfx, f, ys, yz, (long long)lo, (long long)hi);
     emit_line(e, "}");
     return lut;
 }
@@ -290,7 +297,6 @@ static void infer_qpool(Compiler *c, Node *n) {
 }
 
 static void emit_qpool(Compiler *c, Emit *e, Node *n) {
-    (void)c;
     Pool *p = n->priv;
     Value *x = n->in[0], *y = n->out[0];
     const char *sfx = emit_template(e, "qms_avgpool", x->dtype);
@@ -299,9 +305,12 @@ static void emit_qpool(Compiler *c, Emit *e, Node *n) {
     const char *in = emit_sym_array(e, "in", 3, p->in), *out = emit_sym_array(e, "out", 3, p->out);
     const char *k = emit_sym_array(e, "k", 3, p->k), *st = emit_sym_array(e, "st", 3, p->st);
     const char *dl = emit_sym_array(e, "dl", 3, p->dl), *pad = emit_sym_array(e, "pad", 6, p->pad);
-    emit_line(e, "qms_avgpool_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, %s, (int32_t)%s, %s, %s);",
+    int64_t lo, hi;
+    out_range(c, n, y->dtype, &lo, &hi);
+    emit_line(e, "qms_avgpool_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %lld, %s, (int32_t)%s, %s, %s, "
+              "%lld, %lld);",
               sfx, emit_ptr(e, x), emit_ptr(e, y), emit_sym(e, p->nc), in, out, k, st, dl, pad,
-              (long long)p->count_include_pad, sx, zx, sy, zy);
+              (long long)p->count_include_pad, sx, zx, sy, zy, (long long)lo, (long long)hi);
 }
 
 const OpDef ops_quant_ms[] = {

@@ -50,9 +50,12 @@ graph): QuantizeLinear y = saturate(rint(x / scale) + zp) in float32; Dequantize
 (float(x) - zp) * scale in float32; QLinearConv / QLinearMatMul (and DQ -> Conv/Gemm/MatMul -> Q
 of the QDQ form) int32 accumulation of (x - x_zp) * (w - w_zp) + bias, then
 y = saturate(rint(acc * m) + y_zp) with the multiplier m = x_scale * w_scale / y_scale in float32
-and the product in float64 (as the ONNX reference computes it); GlobalAveragePool sums in float64
-and divides by the count, Add and Relu in float32; QLinearAdd (and DQ -> Add -> Q) dequantizes
-each side in float32, adds in float32 and quantizes in float32. Softmax and LayerNorm are
+and the product in float64 (as the ONNX reference computes it); GlobalAveragePool (QLinear and
+DQ -> GlobalAveragePool -> Q, which compiler/lower.c makes a QLinearGlobalAveragePool) as
+compiler/ops/quant_ms.c defines it: the exact integer sum acc of (x - x_zp) over the plane, then
+quantize((float32(acc) * x_scale) / float32(count)) in float32; Add and Relu in float32;
+QLinearAdd (and DQ -> Add -> Q) dequantizes each side in float32, adds in float32 and quantizes
+in float32. Softmax and LayerNorm are
 computed in float64, rounded to float32 and quantized; their float32 rounding depends on the
 implementation (libm's expf, the order and width of sums: double on the host, float on the
 Cortex-M), so the Transformer's data sets are random inputs drawn until every such quantized
@@ -299,13 +302,15 @@ def qmatmul_ref(aq, as_, az, bq, bs, bz, ys, yz):
     return requant(acc, mult.reshape(1, -1), yz)
 
 
-def gap_ref(x):
-    """GlobalAveragePool as onnx2c's host build: the sum in double, divided by the count."""
-    s = x.astype(np.float64).reshape(x.shape[0], x.shape[1], -1)
-    acc = np.zeros(s.shape[:2])
-    for i in range(s.shape[2]):  # sequential, as the C loop (exact here: float32 terms)
-        acc += s[:, :, i]
-    return (acc / s.shape[2]).astype(F32).reshape(x.shape[0], x.shape[1], 1, 1)
+def gap_ref(xq, xs, xz):
+    """GlobalAveragePool of the int8 xq [N, C, H, W] (scale xs, zero point xz) as
+    QLinearGlobalAveragePool (compiler/ops/quant_ms.c): the exact integer sum of (x - xz) over
+    the plane, then (float32(sum) * xs) / float32(count) in float32: the float value quantize()
+    takes.  (The float64 sum of the dequantized values can differ: each DequantizeLinear product
+    is rounded to float32 before the sum.)"""
+    acc = (xq.astype(np.int64) - int(xz)).reshape(xq.shape[0], xq.shape[1], -1).sum(axis=2)
+    v = (acc.astype(F32) * F32(xs)).astype(F32) / F32(xq.shape[2] * xq.shape[3])
+    return v.astype(F32).reshape(xq.shape[0], xq.shape[1], 1, 1)
 
 
 def softmax64(x, axis):
@@ -386,7 +391,7 @@ def reference(net, q, x, form, stats=None):
                 pre = quantize(s, *q[out + ":pre"])
                 t[out] = quantize(np.maximum(dequantize(pre, *q[out + ":pre"]), F32(0)), *q[out])
         elif kind == "gap":
-            t[out] = quantize(gap_ref(dequantize(xin, *q[ins[0]])), *q[out])
+            t[out] = quantize(gap_ref(xin, *q[ins[0]]), *q[out])
         elif kind == "flatten":
             t[out] = xin.reshape(1, -1)
         elif kind == "reshape":  # on int8 (QOperator) or DQ -> Reshape -> Q of the same parameters
