@@ -79,6 +79,15 @@ static unsigned inplace_mask(const Node *n) {
                                          "And", "Or", "Xor", "Equal", "Max", "Min", "Sum",
                                          "Mean", NULL};
     static const char *const where[] = {"Where", NULL};
+    /* com.microsoft (compiler/ops/quant_ms.c): the table ops read x[i] before writing y[i];
+     * QLinearAdd/Mul are one emit_elementwise loop over A (input 0) and B (input 3) */
+    if (n->domain && !strcmp(n->domain, "com.microsoft")) {
+        if (!strcmp(n->op_type, "QLinearSigmoid") || !strcmp(n->op_type, "QLinearLeakyRelu"))
+            return 1u;
+        if (!strcmp(n->op_type, "QLinearAdd") || !strcmp(n->op_type, "QLinearMul"))
+            return 9u;
+        return 0u;
+    }
     return op_in(n, unary) ? 1u : op_in(n, binary) ? 3u : op_in(n, where) ? 6u : 0u;
 }
 
