@@ -71,7 +71,7 @@ for d in tests/data/matconv/gemv/*/; do
 done
 tiny=(tiny_kws tiny_vww tiny_resnet8 tiny_ad)
 # the int8 models of tests/models/make_quant.py (QOperator and QDQ forms)
-quant=(q_kws_qop q_kws_qdq q_resnet8_qop q_resnet8_qdq q_fc_qop q_fc_qdq q_tblock_qdq)
+quant=(q_kws_qop q_kws_qdq q_resnet8_qop q_resnet8_qdq q_fc_qop q_fc_qdq q_tblock_qop q_tblock_qdq)
 QUANT_OPTS=${QUANT_OPTS---memory-first}
 
 passed=0 failed=0
