@@ -640,6 +640,7 @@ static void qdq_matmul(Compiler *c, Node *p) {
  *   Concat            -> QLinearConcat
  *   AveragePool, GlobalAveragePool -> QLinearAveragePool, QLinearGlobalAveragePool
  *   Sigmoid           -> QLinearSigmoid
+ *   HardSwish         -> QLinearHardSwish (quant_ms.c's own, domain ai.onnx2c)
  *   LeakyRelu, Relu   -> QLinearLeakyRelu (Relu: alpha 0)
  *   Clip (constant bounds) -> QLinearLeakyRelu with alpha 1 (a requantization) clamped to
  *                        Q(lo)..Q(hi), as for the Conv's activation
@@ -669,8 +670,8 @@ static bool same_qp(const Qp *a, const Qp *b) {
 static void become_ms(Compiler *c, Node *p, const char *op, int nin, Value *const *in,
                       int64_t qmin, int64_t qmax) {
     p->op_type = op;
-    p->domain = "com.microsoft";
-    p->op = ops_find("com.microsoft", op);
+    p->domain = strcmp(op, "QLinearHardSwish") ? "com.microsoft" : "ai.onnx2c";
+    p->op = ops_find(p->domain, op);
     O2C_ASSERT(c, p->op != NULL);
     p->in = arena_dup(c->arena, in, sizeof(Value *) * (size_t)nin);
     p->nin = nin;
@@ -773,6 +774,8 @@ static void qdq_other(Compiler *c, Node *p) {
         op = is_op(p, "AveragePool") ? "QLinearAveragePool" : "QLinearGlobalAveragePool";
     } else if (is_op(p, "Sigmoid")) {
         op = "QLinearSigmoid";
+    } else if (is_op(p, "HardSwish")) {
+        op = "QLinearHardSwish";
     } else {
         int kind = activation(c, p, &p0, &p1);
         if (kind == ACT_RELU || kind == ACT_LEAKY) {

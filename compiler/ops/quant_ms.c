@@ -12,6 +12,8 @@
  *   QLinearMul(same inputs):                    C = Q(DQ(A) * DQ(B), sc, zc)
  *   QLinearSigmoid(X, sx, zx, sy, zy):          Y = Q(1 / (1 + expf(-DQ(X))), sy, zy)
  *   QLinearLeakyRelu(X, sx, zx, sy, zy; alpha): Y = Q(v < 0 ? alpha * v : v, sy, zy), v = DQ(X)
+ *   QLinearHardSwish (domain ai.onnx2c, written only by the lowering for DQ -> HardSwish -> Q):
+ *       Y = Q(v * fmaxf(0, fminf(1, v / 6 + 0.5)), sy, zy), HardSwish's float expression
  *   QLinearConcat(sy, zy, X0, s0, z0, ...; axis): Y = Concat(Q(DQ(Xk, sk, zk), sy, zy))
  *   QLinearAveragePool(X, sx, zx, sy, zy; AveragePool's attributes, channels_last 0):
  *       acc = sum over the taps inside the input of (x - zx), an exact int32;
@@ -177,6 +179,9 @@ static void emit_qunary(Compiler *c, Emit *e, Node *n) {
     const char *f;
     if (!strcmp(n->op_type, "QLinearSigmoid"))
         f = "1.0f / (1.0f + expf(-v))";
+    else if (!strcmp(n->op_type, "QLinearHardSwish")) /* HardSwish's float expression */
+        f = arena_printf(c->arena, "v * fmaxf(0.0f, fminf(1.0f, %s * v + 0.5f))",
+                         emit_literal(e, DT_FLOAT, 1.0 / 6.0));
     else
         f = arena_printf(c->arena, "v < 0 ? %s * v : v",
                          emit_literal(e, DT_FLOAT, attr_float(c, n, "alpha", 0.01f)));
@@ -321,5 +326,7 @@ const OpDef ops_quant_ms[] = {
     {"QLinearConcat", "com.microsoft", infer_qconcat, emit_qconcat},
     {"QLinearAveragePool", "com.microsoft", infer_qpool, emit_qpool},
     {"QLinearGlobalAveragePool", "com.microsoft", infer_qpool, emit_qpool},
+    /* the lowering's DQ -> HardSwish -> Q (no such com.microsoft op: a domain of our own) */
+    {"QLinearHardSwish", "ai.onnx2c", infer_qunary, emit_qunary},
     {NULL, NULL, NULL, NULL},
 };

@@ -1,6 +1,6 @@
 /* test_lower_qdq_ops.c — the QDQ patterns of compiler/lower.c (rewrite 0b) around the ops other
  * than Conv / MatMul / Gemm: DequantizeLinear -> Add / Mul / Concat / AveragePool /
- * GlobalAveragePool / Sigmoid / LeakyRelu / Relu / Clip / MaxPool / Reshape / Flatten /
+ * GlobalAveragePool / Sigmoid / HardSwish / LeakyRelu / Relu / Clip / MaxPool / Reshape / Flatten /
  * Transpose -> [Relu | Clip] -> QuantizeLinear compiled as the com.microsoft integer ops
  * (compiler/ops/quant_ms.c) or as the op on the 8-bit tensor: the lowered op is in the C, no
  * DequantizeLinear, QuantizeLinear or float op is left, and the outputs equal a reference
@@ -161,7 +161,7 @@ static void run_unary(const char *op, bool u8, const char *cc) {
     const int64_t d[2] = {16, 16};
     char path[128];
     path_of(path, sizeof path, op);
-    MgGraph *g = mg_new(13);
+    MgGraph *g = mg_new(strcmp(op, "HardSwish") ? 13 : 14);
     mg_input(g, "x", dt, 2, dims_of(2, d));
     qinit(g, "px", px, dt);
     qinit(g, "py", py, dt);
@@ -181,7 +181,10 @@ static void run_unary(const char *op, bool u8, const char *cc) {
     mg_write(g, path);
     TuModel m;
     tu_open(&m, path, cc);
-    expect_lowered(&m, strcmp(op, "Sigmoid") ? "QLinearLeakyRelu" : "QLinearSigmoid", op);
+    expect_lowered(&m, !strcmp(op, "Sigmoid")     ? "QLinearSigmoid"
+                       : !strcmp(op, "HardSwish") ? "QLinearHardSwish"
+                                                  : "QLinearLeakyRelu",
+                   op);
     uint8_t x[256], y[256];
     int want[256];
     for (int i = 0; i < 256; i++) {
@@ -191,6 +194,8 @@ static void run_unary(const char *op, bool u8, const char *cc) {
             f = 1.0f / (1.0f + expf(-v));
         else if (!strcmp(op, "LeakyRelu"))
             f = v < 0 ? 0.2f * v : v;
+        else if (!strcmp(op, "HardSwish"))
+            f = v * fmaxf(0.0f, fminf(1.0f, (float)(1.0 / 6.0) * v + 0.5f));
         else if (!strcmp(op, "Relu"))
             f = v < 0 ? 0.0f : v;
         else
@@ -206,6 +211,10 @@ static void run_unary(const char *op, bool u8, const char *cc) {
 Test(quant_qdq_ops, sigmoid_int8) { run_unary("Sigmoid", false, NULL); }
 Test(quant_qdq_ops, sigmoid_uint8_strict, .timeout = 120) { run_unary("Sigmoid", true, TU_STRICT_CC); }
 Test(quant_qdq_ops, leakyrelu_int8) { run_unary("LeakyRelu", false, NULL); }
+Test(quant_qdq_ops, hardswish_int8) { run_unary("HardSwish", false, NULL); }
+Test(quant_qdq_ops, hardswish_uint8_strict, .timeout = 120) {
+    run_unary("HardSwish", true, TU_STRICT_CC);
+}
 Test(quant_qdq_ops, relu_uint8) { run_unary("Relu", true, NULL); }
 Test(quant_qdq_ops, clip_int8) { run_unary("Clip", false, NULL); }
 
