@@ -29,6 +29,7 @@
  * otherwise (NAME_run returns O2C_RUN_EDATA when the length is neither 1 nor the expected
  * one). */
 #include "onnx2c.h"
+#include "gemm_plan.h"
 #include "mm_shape.h"
 #include <string.h>
 
@@ -136,6 +137,138 @@ static void qlinear_range(Compiler *c, Node *n, DType t, const char **lo, const 
 static void require_float(Compiler *c, Node *n, Value *v, const char *what) {
     if (v && v->dtype != DT_FLOAT)
         o2c_error(c, n, "%s has type %s; it must be float", what, dtype_name(v->dtype));
+}
+
+/* ---- the int8 engine (templates/quant_i8.c): a constant weight and constant parameters */
+
+typedef struct QFast {
+    Value *wpk;           /* the packed weight (int8) */
+    Value *cb, *zw;       /* int32 per output: folded bias and zero-point terms; zw NULL: all 0 */
+    Value *mant, *sh;     /* int32 per output: the requantization multiplier (QLinear ops) */
+    int64_t kp;           /* K rounded up to 16 (not depthwise) */
+    int32_t zx, zy, lo, hi;
+    int ymode;            /* 0 int8, 1 uint8, 2 int32 */
+    bool dw;              /* depthwise: qi8_dw, the weight as [C][kvol] */
+} QFast;
+
+/* Element i of constant v (a scalar broadcasts); NULL reads 0. */
+static int64_t cint(const Value *v, int64_t i) {
+    if (!v)
+        return 0;
+    int64_t len = 1;
+    ir_numel_const(v, &len);
+    if (len == 1)
+        i = 0;
+    switch (v->dtype) {
+    case DT_INT8: return ((const int8_t *)v->data)[i];
+    case DT_UINT8: return ((const uint8_t *)v->data)[i];
+    default: return ((const int32_t *)v->data)[i];
+    }
+}
+
+static float cflt(const Value *v, int64_t i) {
+    int64_t len = 1;
+    ir_numel_const(v, &len);
+    return ((const float *)v->data)[len == 1 ? 0 : i];
+}
+
+/* r = mant * 2^-sh exactly: mant the significand of float r shifted to 31 bits; the codes of
+ * templates/quant_i8.c for |r| >= 2^30 (sh 0), infinite (-1) and NaN (-2) r; 0 for |r| <
+ * 2^-32 (the products round to 0). */
+static void qmult(float r, int32_t *mant, int32_t *sh) {
+    uint32_t b;
+    memcpy(&b, &r, 4);
+    int32_t e = (int32_t)((b >> 23) & 255), neg = (int32_t)(b >> 31);
+    uint32_t f = b & 0x7fffffu;
+    if (e == 255) {
+        *mant = neg ? -1 : 1;
+        *sh = f ? -2 : -1;
+        return;
+    }
+    int32_t s = 157 - e; /* r = (f | 2^23) 2^7 2^-(157 - e) */
+    if (e == 0 || s > 62) {
+        *mant = 0, *sh = 1;
+        return;
+    }
+    int32_t m = (int32_t)((f | 0x800000u) << 7);
+    *mant = neg ? -m : m;
+    *sh = s < 1 ? 0 : s;
+}
+
+static bool cdata(const QParam *q) { return q->mode == QP_NONE || (q->v && q->v->data); }
+
+/* Builds the engine's constants for M outputs in G groups of K terms: W[m][k] (m = g mg + i)
+ * is byte wt[m * wm + k * wk] of the weight (int8 when w_s8).  zx, zw: the zero points (x's a
+ * scalar); for a QLinear op the scales (sw per output or scalar), y's zero point and the
+ * clamp range; bias may be NULL. */
+static QFast *qfast_build(Compiler *c, Node *n, int64_t G, int64_t M, int64_t K, const Value *w,
+                          int64_t wm, int64_t wk, bool dw, DType xt, const Value *zx,
+                          const Value *zw, bool qlinear, const Value *sx, const Value *sw,
+                          const Value *sy, const Value *zy, const Value *bias, DType yt) {
+    QFast *f = arena_alloc(c->arena, sizeof *f);
+    bool w_s8 = w->dtype == DT_INT8;
+    int64_t mg = M / G, mgp = mg + (mg & 1), kp = (K + 15) / 16 * 16;
+    f->dw = dw;
+    f->kp = dw ? K : kp;
+    f->zx = (int32_t)(cint(zx, 0) - (xt == DT_UINT8 ? 128 : 0));
+    int64_t count = dw ? M * K : G * mgp * kp;
+    int8_t *pk = arena_alloc(c->arena, (size_t)count + 1);
+    memset(pk, 0, (size_t)count + 1);
+    int32_t *cb = arena_alloc(c->arena, sizeof(int32_t) * (size_t)M);
+    int32_t *zt = arena_alloc(c->arena, sizeof(int32_t) * (size_t)M);
+    int32_t *mt = arena_alloc(c->arena, sizeof(int32_t) * (size_t)M);
+    int32_t *st = arena_alloc(c->arena, sizeof(int32_t) * (size_t)M);
+    bool anyzw = false;
+    const uint8_t *wb = w->data;
+    for (int64_t m = 0; m < M; m++) {
+        int64_t g = m / mg, i = m % mg;
+        uint32_t sum = 0;
+        for (int64_t k = 0; k < K; k++) {
+            uint8_t byte = wb[m * wm + k * wk];
+            int8_t v = (int8_t)(w_s8 ? byte : (uint8_t)(byte ^ 0x80));
+            sum += (uint32_t)(int32_t)v;
+            int64_t at = dw ? m * K + k
+                            : g * mgp * kp + (i / 2) * 2 * kp + (k / 16) * 32 + (i % 2) * 16 + k % 16;
+            pk[at] = v;
+        }
+        int32_t z = (int32_t)(cint(zw, m) - (w_s8 ? 0 : 128));
+        zt[m] = z;
+        anyzw |= z != 0;
+        cb[m] = (int32_t)((uint32_t)cint(bias, m) - (uint32_t)f->zx * sum +
+                          (uint32_t)K * (uint32_t)f->zx * (uint32_t)z);
+        if (qlinear) {
+            float r = cflt(sx, 0) * cflt(sw, m);
+            r = r / cflt(sy, 0);
+            qmult(r, &mt[m], &st[m]);
+        }
+    }
+    const char *stem = n->name && n->name[0] ? n->name : n->op_type;
+    f->wpk = gp_const(c, stem, DT_INT8, count, (unsigned char *)pk);
+    f->cb = gp_const(c, stem, DT_INT32, M, (unsigned char *)cb);
+    f->zw = anyzw ? gp_const(c, stem, DT_INT32, M, (unsigned char *)zt) : NULL;
+    if (qlinear) {
+        f->mant = gp_const(c, stem, DT_INT32, M, (unsigned char *)mt);
+        f->sh = gp_const(c, stem, DT_INT32, M, (unsigned char *)st);
+        int64_t tlo = yt == DT_INT8 ? -128 : 0, thi = yt == DT_INT8 ? 127 : 255;
+        int64_t a = attr_int(c, n, "o2c_qmin", tlo), b = attr_int(c, n, "o2c_qmax", thi);
+        a = a < tlo ? tlo : a > thi ? thi : a;
+        b = b < a ? a : b > thi ? thi : b;
+        f->lo = (int32_t)a, f->hi = (int32_t)b;
+        f->zy = (int32_t)cint(zy, 0);
+        f->ymode = yt == DT_INT8 ? 0 : 1;
+    } else {
+        f->ymode = 2;
+    }
+    return f;
+}
+
+static const char *qf_ptr(Emit *e, Value *v) { return v ? emit_ptr(e, v) : "(const int32_t *)0"; }
+
+/* The engine's arguments after the weight: cb, zw, mant, sh, zy, lo, hi, ymode. */
+static const char *qf_args(Emit *e, const QFast *f) {
+    return arena_printf(emit_arena(e), "%s, %s, %s, %s, %d, %d, %d, %d", emit_ptr(e, f->cb),
+                        qf_ptr(e, f->zw), qf_ptr(e, f->mant), qf_ptr(e, f->sh), (int)f->zy,
+                        (int)f->lo, (int)f->hi, f->ymode);
 }
 
 /* ---- QuantizeLinear, DequantizeLinear */
@@ -291,6 +424,8 @@ typedef struct QmmPlan {
     bool qlinear;
     MmShape sh;
     QParam za, zb, sa, sb, sy, zy;
+    QFast *fast; /* B a constant matrix and every parameter a constant: the int8 engine */
+    Sym *rows;   /* fast: rows of A (its elements / K) */
 } QmmPlan;
 
 /* A per-batch parameter of operand v (rank >= 2): shaped [batch of v..., M, 1] for A (row)
@@ -367,6 +502,22 @@ static void infer_qmm(Compiler *c, Node *n, bool qlinear) {
         }
     }
     ir_set_shape(c, n->out[0], yt, r, out);
+    int64_t kv, nv;
+    bool pv = !qlinear || (p->sa.mode == QP_SCALAR && cdata(&p->sa) &&
+                           (p->sb.mode == QP_SCALAR || p->sb.mode == QP_VEC) && cdata(&p->sb) &&
+                           cdata(&p->sy) && cdata(&p->zy) && (!has_bias || n->in[8]->data));
+    if (rb == 2 && b->data && pv && (p->za.mode == QP_NONE || p->za.mode == QP_SCALAR) &&
+        cdata(&p->za) && p->zb.mode != QP_DYN && p->zb.mode != QP_BATCH && cdata(&p->zb) &&
+        sym_get_const(p->sh.k, &kv) && sym_get_const(p->sh.n, &nv)) {
+        p->fast = qfast_build(c, n, 1, nv, kv, b, 1, nv, false, a->dtype, za, zb, qlinear,
+                              qlinear ? n->in[1] : NULL, qlinear ? n->in[4] : NULL,
+                              qlinear ? n->in[6] : NULL, qlinear ? n->in[7] : NULL,
+                              has_bias ? n->in[8] : NULL, yt);
+        p->rows = prod(c, a->shape, 0, ra - 1);
+        n->scratch = K(c, 4 * 4 + 4 * 2 * p->fast->kp); /* colsum, the columns (int16 on Arm DSP) */
+        n->priv = p;
+        return;
+    }
     /* scratch: A and B widened to int32, and the int32 product when it is requantized */
     Sym *words = sym_add(s, sym_mul(s, p->sh.m, p->sh.k), sym_mul(s, p->sh.k, p->sh.n));
     if (qlinear)
@@ -399,6 +550,17 @@ static void emit_qmm(Compiler *c, Emit *e, Node *n) {
     QmmPlan *p = n->priv;
     bool ql = p->qlinear;
     Value *a = n->in[0], *b = n->in[ql ? 3 : 1], *y = n->out[0];
+    if (p->fast) {
+        const QFast *f = p->fast;
+        emit_template(e, "quant_i8_rows", DT_UNDEFINED);
+        emit_line(e, "int32_t *const qs = (int32_t *)(void *)(ws + %s);",
+                  emit_sym(e, n->scratch_offset));
+        emit_line(e, "qi8_rows(%s, %s, %s, %d, %s, %lld, %s, %s, %s, (qi8_col *)(void *)(qs + 4), qs);",
+                  emit_sym(e, p->rows), emit_sym(e, p->sh.k), emit_ptr(e, a),
+                  a->dtype == DT_UINT8, emit_sym(e, p->sh.n), (long long)f->kp,
+                  emit_ptr(e, f->wpk), qf_args(e, f), emit_ptr(e, y));
+        return;
+    }
     emit_template(e, "quant_widen", DT_UNDEFINED);
     emit_template(e, "quant_mm", DT_UNDEFINED);
     if (ql)
@@ -462,6 +624,7 @@ typedef struct QconvPlan {
     Sym *in[3], *out[3], *k[3], *stride[3], *dil[3], *pad[3];
     Sym *group, *cg, *mg, *m, *c, *isp, *osp, *rows;
     QParam zx, zw, sx, sw, sy, zy;
+    QFast *fast; /* a constant weight and every parameter a constant: the int8 engine */
 } QconvPlan;
 
 static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
@@ -568,6 +731,39 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
     for (int i = 0; i < sp; i++)
         shape[2 + i] = p->out[off + i];
     ir_set_shape(c, n->out[0], yt, x->rank, shape);
+    int64_t gv, mv, cgv, rowsv;
+    bool pv = !qlinear || (p->sx.mode == QP_SCALAR && cdata(&p->sx) &&
+                           (p->sw.mode == QP_SCALAR || p->sw.mode == QP_VEC) && cdata(&p->sw) &&
+                           cdata(&p->sy) && cdata(&p->zy) && (p->ib < 0 || n->in[p->ib]->data));
+    if (w->data && pv && (p->zx.mode == QP_NONE || p->zx.mode == QP_SCALAR) && cdata(&p->zx) &&
+        (p->zw.mode == QP_NONE || p->zw.mode == QP_SCALAR || p->zw.mode == QP_VEC) &&
+        cdata(&p->zw) && sym_get_const(p->group, &gv) && sym_get_const(p->m, &mv) &&
+        sym_get_const(p->cg, &cgv) && sym_get_const(p->rows, &rowsv)) {
+        bool dw = cgv == 1 && mv == gv;
+        p->fast = qfast_build(c, n, gv, mv, rowsv, w, rowsv, 1, dw, x->dtype, zx, zw, qlinear,
+                              qlinear ? n->in[1] : NULL, qlinear ? n->in[4] : NULL,
+                              qlinear ? n->in[6] : NULL, qlinear ? n->in[7] : NULL,
+                              p->ib >= 0 ? n->in[p->ib] : NULL, yt);
+        /* colsum, then the columns (int16 on Arm DSP); depthwise: the padded plane of one
+         * channel (a 1-D or 2-D convolution whose weight has no zero point) */
+        n->scratch = K(c, 4 * 4 + 4 * 2 * p->fast->kp);
+        if (dw) {
+            int64_t k0;
+            bool plane = sym_get_const(p->k[0], &k0) && k0 == 1 && !p->fast->zw;
+            n->scratch = K(c, 0);
+            if (plane) {
+                Sym *rows = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[1], K(c, 1)), p->stride[1]),
+                                               sym_mul(s, sym_sub(s, p->k[1], K(c, 1)), p->dil[1])),
+                                    K(c, 1));
+                Sym *cols = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[2], K(c, 1)), p->stride[2]),
+                                               sym_mul(s, sym_sub(s, p->k[2], K(c, 1)), p->dil[2])),
+                                    K(c, 1));
+                n->scratch = sym_mul(s, rows, cols);
+            }
+        }
+        n->priv = p;
+        return;
+    }
     /* scratch: one image of x and all of w widened to int32, the int32 sums when requantized */
     Sym *words = sym_add(s, sym_mul(s, p->c, p->isp), sym_mul(s, p->m, p->rows));
     if (qlinear)
@@ -590,6 +786,37 @@ static void emit_qconv(Compiler *c, Emit *e, Node *n) {
     QconvPlan *p = n->priv;
     bool ql = p->qlinear;
     Value *x = n->in[p->ix], *w = n->in[p->iw], *y = n->out[0];
+    if (p->fast) {
+        const QFast *f = p->fast;
+        emit_template(e, f->dw ? "quant_i8_dw" : "quant_i8_conv", DT_UNDEFINED);
+        const char *in = emit_sym_array(e, "qc_in", 3, p->in), *out = emit_sym_array(e, "qc_out", 3, p->out);
+        const char *k = emit_sym_array(e, "qc_k", 3, p->k), *st = emit_sym_array(e, "qc_stride", 3, p->stride);
+        const char *dl = emit_sym_array(e, "qc_dil", 3, p->dil), *pd = emit_sym_array(e, "qc_pad", 3, p->pad);
+        const char *cisp = emit_sym(e, sym_mul(s, p->c, p->isp));
+        const char *mosp = emit_sym(e, sym_mul(s, p->m, p->osp));
+        int64_t zero = -1;
+        bool plane = f->dw && !(sym_get_const(n->scratch, &zero) && zero == 0);
+        if (!f->dw)
+            emit_line(e, "int32_t *const qs = (int32_t *)(void *)(ws + %s);",
+                      emit_sym(e, n->scratch_offset));
+        emit_line(e, "for (int64_t nb = 0; nb < %s; nb++)", emit_sym(e, x->shape[0]));
+        if (f->dw)
+            emit_line(e, "    qi8_dw(%s + nb * %s, %d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+                      "nb * %s, %s);",
+                      emit_ptr(e, x), cisp, x->dtype == DT_UINT8, (int)f->zx, emit_sym(e, p->m),
+                      in, out, k, st, dl, pd, emit_ptr(e, f->wpk), qf_args(e, f), emit_ptr(e, y),
+                      mosp, plane ? arena_printf(emit_arena(e), "(int8_t *)(ws + %s)",
+                                                  emit_sym(e, n->scratch_offset))
+                                  : "(int8_t *)0");
+        else
+            emit_line(e, "    qi8_conv(%s + nb * %s, %d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+                      "%lld, %s, %s, %s, nb * %s, (qi8_col *)(void *)(qs + 4), qs);",
+                      emit_ptr(e, x), cisp, x->dtype == DT_UINT8, (int)f->zx,
+                      emit_sym(e, p->group), emit_sym(e, p->cg), emit_sym(e, p->mg), in, out, k,
+                      st, dl, pd, (long long)f->kp, emit_ptr(e, f->wpk), qf_args(e, f),
+                      emit_ptr(e, y), mosp);
+        return;
+    }
     emit_template(e, "quant_widen", DT_UNDEFINED);
     emit_template(e, "quant_conv", DT_UNDEFINED);
     if (ql)

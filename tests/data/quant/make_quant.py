@@ -28,11 +28,19 @@ def model(node, ins, outs, opset):
     return m
 
 
-def case(name, op, ins, outs, opset, **attrs):
+def case(name, op, ins, outs, opset, const=False, **attrs):
+    """const: every input but the first becomes an initializer (a second case NAME_c), the
+    form that runs the int8 engine (templates/quant_i8.c) for the products."""
+    if const and not name.endswith("_c"):
+        case(name, op, ins, outs, opset, **attrs)
+        name += "_c"
     d = os.path.join(HERE, "cases", name)
     os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
     node = helper.make_node(op, [n for n, _ in ins], [n for n, _ in outs], **attrs)
-    m = model(node, ins, outs, opset)
+    m = model(node, ins[:1] if const else ins, outs, opset)
+    if const:
+        m.graph.initializer.extend(numpy_helper.from_array(a, n) for n, a in ins[1:])
+        ins = ins[:1]
     onnx.checker.check_model(m)
     onnx.save(m, os.path.join(d, "model.onnx"))
     for kind, lst in (("input", ins), ("output", outs)):
@@ -95,6 +103,72 @@ def same_pads(insz, ks, strides, dil, lower):
     return pb + pe
 
 
+def qconv_case(name, xshape, xt, wshape, wt, group=1, strides=None, dil=None, pads=None,
+                zw_mode="none", per_channel=True, bias=True, yt=np.int8, big_mult=False):
+    """A QLinearConv with constant weight and parameters (the int8 engine) and its reference."""
+    sp = len(xshape) - 2
+    strides, dil = strides or [1] * sp, dil or [1] * sp
+    pads = pads or [0] * (2 * sp)
+    M = wshape[0]
+    x, w = q8(xshape, xt), q8(wshape, wt)
+    sx, zx = np.array(0.03, dtype=np.float32), q8((), xt)
+    sw = scales((M,)) if per_channel else scales(())
+    zw = {"none": np.zeros((), wt), "scalar": q8((), wt), "channel": q8((M,), wt)}[zw_mode]
+    sy = np.array(0.002 if big_mult else 0.4, dtype=np.float32)
+    zy = q8((), yt)
+    b = rng.integers(-3000, 3000, size=(M,)).astype(np.int32)
+    zwb = zw.reshape((M,) + (1,) * (sp + 1)) if zw.ndim else zw
+    acc = conv_ref(x.astype(np.int64) - zx, w.astype(np.int64) - zwb, group, strides, dil, pads)
+    if bias:
+        acc = acc + b.reshape((1, M) + (1,) * sp)
+    acc = ((acc + 2**31) % 2**32 - 2**31)
+    mult = (sx * sw / sy).astype(np.float32)
+    if mult.ndim:
+        mult = mult.reshape((1, M) + (1,) * sp)
+    ins = [("x", x), ("sx", sx), ("zx", zx), ("w", w), ("sw", sw), ("zw", zw), ("sy", sy),
+           ("zy", zy)] + ([("B", b)] if bias else [])
+    case(name, "QLinearConv", ins, [("y", requant(acc, mult, zy, yt))], 10, const=True,
+         group=group, strides=strides, dilations=dil, pads=pads)
+
+
+def engine_cases():
+    """The int8 engine's paths: im2col tiles (groups, strides, dilations, pads, 1-D/2-D/3-D,
+    K below and above 16, odd output counts), the pointwise unfold, depthwise, uint8 operands
+    (sign flip), weight zero points (column sums), per-tensor and per-channel scales, outputs
+    int8 and uint8, saturation (a large multiplier), int32 outputs, products of rows."""
+    qconv_case("qconv_e_im2col", (2, 6, 7, 9), np.int8, (8, 6, 3, 3), np.int8, pads=[1, 1, 1, 1])
+    qconv_case("qconv_e_u8_group", (1, 8, 9, 8), np.uint8, (6, 4, 3, 2), np.uint8, group=2,
+               strides=[2, 1], dil=[2, 2], pads=[1, 0, 2, 1], zw_mode="scalar", yt=np.uint8)
+    qconv_case("qconv_e_dw", (2, 5, 8, 7), np.int8, (5, 1, 3, 3), np.int8, group=5,
+               strides=[2, 1], pads=[1, 1, 1, 1], zw_mode="channel")
+    qconv_case("qconv_e_dw_u8", (1, 4, 6, 9), np.uint8, (4, 1, 3, 5), np.int8, group=4,
+               dil=[1, 2], pads=[2, 3, 0, 1], yt=np.uint8)
+    qconv_case("qconv_e_1d", (2, 3, 20), np.uint8, (5, 3, 4), np.int8, strides=[3], pads=[2, 1],
+               per_channel=False)
+    qconv_case("qconv_e_3d", (1, 2, 4, 5, 6), np.int8, (3, 2, 2, 3, 2), np.uint8,
+               pads=[1, 0, 1, 0, 1, 1], zw_mode="channel", bias=False)
+    qconv_case("qconv_e_pointwise", (1, 20, 5, 5), np.int8, (17, 20, 1, 1), np.int8)
+    qconv_case("qconv_e_pointwise_u8", (2, 33, 3, 7), np.uint8, (4, 33, 1, 1), np.int8,
+               zw_mode="channel", yt=np.uint8)
+    qconv_case("qconv_e_deep", (1, 70, 6, 6), np.int8, (9, 70, 3, 3), np.int8, pads=[1, 1, 1, 1])
+    qconv_case("qconv_e_saturate", (1, 3, 5, 5), np.int8, (4, 3, 3, 3), np.int8, big_mult=True)
+    # MatMulInteger / QLinearMatMul with a constant B: rows of A in tiles, N odd, K > 16
+    a, b = q8((3, 5, 37), np.uint8), q8((37, 11), np.int8)
+    za, zb = q8((), np.uint8), q8((11,), np.int8)
+    yy = np.matmul(a.astype(np.int64) - za, b.astype(np.int64) - zb).astype(np.int32)
+    case("matmulinteger_e_batch", "MatMulInteger", [("A", a), ("B", b), ("za", za), ("zb", zb)],
+         [("Y", yy)], 10, const=True)
+    a, b = q8((2, 40), np.int8), q8((40, 6), np.uint8)
+    sa, za = np.array(0.02, np.float32), q8((), np.int8)
+    sb, zb = scales((6,)), q8((6,), np.uint8)
+    sy, zy = np.array(0.3, np.float32), q8((), np.uint8)
+    acc = np.matmul(a.astype(np.int64) - za, b.astype(np.int64) - zb)
+    mult = (sa * sb / sy).astype(np.float32)
+    case("qlinearmatmul_e_u8", "QLinearMatMul",
+         [("a", a), ("sa", sa), ("za", za), ("b", b), ("sb", sb), ("zb", zb), ("sy", sy),
+          ("zy", zy)], [("y", requant(acc, mult, zy, np.uint8))], 10, const=True)
+
+
 def main():
     # QuantizeLinear: int32 input, int8 per axis (axis -1)
     x = rng.integers(-3000, 3000, size=(2, 3, 4)).astype(np.int32)
@@ -126,7 +200,7 @@ def main():
     zb = q8((5,), np.uint8)
     yy = np.matmul(a.astype(np.int32) - za, b.astype(np.int32) - zb).astype(np.int32)
     case("matmulinteger_rows_cols", "MatMulInteger", [("A", a), ("B", b), ("za", za), ("zb", zb)],
-         [("Y", yy)], 10)
+         [("Y", yy)], 10, const=True)
     # MatMulInteger: uint8 A [3,4] per row [3], int8 B [2,4,5] without zero point
     a = q8((3, 4), np.uint8)
     za = q8((3,), np.uint8)
@@ -143,7 +217,7 @@ def main():
     mult = (sa.reshape(3, 1) * sb.reshape(1, 5) / sy).astype(np.float32)
     case("qlinearmatmul_rows_cols", "QLinearMatMul",
          [("a", a), ("sa", sa), ("za", za), ("b", b), ("sb", sb), ("zb", zb), ("sy", sy),
-          ("zy", zy)], [("y", requant(acc, mult, zy, np.int8))], 10)
+          ("zy", zy)], [("y", requant(acc, mult, zy, np.int8))], 10, const=True)
     # ConvInteger: uint8 x, int8 w with per-channel zero point, group 2, stride 2, dilation 2, pads
     x = q8((2, 4, 7, 6), np.uint8)
     zx = np.array(9, dtype=np.uint8)
@@ -153,14 +227,14 @@ def main():
     acc = conv_ref(x.astype(np.int64) - zx, w.astype(np.int64) - zw.reshape(6, 1, 1, 1), 2,
                    [2, 1], [2, 2], pads)
     case("convinteger_group_stride", "ConvInteger", [("x", x), ("w", w), ("zx", zx), ("zw", zw)],
-         [("y", acc.astype(np.int32))], 10, group=2, strides=[2, 1], dilations=[2, 2], pads=pads)
+         [("y", acc.astype(np.int32))], 10, const=True, group=2, strides=[2, 1], dilations=[2, 2], pads=pads)
     # ConvInteger 1-D, SAME_LOWER, stride 2, no zero points
     x = q8((1, 3, 9), np.int8)
     w = q8((2, 3, 4), np.int8)
     pads = same_pads([9], [4], [2], [1], True)
     acc = conv_ref(x.astype(np.int64), w.astype(np.int64), 1, [2], [1], pads)
     case("convinteger_1d_same_lower", "ConvInteger", [("x", x), ("w", w)],
-         [("y", acc.astype(np.int32))], 10, auto_pad="SAME_LOWER", strides=[2])
+         [("y", acc.astype(np.int32))], 10, const=True, auto_pad="SAME_LOWER", strides=[2])
     # ConvInteger 3-D, SAME_UPPER
     x = q8((1, 2, 3, 4, 5), np.uint8)
     w = q8((3, 2, 2, 2, 3), np.uint8)
@@ -168,7 +242,7 @@ def main():
     pads = same_pads([3, 4, 5], [2, 2, 3], [1, 2, 2], [1, 1, 1], False)
     acc = conv_ref(x.astype(np.int64) - 128, w.astype(np.int64) - 100, 1, [1, 2, 2], [1, 1, 1], pads)
     case("convinteger_3d_same_upper", "ConvInteger", [("x", x), ("w", w), ("zx", zx), ("zw", zw)],
-         [("y", acc.astype(np.int32))], 10, auto_pad="SAME_UPPER", strides=[1, 2, 2])
+         [("y", acc.astype(np.int32))], 10, const=True, auto_pad="SAME_UPPER", strides=[1, 2, 2])
     # QLinearConv: int8 x, int8 w per channel, bias, uint8 y, pads and stride
     x = q8((1, 3, 6, 5), np.int8)
     sx, zx = np.array(0.05, dtype=np.float32), np.array(-3, dtype=np.int8)
@@ -182,8 +256,9 @@ def main():
     mult = (sx * sw / sy).astype(np.float32).reshape(1, 4, 1, 1)
     case("qlinearconv_bias_perchannel", "QLinearConv",
          [("x", x), ("sx", sx), ("zx", zx), ("w", w), ("sw", sw), ("zw", zw), ("sy", sy),
-          ("zy", zy), ("B", bias)], [("y", requant(acc, mult, zy, np.uint8))], 10,
+          ("zy", zy), ("B", bias)], [("y", requant(acc, mult, zy, np.uint8))], 10, const=True,
          strides=[2, 1], pads=pads)
+    engine_cases()
 
     # errors
     f = np.zeros((1, 3, 2), np.float32)

@@ -1,0 +1,118 @@
+/* quant_i8.c - the int8 engine of the integer convolutions and products whose weight and
+ * quantization parameters are constants (QLinearConv, ConvInteger, QLinearMatMul,
+ * MatMulInteger; compiler/ops/quant.c): 8-bit operands, 32-bit sums, requantization in fixed
+ * point.  No double arithmetic and no tensor widened to int32; the scratch is one tile of
+ * unfolded columns.  Indices are ptrdiff_t, so a 32-bit core computes them in 32 bits.
+ *
+ * Operands.  uint8 data is read as int8 with its sign bit flipped (x - 128), and its zero
+ * point likewise, so every product is int8 x int8 and (x - zx) is unchanged.  The weight W (M
+ * outputs x K terms each) comes packed by the compiler: K rounded up to Kp, a multiple of 16
+ * (zeros); outputs in pairs (M rounded up to even with a zero row), the two rows of a pair
+ * interleaved by runs of 16:
+ *     wp[(m / 2) 2 Kp + (k / 16) 32 + (m % 2) 16 + k % 16] = W[m][k].
+ * The activations come as columns col[p][Kp] (a tile of up to QI8_P output positions of a
+ * convolution, unfolded by templates/quant_i8_conv.c; rows of A of a product,
+ * templates/quant_i8_rows.c): first staged as the raw bytes (padding: the raw zero point,
+ * beyond K: the byte that flips to 0), then finished by qi8_finish: with the DSP extension
+ * into int16 columns (qi8_col), each 4 bytes x0..x3 sign-extended as the pairs (x0, x2),
+ * (x1, x3) (SXTB16), which is how SXTB16 splits a word of the weight, so a dual multiply-add
+ * (SMLAD) takes them as they come: 16 multiply-adds per 18 instructions.  Elsewhere the
+ * columns stay int8 (flipped in place), and the products run over bytes (Helium: 16 at a
+ * time, VMLADAVA; plain C otherwise).  A depthwise convolution (one input and one output
+ * channel per group) runs directly (templates/quant_i8_dw.c) on its weight as W[C][kvol].
+ *
+ * Sums.  acc[m][p] = sum_k W[m][k] col[p][k], wrapping in 32 bits like the ONNX definitions;
+ * the zero points enter afterwards, exactly (mod 2^32):
+ *     sum_k (x - zx)(w - zw) = acc - zx sum_k W[m][k] - zw[m] sum_k col[p][k] + K zx zw[m].
+ * A padded position of a convolution holds zx, so it adds 0.  The compiler folds
+ * bias[m] - zx sum_k W[m][k] + K zx zw[m] into cb[m]; the column sums are taken only when
+ * the weight has a zero point that is not 0 (zw not NULL).
+ *
+ * Requantization (the QLinear ops; ymode 0 int8, 1 uint8 output; ymode 2 stores the int32
+ * sums of ConvInteger / MatMulInteger).  The multiplier r = x_scale * w_scale[m] / y_scale,
+ * a float as the ONNX reference computes it, equals mant * 2^-sh exactly (mant: the 24-bit
+ * significand shifted to 31 bits), so v * r is exact in 64 bits and
+ *     y = clamp(round_half_to_even(v * r) + zy, lo, hi)
+ * is the correctly rounded real-valued result.  (A reference that forms v * r in double
+ * rounds it to 53 bits first; that can move a value onto or off a tie only when |v| >= 2^29,
+ * beyond what 8-bit models produce.)  sh <= 0 marks |r| >= 2^30, where any nonzero sum
+ * saturates; sh = -1 an infinite r (y_scale 0: a NaN for a zero sum, which gives 0); sh = -2
+ * a NaN r (0).  lo..hi is the output type's range or narrower (an activation folded in by
+ * compiler/lower.c).
+ * @requires o2c_target */
+#ifndef O2C_TEMPLATE
+#include "o2c_template.h"
+#include "o2c_target.c"
+#endif
+#ifndef O2C_QUANT_I8
+#define O2C_QUANT_I8
+
+#if !defined(O2C_NO_VECTOR) && !defined(__TINYC__) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#define QI8_MVE 1
+#define QI8_DSP 0
+#elif !defined(O2C_NO_VECTOR) && !defined(__TINYC__) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__ARM_FEATURE_DSP)
+#include <arm_acle.h>
+#define QI8_MVE 0
+#define QI8_DSP 1
+#else
+#define QI8_MVE 0
+#define QI8_DSP 0
+#endif
+
+/* Output positions (or rows) per tile of unfolded columns. */
+#define QI8_P 4
+#if QI8_DSP
+typedef int16_t qi8_col;
+#else
+typedef int8_t qi8_col;
+#endif
+
+/* clamp(round_half_to_even(v * mant * 2^-sh) + zy, lo, hi) (see the header for sh <= 0). */
+static inline int32_t qi8_rq(int32_t v, int32_t mant, int32_t sh, int32_t zy, int32_t lo,
+                             int32_t hi) {
+    const int64_t p = (int64_t)v * mant;
+    int32_t q;
+    if (sh >= 32) { /* the usual case, in 32-bit steps: floor((p + 2^(sh-1) - 1 + odd) / 2^sh)
+                     * with odd the lowest bit of floor(p / 2^sh) rounds half to even */
+        const int s = (int)sh - 32;
+        const uint64_t u = (uint64_t)p;
+        const int32_t h = (int32_t)(uint32_t)(u >> 32);
+        const uint32_t odd = (uint32_t)(h >= 0 ? h >> s : ~(~h >> s)) & 1u;
+        const uint64_t bias =
+            s ? (uint64_t)((1u << (s - 1)) - 1u) << 32 | 0xffffffffu : (uint64_t)0x7fffffffu;
+        const int32_t th = (int32_t)(uint32_t)((u + bias + odd) >> 32);
+        q = th >= 0 ? th >> s : ~(~th >> s);
+    } else if (sh > 0) {
+        int64_t q64 = p >= 0 ? p >> sh : -1 - ((-1 - p) >> sh);
+        const uint64_t r = (uint64_t)p & ((UINT64_C(1) << sh) - 1), hf = UINT64_C(1) << (sh - 1);
+        q64 += r > hf || (r == hf && (q64 & 1));
+        q = q64 > (1 << 30) ? 1 << 30 : q64 < -(1 << 30) ? -(1 << 30) : (int32_t)q64;
+    } else if (sh == -2 || (sh == -1 && p == 0)) {
+        q = -zy; /* NaN: 0 */
+    } else {
+        q = p > 0 ? 1 << 30 : p < 0 ? -(1 << 30) : 0;
+    }
+    q += zy;
+    return q < lo ? lo : q > hi ? hi : q;
+}
+
+/* Stores output (m, p) at y[at]: the sum s with the zero points' terms, requantized (ymode
+ * 0, 1) or as int32 (ymode 2). */
+static inline void qi8_put(uint32_t s, ptrdiff_t m, ptrdiff_t p, const int32_t *cb,
+                           const int32_t *zw, const int32_t *colsum, const int32_t *mant,
+                           const int32_t *sh, int32_t zy, int32_t lo, int32_t hi, int ymode,
+                           void *y, ptrdiff_t at) {
+    s += (uint32_t)cb[m];
+    if (zw)
+        s -= (uint32_t)zw[m] * (uint32_t)colsum[p];
+    if (ymode == 2)
+        ((int32_t *)y)[at] = (int32_t)s;
+    else if (ymode == 0)
+        ((int8_t *)y)[at] = (int8_t)qi8_rq((int32_t)s, mant[m], sh[m], zy, lo, hi);
+    else
+        ((uint8_t *)y)[at] = (uint8_t)qi8_rq((int32_t)s, mant[m], sh[m], zy, lo, hi);
+}
+#endif

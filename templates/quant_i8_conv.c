@@ -1,0 +1,108 @@
+/* quant_i8_conv.c - a convolution by the int8 engine (templates/quant_i8.c): the columns of
+ * QI8_P output positions unfolded at a time as raw bytes (a padded tap holds the zero point),
+ * finished (qi8_finish), then qi8_tile.  A position whose window lies inside the image copies
+ * without checks; a 1x1 kernel with stride 1 and no padding reads its columns straight
+ * across the channels.
+ * Untyped template.
+ * @requires quant_i8_gemm */
+#ifndef O2C_TEMPLATE
+#include "o2c_template.h"
+#include "quant_i8_gemm.c"
+#endif
+
+/* One image x[C][in0][in1][in2] (C = group cg, 8-bit, sign bit flipped when x_u8) convolved
+ * into y + yoff (M = group mg channels of out0 x out1 x out2), everything 3-D normalised as in
+ * templates/quant_conv.c; zx the (flipped) zero point of x; wp the packed weight of all
+ * groups (group g's from g * mgp * Kp, mgp = mg rounded up to even); cb, zw, mant, sh indexed
+ * by output channel.  Scratch: col (QI8_P * Kp columns), colsum (QI8_P). */
+static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t cg,
+                     int64_t mg, const int64_t *in, const int64_t *out, const int64_t *k,
+                     const int64_t *stride, const int64_t *dil, const int64_t *pad, int64_t Kp,
+                     const int8_t *wp, const int32_t *cb, const int32_t *zw, const int32_t *mant,
+                     const int32_t *sh, int32_t zy, int32_t lo, int32_t hi, int ymode, void *y,
+                     int64_t yoff, qi8_col *col, int32_t *colsum) {
+    const ptrdiff_t I0 = (ptrdiff_t)in[0], I1 = (ptrdiff_t)in[1], I2 = (ptrdiff_t)in[2];
+    const ptrdiff_t O1 = (ptrdiff_t)out[1], O2 = (ptrdiff_t)out[2];
+    const ptrdiff_t K0 = (ptrdiff_t)k[0], K1 = (ptrdiff_t)k[1], K2 = (ptrdiff_t)k[2];
+    const ptrdiff_t S0 = (ptrdiff_t)stride[0], S1 = (ptrdiff_t)stride[1], S2 = (ptrdiff_t)stride[2];
+    const ptrdiff_t D0 = (ptrdiff_t)dil[0], D1 = (ptrdiff_t)dil[1], D2 = (ptrdiff_t)dil[2];
+    const ptrdiff_t P0 = (ptrdiff_t)pad[0], P1 = (ptrdiff_t)pad[1], P2 = (ptrdiff_t)pad[2];
+    const ptrdiff_t CG = (ptrdiff_t)cg, MG = (ptrdiff_t)mg, KP = (ptrdiff_t)Kp;
+    const ptrdiff_t isp = I0 * I1 * I2, osp = (ptrdiff_t)out[0] * O1 * O2;
+    const ptrdiff_t K = CG * K0 * K1 * K2, mgp = MG + (MG & 1);
+    const uint8_t flip = x_u8 ? 0x80 : 0, zc = (uint8_t)((uint8_t)zx ^ flip); /* raw bytes */
+    const int pointwise = K0 * K1 * K2 == 1 && S0 == 1 && S1 == 1 && S2 == 1 && P0 == 0 &&
+                          P1 == 0 && P2 == 0 && isp == osp;
+    for (ptrdiff_t g = 0; g < (ptrdiff_t)group; g++) {
+        const uint8_t *xg = (const uint8_t *)x + g * CG * isp;
+        ptrdiff_t o0 = 0, o1 = 0, o2 = 0; /* the coordinates of position p0 */
+        for (ptrdiff_t p0 = 0; p0 < osp; p0 += QI8_P) {
+            const ptrdiff_t np = osp - p0 < QI8_P ? osp - p0 : QI8_P;
+            uint8_t *const st = qi8_stage(col, KP);
+            if (pointwise) {
+                const uint8_t *xp = xg + p0;
+                for (ptrdiff_t ci = 0; ci < CG; ci++, xp += isp)
+                    for (ptrdiff_t pp = 0; pp < np; pp++)
+                        st[pp * KP + ci] = xp[pp];
+            } else {
+                for (ptrdiff_t pp = 0; pp < np; pp++) {
+                    uint8_t *cp = st + pp * KP;
+                    ptrdiff_t kk = 0;
+                    const ptrdiff_t b0 = o0 * S0 - P0, b1 = o1 * S1 - P1, b2 = o2 * S2 - P2;
+                    if (b0 >= 0 && b0 + (K0 - 1) * D0 < I0 && b1 >= 0 && b1 + (K1 - 1) * D1 < I1 &&
+                        b2 >= 0 && b2 + (K2 - 1) * D2 < I2) { /* the window inside: no checks */
+                        const uint8_t *xw = xg + (b0 * I1 + b1) * I2 + b2;
+                        if (K0 == 1 && K1 == 3 && K2 == 3 && D1 == 1 && D2 == 1)
+                            for (ptrdiff_t ci = 0; ci < CG; ci++, xw += isp, cp += 9) {
+                                const uint8_t *r0 = xw, *r1 = r0 + I2, *r2 = r1 + I2;
+                                cp[0] = r0[0], cp[1] = r0[1], cp[2] = r0[2];
+                                cp[3] = r1[0], cp[4] = r1[1], cp[5] = r1[2];
+                                cp[6] = r2[0], cp[7] = r2[1], cp[8] = r2[2];
+                            }
+                        else
+                        for (ptrdiff_t ci = 0; ci < CG; ci++, xw += isp)
+                            for (ptrdiff_t a = 0; a < K0; a++)
+                                for (ptrdiff_t b = 0; b < K1; b++) {
+                                    const uint8_t *xr = xw + (a * D0 * I1 + b * D1) * I2;
+                                    for (ptrdiff_t c = 0; c < K2; c++, kk++, xr += D2)
+                                        cp[kk] = *xr;
+                                }
+                    } else
+                    for (ptrdiff_t ci = 0; ci < CG; ci++) {
+                        const uint8_t *xc = xg + ci * isp;
+                        for (ptrdiff_t a = 0; a < K0; a++) {
+                            const ptrdiff_t i0 = o0 * S0 - P0 + a * D0;
+                            for (ptrdiff_t b = 0; b < K1; b++) {
+                                const ptrdiff_t i1 = o1 * S1 - P1 + b * D1;
+                                if (i0 < 0 || i0 >= I0 || i1 < 0 || i1 >= I1) {
+                                    for (ptrdiff_t c = 0; c < K2; c++, kk++)
+                                        cp[kk] = zc;
+                                    continue;
+                                }
+                                const uint8_t *xr = xc + (i0 * I1 + i1) * I2;
+                                ptrdiff_t i2 = o2 * S2 - P2;
+                                for (ptrdiff_t c = 0; c < K2; c++, kk++, i2 += D2)
+                                    cp[kk] = i2 >= 0 && i2 < I2 ? xr[i2] : zc;
+                            }
+                        }
+                    }
+                    if (++o2 == O2) {
+                        o2 = 0;
+                        if (++o1 == O1)
+                            o1 = 0, o0++;
+                    }
+                }
+            }
+            for (ptrdiff_t pp = 0; pp < np; pp++)
+                for (ptrdiff_t kk = K; kk < KP; kk++)
+                    st[pp * KP + kk] = flip; /* 0 once flipped */
+            qi8_finish(np, KP, col, flip);
+            if (zw)
+                qi8_colsum(np, K, KP, col, colsum);
+            char *yt = (char *)y + (ymode == 2 ? 4 : 1) * ((ptrdiff_t)yoff + g * MG * osp + p0);
+            qi8_tile(np, MG, KP, wp + g * mgp * KP, col, colsum, cb + g * MG,
+                     zw ? zw + g * MG : 0, mant ? mant + g * MG : 0, sh ? sh + g * MG : 0, zy,
+                     lo, hi, ymode, yt, osp, 1);
+        }
+    }
+}

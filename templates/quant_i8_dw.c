@@ -1,0 +1,137 @@
+/* quant_i8_dw.c - a depthwise convolution by the int8 engine (templates/quant_i8.c), direct:
+ * each output sums its taps in a register, a padded tap holding zx as in qi8_conv.
+ * With a plane (the scratch of a 1-D or 2-D convolution whose weight has no zero point), each
+ * channel is first copied into it with its padding (rows (out1 - 1) stride1 + (k1 - 1) dil1
+ * + 1 by the same for the last axis), so no tap is checked; a 3x3 kernel with dilation 1
+ * keeps its 9 weights in registers.  Otherwise outputs whose window lies inside the image
+ * (and a weight without zero points) take the loop without bounds checks.  Untyped template.
+ * @requires quant_i8 */
+#ifndef O2C_TEMPLATE
+#include "o2c_template.h"
+#include "quant_i8.c"
+#endif
+
+/* Outputs of one channel from its padded plane pl (W columns): taps k1 x k2. */
+O2C_INLINE static void qi8_dw_plane(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdiff_t K1,
+                                    ptrdiff_t K2, ptrdiff_t D1, ptrdiff_t D2, ptrdiff_t S1,
+                                    ptrdiff_t S2, ptrdiff_t O1, ptrdiff_t O2, ptrdiff_t ch,
+                                    const int32_t *cb, const int32_t *mant, const int32_t *sh,
+                                    int32_t zy, int32_t lo, int32_t hi, int ymode, void *y,
+                                    ptrdiff_t at) {
+    for (ptrdiff_t o1 = 0; o1 < O1; o1++) {
+        const int8_t *xr = pl + o1 * S1 * W;
+        for (ptrdiff_t o2 = 0; o2 < O2; o2++, at++, xr += S2) {
+            uint32_t s = 0;
+            for (ptrdiff_t a = 0; a < K1; a++)
+                for (ptrdiff_t b = 0; b < K2; b++)
+                    s += (uint32_t)(xr[a * D1 * W + b * D2] * wc[a * K2 + b]);
+            qi8_put(s, ch, 0, cb, 0, 0, mant, sh, zy, lo, hi, ymode, y, at);
+        }
+    }
+}
+
+/* The same for a 3x3 kernel, dilation 1: the weights in registers. */
+static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdiff_t S1,
+                          ptrdiff_t S2, ptrdiff_t O1, ptrdiff_t O2, ptrdiff_t ch,
+                          const int32_t *cb, const int32_t *mant, const int32_t *sh, int32_t zy,
+                          int32_t lo, int32_t hi, int ymode, void *y, ptrdiff_t at) {
+    const int32_t w0 = wc[0], w1 = wc[1], w2 = wc[2], w3 = wc[3], w4 = wc[4], w5 = wc[5];
+    const int32_t w6 = wc[6], w7 = wc[7], w8 = wc[8];
+    for (ptrdiff_t o1 = 0; o1 < O1; o1++) {
+        const int8_t *r0 = pl + o1 * S1 * W, *r1 = r0 + W, *r2 = r1 + W;
+        for (ptrdiff_t o2 = 0; o2 < O2; o2++, at++, r0 += S2, r1 += S2, r2 += S2) {
+            const int32_t s = r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 + r1[1] * w4 +
+                              r1[2] * w5 + r2[0] * w6 + r2[1] * w7 + r2[2] * w8;
+            qi8_put((uint32_t)s, ch, 0, cb, 0, 0, mant, sh, zy, lo, hi, ymode, y, at);
+        }
+    }
+}
+
+/* One image x[C][in0][in1][in2] (8-bit, flipped when x_u8; zx flipped) into y + yoff, one
+ * input and one output channel per group; w[C][kvol] (int8, flipped when the weight is
+ * uint8); cb, zw, mant, sh per channel. */
+static void qi8_dw(const void *x, int x_u8, int32_t zx, int64_t C, const int64_t *in,
+                   const int64_t *out, const int64_t *k, const int64_t *stride,
+                   const int64_t *dil, const int64_t *pad, const int8_t *w, const int32_t *cb,
+                   const int32_t *zw, const int32_t *mant, const int32_t *sh, int32_t zy,
+                   int32_t lo, int32_t hi, int ymode, void *y, int64_t yoff, int8_t *plane) {
+    const ptrdiff_t I0 = (ptrdiff_t)in[0], I1 = (ptrdiff_t)in[1], I2 = (ptrdiff_t)in[2];
+    const ptrdiff_t O0 = (ptrdiff_t)out[0], O1 = (ptrdiff_t)out[1], O2 = (ptrdiff_t)out[2];
+    const ptrdiff_t K0 = (ptrdiff_t)k[0], K1 = (ptrdiff_t)k[1], K2 = (ptrdiff_t)k[2];
+    const ptrdiff_t S0 = (ptrdiff_t)stride[0], S1 = (ptrdiff_t)stride[1], S2 = (ptrdiff_t)stride[2];
+    const ptrdiff_t D0 = (ptrdiff_t)dil[0], D1 = (ptrdiff_t)dil[1], D2 = (ptrdiff_t)dil[2];
+    const ptrdiff_t P0 = (ptrdiff_t)pad[0], P1 = (ptrdiff_t)pad[1], P2 = (ptrdiff_t)pad[2];
+    const ptrdiff_t isp = I0 * I1 * I2, osp = O0 * O1 * O2, kvol = K0 * K1 * K2;
+    const uint8_t flip = x_u8 ? 0x80 : 0;
+    if (plane && K0 == 1 && !zw) {
+        const ptrdiff_t R = (O1 - 1) * S1 + (K1 - 1) * D1 + 1, W = (O2 - 1) * S2 + (K2 - 1) * D2 + 1;
+        const ptrdiff_t nc = I2 < W - P2 ? I2 : W - P2;
+        for (ptrdiff_t ch = 0; ch < (ptrdiff_t)C; ch++) {
+            const uint8_t *xc = (const uint8_t *)x + ch * isp;
+            memset(plane, (uint8_t)zx, (size_t)(R * W));
+            for (ptrdiff_t i1 = 0; i1 < I1 && i1 + P1 < R; i1++) {
+                int8_t *d = plane + (i1 + P1) * W + P2;
+                const uint8_t *sr = xc + i1 * I2;
+                if (flip)
+                    for (ptrdiff_t i2 = 0; i2 < nc; i2++)
+                        d[i2] = (int8_t)(sr[i2] ^ 0x80);
+                else if (nc > 0)
+                    memcpy(d, sr, (size_t)nc);
+            }
+            const ptrdiff_t at = (ptrdiff_t)yoff + ch * osp;
+            if (K1 == 3 && K2 == 3 && D1 == 1 && D2 == 1)
+                qi8_dw_plane3(plane, W, w + ch * kvol, S1, S2, O1, O2, ch, cb, mant, sh, zy, lo,
+                              hi, ymode, y, at);
+            else
+                qi8_dw_plane(plane, W, w + ch * kvol, K1, K2, D1, D2, S1, S2, O1, O2, ch, cb,
+                             mant, sh, zy, lo, hi, ymode, y, at);
+        }
+        return;
+    }
+    /* outputs o2 in [lo2, hi2) keep taps inside along the last axis */
+    ptrdiff_t lo2 = (P2 + S2 - 1) / S2, hi2 = O2;
+    while (hi2 > lo2 && (hi2 - 1) * S2 - P2 + (K2 - 1) * D2 >= I2)
+        hi2--;
+    for (ptrdiff_t ch = 0; ch < (ptrdiff_t)C; ch++) {
+        const uint8_t *xc = (const uint8_t *)x + ch * isp;
+        const int8_t *wc = w + ch * kvol;
+        ptrdiff_t p = 0;
+        for (ptrdiff_t o0 = 0; o0 < O0; o0++)
+            for (ptrdiff_t o1 = 0; o1 < O1; o1++) {
+                const ptrdiff_t b0 = o0 * S0 - P0, b1 = o1 * S1 - P1;
+                const int rows = b0 >= 0 && b0 + (K0 - 1) * D0 < I0 && b1 >= 0 &&
+                                 b1 + (K1 - 1) * D1 < I1 && !zw;
+                for (ptrdiff_t o2 = 0; o2 < O2; o2++, p++) {
+                    const ptrdiff_t b2 = o2 * S2 - P2;
+                    uint32_t s = 0, t = 0;
+                    const int8_t *wt = wc;
+                    if (rows && o2 >= lo2 && o2 < hi2) {
+                        for (ptrdiff_t a = 0; a < K0; a++)
+                            for (ptrdiff_t b = 0; b < K1; b++, wt += K2) {
+                                const uint8_t *xr = xc + ((b0 + a * D0) * I1 + b1 + b * D1) * I2 + b2;
+                                for (ptrdiff_t c = 0; c < K2; c++, xr += D2)
+                                    s += (uint32_t)((int8_t)(*xr ^ flip) * wt[c]);
+                            }
+                    } else {
+                        for (ptrdiff_t a = 0; a < K0; a++)
+                            for (ptrdiff_t b = 0; b < K1; b++, wt += K2) {
+                                const ptrdiff_t i0 = b0 + a * D0, i1 = b1 + b * D1;
+                                const int row = i0 >= 0 && i0 < I0 && i1 >= 0 && i1 < I1;
+                                for (ptrdiff_t c = 0; c < K2; c++) {
+                                    const ptrdiff_t i2 = b2 + c * D2;
+                                    const int32_t v =
+                                        row && i2 >= 0 && i2 < I2
+                                            ? (int8_t)(xc[(i0 * I1 + i1) * I2 + i2] ^ flip)
+                                            : zx;
+                                    s += (uint32_t)(v * wt[c]);
+                                    t += (uint32_t)v;
+                                }
+                            }
+                    }
+                    const int32_t ts = (int32_t)t;
+                    qi8_put(s, ch, 0, cb, zw, &ts, mant, sh, zy, lo, hi, ymode, y,
+                            (ptrdiff_t)yoff + ch * osp + p);
+                }
+            }
+    }
+}
