@@ -8,11 +8,13 @@
  *
  * Every input and output is taken to be float (true of all the bench models).
  *
- *   bench [--runs N] [--warmup W] [--data DIR] [--dim NAME=VALUE]... [--serve]
+ *   bench [--runs N] [--warmup W] [--data DIR] [--dim NAME=VALUE]... [--dump PREFIX] [--serve]
  *
  * Inputs are DIR/input_I.bin (raw float32) when --data is given, else random in [-1, 1).  With
  * --data, the outputs of the first run are compared with DIR/output_I.bin when those exist
  * (tolerance of CONTRACT.md section 3) and the result is printed as "check ok|FAIL ...".
+ * --dump PREFIX writes the outputs of the first run to PREFIX_I.bin (raw float32): bench/run.py
+ * compares the int8 models' outputs with ONNX Runtime's that way.
  * Then W warm-up runs, then:
  *   - default: N timed runs (clock_gettime(CLOCK_MONOTONIC) around each NAME_run), prints every
  *     time and the median in ms;
@@ -92,7 +94,7 @@ static size_t numel(const int64_t *shape, int rank) {
 
 int main(int argc, char **argv) {
     int runs = 20, warmup = 3, serve = 0, i, rc;
-    const char *data = NULL;
+    const char *data = NULL, *dump = NULL;
     int64_t dims[NDIMS_ALLOC] = {0};
     const void *inputs[NUM_INPUTS];
     void *outputs[NUM_OUTPUTS];
@@ -108,6 +110,8 @@ int main(int argc, char **argv) {
             warmup = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--data") && i + 1 < argc)
             data = argv[++i];
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
+            dump = argv[++i];
         else if (!strcmp(argv[i], "--serve"))
             serve = 1;
         else if (!strcmp(argv[i], "--dim") && i + 1 < argc) {
@@ -125,7 +129,7 @@ int main(int argc, char **argv) {
             }
         } else {
             fprintf(stderr, "usage: %s [--runs N] [--warmup W] [--data DIR] [--dim NAME=VALUE]... "
-                            "[--serve]\n", argv[0]);
+                            "[--dump PREFIX] [--serve]\n", argv[0]);
             return 2;
         }
     }
@@ -179,6 +183,16 @@ int main(int argc, char **argv) {
     if (rc != 0) {
         fprintf(stderr, "driver: run: %s\n", API(_strerror)(rc));
         return 1;
+    }
+    for (i = 0; dump && i < NUM_OUTPUTS; i++) {
+        char path[4096];
+        FILE *f;
+        snprintf(path, sizeof path, "%s_%d.bin", dump, i);
+        f = fopen(path, "wb");
+        if (!f || fwrite(outputs[i], sizeof(float), out_n[i], f) != out_n[i] || fclose(f) != 0) {
+            fprintf(stderr, "driver: cannot write %s\n", path);
+            return 2;
+        }
     }
     if (data) {
         int checked = 0, bad = 0;
