@@ -51,22 +51,35 @@
     defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
 #define QI8_MVE 1
-#define QI8_DSP 0
 #elif !defined(O2C_NO_VECTOR) && !defined(__TINYC__) && (defined(__GNUC__) || defined(__clang__)) && \
     defined(__ARM_FEATURE_DSP)
 #include <arm_acle.h>
-#define QI8_MVE 0
 #define QI8_DSP 1
-#else
+#elif !defined(O2C_NO_VECTOR) && !defined(__TINYC__) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__AVX512VNNI__) && defined(__AVX512F__)
+#include <immintrin.h>
+#define QI8_VNNI 1
+#endif
+#ifndef QI8_MVE
 #define QI8_MVE 0
+#endif
+#ifndef QI8_DSP
 #define QI8_DSP 0
 #endif
+#ifndef QI8_VNNI
+#define QI8_VNNI 0
+#endif
 
-/* Output positions (or rows) per tile of unfolded columns. */
-#define QI8_P 4
+/* Output positions (or rows) per tile of unfolded columns, and the type of a column's
+ * element: the scratch is 8 Kp bytes of columns either way (and QI8_P int32 sums). */
 #if QI8_DSP
+#define QI8_P 4
 typedef int16_t qi8_col;
+#elif QI8_VNNI
+#define QI8_P 8
+typedef uint8_t qi8_col; /* x + 128 */
 #else
+#define QI8_P 4
 typedef int8_t qi8_col;
 #endif
 
@@ -75,17 +88,18 @@ static inline int32_t qi8_rq(int32_t v, int32_t mant, int32_t sh, int32_t zy, in
                              int32_t hi) {
     const int64_t p = (int64_t)v * mant;
     int32_t q;
-    if (sh >= 32) { /* the usual case, in 32-bit steps: floor((p + 2^(sh-1) - 1 + odd) / 2^sh)
-                     * with odd the lowest bit of floor(p / 2^sh) rounds half to even */
+    if (sh > 32) { /* (at most 62) */
+        /* the usual case (|r| < 1/4), in 32-bit steps on p's halves h:l: round half to even
+         * is floor((p + 2^(sh-1) - 1 + odd) / 2^sh), odd the lowest bit of floor(p / 2^sh);
+         * 2^(sh-1) adds to h only, and the -1 (when not odd) borrows from h when l is 0 */
         const int s = (int)sh - 32;
         const uint64_t u = (uint64_t)p;
-        const int32_t h = (int32_t)(uint32_t)(u >> 32);
-        const uint32_t odd = (uint32_t)(h >= 0 ? h >> s : ~(~h >> s)) & 1u;
-        const uint64_t bias =
-            s ? (uint64_t)((1u << (s - 1)) - 1u) << 32 | 0xffffffffu : (uint64_t)0x7fffffffu;
-        const int32_t th = (int32_t)(uint32_t)((u + bias + odd) >> 32);
+        const uint32_t h = (uint32_t)(u >> 32), l = (uint32_t)u;
+        const int32_t hs = (int32_t)h;
+        const uint32_t odd = (uint32_t)(hs >= 0 ? hs >> s : ~(~hs >> s)) & 1u;
+        const int32_t th = (int32_t)(h + (1u << (s - 1)) - ((l == 0) & (odd ^ 1u)));
         q = th >= 0 ? th >> s : ~(~th >> s);
-    } else if (sh > 0) {
+    } else if (sh > 0) { /* |r| >= 1/4, or tiny */
         int64_t q64 = p >= 0 ? p >> sh : -1 - ((-1 - p) >> sh);
         const uint64_t r = (uint64_t)p & ((UINT64_C(1) << sh) - 1), hf = UINT64_C(1) << (sh - 1);
         q64 += r > hf || (r == hf && (q64 & 1));
@@ -99,8 +113,20 @@ static inline int32_t qi8_rq(int32_t v, int32_t mant, int32_t sh, int32_t zy, in
     return q < lo ? lo : q > hi ? hi : q;
 }
 
-/* Stores output (m, p) at y[at]: the sum s with the zero points' terms, requantized (ymode
- * 0, 1) or as int32 (ymode 2). */
+/* Stores the sum s (zero points' terms included) at y[at]: requantized by mant, sh (ymode 0
+ * int8, 1 uint8) or as int32 (ymode 2). */
+static inline void qi8_out(uint32_t s, int32_t mant, int32_t sh, int32_t zy, int32_t lo,
+                           int32_t hi, int ymode, void *y, ptrdiff_t at) {
+    if (ymode == 2)
+        ((int32_t *)y)[at] = (int32_t)s;
+    else if (ymode == 0)
+        ((int8_t *)y)[at] = (int8_t)qi8_rq((int32_t)s, mant, sh, zy, lo, hi);
+    else
+        ((uint8_t *)y)[at] = (uint8_t)qi8_rq((int32_t)s, mant, sh, zy, lo, hi);
+}
+
+/* Stores output (m, p) at y[at]: the sum s with the zero points' terms (cb, zw per output,
+ * colsum per column), then qi8_out. */
 static inline void qi8_put(uint32_t s, ptrdiff_t m, ptrdiff_t p, const int32_t *cb,
                            const int32_t *zw, const int32_t *colsum, const int32_t *mant,
                            const int32_t *sh, int32_t zy, int32_t lo, int32_t hi, int ymode,
@@ -108,11 +134,6 @@ static inline void qi8_put(uint32_t s, ptrdiff_t m, ptrdiff_t p, const int32_t *
     s += (uint32_t)cb[m];
     if (zw)
         s -= (uint32_t)zw[m] * (uint32_t)colsum[p];
-    if (ymode == 2)
-        ((int32_t *)y)[at] = (int32_t)s;
-    else if (ymode == 0)
-        ((int8_t *)y)[at] = (int8_t)qi8_rq((int32_t)s, mant[m], sh[m], zy, lo, hi);
-    else
-        ((uint8_t *)y)[at] = (uint8_t)qi8_rq((int32_t)s, mant[m], sh[m], zy, lo, hi);
+    qi8_out(s, mant ? mant[m] : 0, sh ? sh[m] : 0, zy, lo, hi, ymode, y, at);
 }
 #endif

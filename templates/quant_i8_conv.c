@@ -13,12 +13,13 @@
 /* One image x[C][in0][in1][in2] (C = group cg, 8-bit, sign bit flipped when x_u8) convolved
  * into y + yoff (M = group mg channels of out0 x out1 x out2), everything 3-D normalised as in
  * templates/quant_conv.c; zx the (flipped) zero point of x; wp the packed weight of all
- * groups (group g's from g * mgp * Kp, mgp = mg rounded up to even); cb, zw, mant, sh indexed
- * by output channel.  Scratch: col (QI8_P * Kp columns), colsum (QI8_P). */
+ * groups in blocks of mb outputs (group g's from g * mgp * Kp, mgp = mg rounded up to mb); cb,
+ * cbu, zw, mant, sh indexed by output channel.  Scratch: col (QI8_P * Kp columns), colsum (QI8_P). */
 static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t cg,
                      int64_t mg, const int64_t *in, const int64_t *out, const int64_t *k,
                      const int64_t *stride, const int64_t *dil, const int64_t *pad, int64_t Kp,
-                     const int8_t *wp, const int32_t *cb, const int32_t *zw, const int32_t *mant,
+                     int64_t mb, const int8_t *wp, const int32_t *cb, const int32_t *cbu,
+                     const int32_t *zw, const int32_t *mant,
                      const int32_t *sh, int32_t zy, int32_t lo, int32_t hi, int ymode, void *y,
                      int64_t yoff, qi8_col *col, int32_t *colsum) {
     const ptrdiff_t I0 = (ptrdiff_t)in[0], I1 = (ptrdiff_t)in[1], I2 = (ptrdiff_t)in[2];
@@ -29,7 +30,7 @@ static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t
     const ptrdiff_t P0 = (ptrdiff_t)pad[0], P1 = (ptrdiff_t)pad[1], P2 = (ptrdiff_t)pad[2];
     const ptrdiff_t CG = (ptrdiff_t)cg, MG = (ptrdiff_t)mg, KP = (ptrdiff_t)Kp;
     const ptrdiff_t isp = I0 * I1 * I2, osp = (ptrdiff_t)out[0] * O1 * O2;
-    const ptrdiff_t K = CG * K0 * K1 * K2, mgp = MG + (MG & 1);
+    const ptrdiff_t MB = (ptrdiff_t)mb, K = CG * K0 * K1 * K2, mgp = (MG + MB - 1) / MB * MB;
     const uint8_t flip = x_u8 ? 0x80 : 0, zc = (uint8_t)((uint8_t)zx ^ flip); /* raw bytes */
     const int pointwise = K0 * K1 * K2 == 1 && S0 == 1 && S1 == 1 && S2 == 1 && P0 == 0 &&
                           P1 == 0 && P2 == 0 && isp == osp;
@@ -100,7 +101,7 @@ static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t
             if (zw)
                 qi8_colsum(np, K, KP, col, colsum);
             char *yt = (char *)y + (ymode == 2 ? 4 : 1) * ((ptrdiff_t)yoff + g * MG * osp + p0);
-            qi8_tile(np, MG, KP, wp + g * mgp * KP, col, colsum, cb + g * MG,
+            qi8_tile(np, MG, KP, MB, wp + g * mgp * KP, col, colsum, cb + g * MG, cbu + g * MG,
                      zw ? zw + g * MG : 0, mant ? mant + g * MG : 0, sh ? sh + g * MG : 0, zy,
                      lo, hi, ymode, yt, osp, 1);
         }

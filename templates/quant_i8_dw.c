@@ -37,12 +37,14 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
                           int32_t lo, int32_t hi, int ymode, void *y, ptrdiff_t at) {
     const int32_t w0 = wc[0], w1 = wc[1], w2 = wc[2], w3 = wc[3], w4 = wc[4], w5 = wc[5];
     const int32_t w6 = wc[6], w7 = wc[7], w8 = wc[8];
+    const uint32_t cbc = (uint32_t)cb[ch];
+    const int32_t mc = mant ? mant[ch] : 0, shc = sh ? sh[ch] : 0;
     for (ptrdiff_t o1 = 0; o1 < O1; o1++) {
         const int8_t *r0 = pl + o1 * S1 * W, *r1 = r0 + W, *r2 = r1 + W;
         for (ptrdiff_t o2 = 0; o2 < O2; o2++, at++, r0 += S2, r1 += S2, r2 += S2) {
             const int32_t s = r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 + r1[1] * w4 +
                               r1[2] * w5 + r2[0] * w6 + r2[1] * w7 + r2[2] * w8;
-            qi8_put((uint32_t)s, ch, 0, cb, 0, 0, mant, sh, zy, lo, hi, ymode, y, at);
+            qi8_out((uint32_t)s + cbc, mc, shc, zy, lo, hi, ymode, y, at);
         }
     }
 }

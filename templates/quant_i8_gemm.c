@@ -17,78 +17,154 @@ static inline int16x2_t qi8_sxtb16_r8(uint32_t x) {
 }
 #endif
 
-/* s[0..3] = the sums of outputs (w, w + 16) x columns (x0, x1) over kc runs of 16. */
-O2C_HOT static inline void qi8_dot22(ptrdiff_t kc, const int8_t *w, const qi8_col *x0,
-                                     const qi8_col *x1, uint32_t *s) {
+/* s[0..3] = the sums of outputs m, m + 1 (their weights from w: quad q of output m at
+ * w + q ws, of m + 1 four bytes later) x columns (x0, x1) over kc runs of 16. */
+O2C_HOT static inline void qi8_dot22(ptrdiff_t kc, const int8_t *w, ptrdiff_t ws,
+                                     const qi8_col *x0, const qi8_col *x1, uint32_t *s) {
 #if QI8_MVE
     int32_t s00 = 0, s01 = 0, s10 = 0, s11 = 0;
+    const uint8x16_t iota = vidupq_n_u8(0, 1);
+    const uint8x16_t off = vaddq_u8(vmulq_n_u8(vshrq_n_u8(iota, 2), (uint8_t)ws),
+                                    vandq_u8(iota, vdupq_n_u8(3)));
     for (ptrdiff_t c = 0; c < kc; c++) {
-        const int8x16_t a0 = vld1q_s8(w), a1 = vld1q_s8(w + 16);
+        const int8x16_t a0 = vldrbq_gather_offset_s8(w, off), a1 = vldrbq_gather_offset_s8(w + 4, off);
         const int8x16_t b0 = vld1q_s8(x0), b1 = vld1q_s8(x1);
         s00 = vmladavaq_s8(s00, a0, b0);
         s01 = vmladavaq_s8(s01, a0, b1);
         s10 = vmladavaq_s8(s10, a1, b0);
         s11 = vmladavaq_s8(s11, a1, b1);
-        w += 32, x0 += 16, x1 += 16;
+        w += 4 * ws, x0 += 16, x1 += 16;
     }
 #elif QI8_DSP
+    /* one quad per step, the two weights' halves and one column word live at a time: with
+     * the 4 sums and 3 pointers that fits the 13 registers */
     int32_t s00 = 0, s01 = 0, s10 = 0, s11 = 0;
-#define QI8_STEP(o)                                                                           \
+    const qi8_col *const end = x0 + 16 * kc;
+    w = (const int8_t *)__builtin_assume_aligned(w, 4);
+#define QI8_QUAD(o)                                                                           \
     do {                                                                                    \
-        uint32_t wa, wb, xa0, xa1, xb0, xb1;                                                \
-        memcpy(&wa, w + (o), 4);                                                            \
-        memcpy(&wb, w + 16 + (o), 4);                                                       \
-        memcpy(&xa0, x0 + (o), 4);                                                          \
-        memcpy(&xa1, x0 + (o) + 2, 4);                                                      \
-        memcpy(&xb0, x1 + (o), 4);                                                          \
-        memcpy(&xb1, x1 + (o) + 2, 4);                                                      \
+        uint32_t wa, wb, xv;                                                                \
+        memcpy(&wa, w + (o) * ws, 4);                                                       \
+        memcpy(&wb, w + (o) * ws + 4, 4);                                                   \
         const int16x2_t wa0 = __sxtb16(wa), wa1 = qi8_sxtb16_r8(wa);                        \
         const int16x2_t wb0 = __sxtb16(wb), wb1 = qi8_sxtb16_r8(wb);                        \
-        s00 = __smlad(wa0, (int16x2_t)xa0, __smlad(wa1, (int16x2_t)xa1, s00));              \
-        s01 = __smlad(wa0, (int16x2_t)xb0, __smlad(wa1, (int16x2_t)xb1, s01));              \
-        s10 = __smlad(wb0, (int16x2_t)xa0, __smlad(wb1, (int16x2_t)xa1, s10));              \
-        s11 = __smlad(wb0, (int16x2_t)xb0, __smlad(wb1, (int16x2_t)xb1, s11));              \
+        memcpy(&xv, x0 + 4 * (o), 4);                                                       \
+        s00 = __smlad(wa0, (int16x2_t)xv, s00);                                             \
+        s10 = __smlad(wb0, (int16x2_t)xv, s10);                                             \
+        memcpy(&xv, x0 + 4 * (o) + 2, 4);                                                   \
+        s00 = __smlad(wa1, (int16x2_t)xv, s00);                                             \
+        s10 = __smlad(wb1, (int16x2_t)xv, s10);                                             \
+        memcpy(&xv, x1 + 4 * (o), 4);                                                       \
+        s01 = __smlad(wa0, (int16x2_t)xv, s01);                                             \
+        s11 = __smlad(wb0, (int16x2_t)xv, s11);                                             \
+        memcpy(&xv, x1 + 4 * (o) + 2, 4);                                                   \
+        s01 = __smlad(wa1, (int16x2_t)xv, s01);                                             \
+        s11 = __smlad(wb1, (int16x2_t)xv, s11);                                             \
     } while (0)
-    for (ptrdiff_t c = 0; c < kc; c++) {
-        QI8_STEP(0);
-        QI8_STEP(4);
-        QI8_STEP(8);
-        QI8_STEP(12);
-        w += 32, x0 += 16, x1 += 16;
+    while (x0 < end) {
+        QI8_QUAD(0);
+        QI8_QUAD(1);
+        w += 2 * ws, x0 += 8, x1 += 8;
     }
-#undef QI8_STEP
+#undef QI8_QUAD
 #else
     uint32_t s00 = 0, s01 = 0, s10 = 0, s11 = 0;
-    for (ptrdiff_t c = 0; c < kc; c++) {
-        for (int j = 0; j < 16; j++) {
-            const int32_t a0 = w[j], a1 = w[16 + j], b0 = x0[j], b1 = x1[j];
+    for (ptrdiff_t q = 0; q < 4 * kc; q++) {
+        for (int j = 0; j < 4; j++) {
+            const int32_t a0 = w[j], a1 = w[4 + j], b0 = x0[j], b1 = x1[j];
             s00 += (uint32_t)(a0 * b0);
             s01 += (uint32_t)(a0 * b1);
             s10 += (uint32_t)(a1 * b0);
             s11 += (uint32_t)(a1 * b1);
         }
-        w += 32, x0 += 16, x1 += 16;
+        w += ws, x0 += 4, x1 += 4;
     }
 #endif
     s[0] = (uint32_t)s00, s[1] = (uint32_t)s01, s[2] = (uint32_t)s10, s[3] = (uint32_t)s11;
 }
 
-/* Outputs m < M of columns p < np (np <= QI8_P): y[m ym + p yp]. */
-static inline void qi8_tile(ptrdiff_t np, ptrdiff_t M, ptrdiff_t Kp, const int8_t *wp,
-                            const qi8_col *col, const int32_t *colsum, const int32_t *cb,
-                            const int32_t *zw, const int32_t *mant, const int32_t *sh,
-                            int32_t zy, int32_t lo, int32_t hi, int ymode, void *y,
-                            ptrdiff_t ym, ptrdiff_t yp) {
+#if QI8_VNNI
+/* AVX-512 VNNI: outputs m0 .. m0 + 15 (a whole block of the weight) x columns p < np
+ * (np <= QI8_P): per quad one 64-byte load of the weight and, per column, one dword broadcast
+ * multiplied-accumulated by VPDPBUSD (the columns are uint8 here: x + 128, which cbu[]
+ * corrects).  Sums into acc[p][16]. */
+O2C_HOT static inline void qi8_vnni16(ptrdiff_t np, ptrdiff_t Kp, const int8_t *wb,
+                                      const qi8_col *col, int32_t *acc) {
+    __m512i a[QI8_P];
+    const ptrdiff_t kq = Kp / 4;
+    for (int p = 0; p < QI8_P; p++)
+        a[p] = _mm512_setzero_si512();
+    if (np == QI8_P) {
+        for (ptrdiff_t q = 0; q < kq; q++) {
+            const __m512i wv = _mm512_loadu_si512((const void *)(wb + 64 * q));
+            for (int p = 0; p < QI8_P; p++) {
+                int32_t xv;
+                memcpy(&xv, col + p * Kp + 4 * q, 4);
+                a[p] = _mm512_dpbusd_epi32(a[p], _mm512_set1_epi32(xv), wv);
+            }
+        }
+    } else {
+        for (ptrdiff_t q = 0; q < kq; q++) {
+            const __m512i wv = _mm512_loadu_si512((const void *)(wb + 64 * q));
+            for (int p = 0; p < np; p++) {
+                int32_t xv;
+                memcpy(&xv, col + p * Kp + 4 * q, 4);
+                a[p] = _mm512_dpbusd_epi32(a[p], _mm512_set1_epi32(xv), wv);
+            }
+        }
+    }
+    for (int p = 0; p < np; p++)
+        _mm512_storeu_si512((void *)(acc + 16 * p), a[p]);
+}
+#endif
+
+/* Outputs m < M of columns p < np (np <= QI8_P): y[m ym + p yp]; the weight in blocks of mb
+ * outputs.  cbu: cb less 128 sum_k W[m][k], for columns biased by 128 (x86 VNNI). */
+static inline void qi8_tile(ptrdiff_t np, ptrdiff_t M, ptrdiff_t Kp, ptrdiff_t mb,
+                            const int8_t *wp, const qi8_col *col, const int32_t *colsum,
+                            const int32_t *cb, const int32_t *cbu, const int32_t *zw,
+                            const int32_t *mant, const int32_t *sh, int32_t zy, int32_t lo,
+                            int32_t hi, int ymode, void *y, ptrdiff_t ym, ptrdiff_t yp) {
+#if QI8_VNNI
+    if (mb == 16) {
+        int32_t acc[QI8_P * 16];
+        for (ptrdiff_t m0 = 0; m0 < M; m0 += 16) {
+            qi8_vnni16(np, Kp, wp + m0 * Kp, col, acc);
+            for (ptrdiff_t i = 0; i < 16 && m0 + i < M; i++)
+                for (ptrdiff_t p = 0; p < np; p++)
+                    qi8_put((uint32_t)acc[16 * p + i], m0 + i, p, cbu, zw, colsum, mant, sh, zy,
+                            lo, hi, ymode, y, (m0 + i) * ym + p * yp);
+        }
+        return;
+    }
+    cb = cbu; /* the columns are biased by 128 on this path too */
+#else
+    (void)cbu;
+#endif
     uint32_t s[4];
     for (ptrdiff_t m = 0; m < M; m += 2) {
-        const int8_t *w = wp + m * Kp;
+        const int8_t *w = wp + (m / mb) * mb * Kp + (m % mb) * 4;
+        const int two = m + 1 < M;
+        const uint32_t c0 = (uint32_t)cb[m], c1 = two ? (uint32_t)cb[m + 1] : 0;
+        const int32_t m0 = mant ? mant[m] : 0, m1 = mant && two ? mant[m + 1] : 0;
+        const int32_t h0 = sh ? sh[m] : 0, h1 = sh && two ? sh[m + 1] : 0;
         for (ptrdiff_t p = 0; p < np; p += 2) {
             const qi8_col *x0 = col + p * Kp, *x1 = p + 1 < np ? x0 + Kp : x0;
-            qi8_dot22(Kp / 16, w, x0, x1, s);
-            for (int i = 0; i < 2 && m + i < M; i++)
-                for (int j = 0; j < 2 && p + j < np; j++)
-                    qi8_put(s[i * 2 + j], m + i, p + j, cb, zw, colsum, mant, sh, zy, lo, hi,
-                            ymode, y, (m + i) * ym + (p + j) * yp);
+            qi8_dot22(Kp / 16, w, 4 * mb, x0, x1, s);
+            if (zw)
+                for (int i = 0; i < 2; i++)
+                    for (int j = 0; j < 2 && p + j < np; j++)
+                        s[i * 2 + j] -= (uint32_t)zw[m + i < M ? m + i : m] * (uint32_t)colsum[p + j];
+            char *yr = (char *)y + (ymode == 2 ? 4 : 1) * (m * ym + p * yp);
+            const ptrdiff_t yq = ymode == 2 ? 4 * yp : yp, yn = ymode == 2 ? 4 * ym : ym;
+            qi8_out(s[0] + c0, m0, h0, zy, lo, hi, ymode, yr, 0);
+            if (p + 1 < np)
+                qi8_out(s[1] + c0, m0, h0, zy, lo, hi, ymode, yr + yq, 0);
+            if (two) {
+                qi8_out(s[2] + c1, m1, h1, zy, lo, hi, ymode, yr + yn, 0);
+                if (p + 1 < np)
+                    qi8_out(s[3] + c1, m1, h1, zy, lo, hi, ymode, yr + yn + yq, 0);
+            }
         }
     }
 }
@@ -121,11 +197,16 @@ static inline void qi8_finish(ptrdiff_t np, ptrdiff_t Kp, qi8_col *col, uint8_t 
         memcpy(col + 4 * i + 2, &b, 4);
     }
 #else
-    if (fw)
+#if QI8_VNNI
+    const uint32_t f = fw ^ 0x80808080u; /* VPDPBUSD takes the columns as uint8: x + 128 */
+#else
+    const uint32_t f = fw;
+#endif
+    if (f)
         for (ptrdiff_t i = 0; i < words; i++) {
             uint32_t v;
             memcpy(&v, st + 4 * i, 4);
-            v ^= fw;
+            v ^= f;
             memcpy(st + 4 * i, &v, 4);
         }
     (void)col;
@@ -140,7 +221,7 @@ static inline void qi8_colsum(ptrdiff_t np, ptrdiff_t K, ptrdiff_t Kp, const qi8
         uint32_t t = 0;
         for (ptrdiff_t k = 0; k < Kp; k++)
             t += (uint32_t)(int32_t)col[p * Kp + k];
-        colsum[p] = (int32_t)t;
+        colsum[p] = (int32_t)(t - (QI8_VNNI ? 128u * (uint32_t)Kp : 0u)); /* of x, not x + 128 */
     }
     (void)K;
 }

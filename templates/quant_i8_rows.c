@@ -11,7 +11,8 @@
  * times the packed weight (N outputs) into y[r N + n].  Scratch: col (QI8_P * Kp columns),
  * colsum (QI8_P). */
 static void qi8_rows(int64_t R, int64_t K, const void *a, int a_u8, int64_t N, int64_t Kp,
-                     const int8_t *wp, const int32_t *cb, const int32_t *zw, const int32_t *mant,
+                     int64_t mb, const int8_t *wp, const int32_t *cb, const int32_t *cbu,
+                     const int32_t *zw, const int32_t *mant,
                      const int32_t *sh, int32_t zy, int32_t lo, int32_t hi, int ymode, void *y,
                      qi8_col *col, int32_t *colsum) {
     const ptrdiff_t KK = (ptrdiff_t)K, KP = (ptrdiff_t)Kp, NN = (ptrdiff_t)N;
@@ -27,7 +28,7 @@ static void qi8_rows(int64_t R, int64_t K, const void *a, int a_u8, int64_t N, i
         qi8_finish(np, KP, col, flip);
         if (zw)
             qi8_colsum(np, KK, KP, col, colsum);
-        qi8_tile(np, NN, KP, wp, col, colsum, cb, zw, mant, sh, zy, lo, hi, ymode,
+        qi8_tile(np, NN, KP, (ptrdiff_t)mb, wp, col, colsum, cb, cbu, zw, mant, sh, zy, lo, hi, ymode,
                  (char *)y + (ymode == 2 ? 4 : 1) * r0 * NN, 1, NN);
     }
 }

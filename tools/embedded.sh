@@ -51,6 +51,7 @@ declare -A TARGET=(
 )
 
 # name | model | onnx2c options ("bounds": --max from the largest data set) | data: pattern, or sets
+# | cores (default m4)
 cases=(
   "tinynet|examples/tinynet.onnx|--fix batch=1 --fix height=32 --fix width=32|pattern"
   "siamese_unfold|tests/models/siamese_unfold/model.onnx|bounds|sets"
@@ -68,6 +69,12 @@ done
 for d in tests/data/matconv/gemv/*/; do
   n=$(basename "$d")
   cases+=("gemv_$n|${d}model.onnx|bounds --memory-first|sets")
+done
+# the int8 engine (templates/quant_i8*.c) over its op cases, on both cores: the DSP (SMLAD)
+# and Helium paths against the same references
+for d in tests/data/quant/cases/*_c/; do
+  n=$(basename "$d")
+  cases+=("quant_$n|${d}model.onnx|bounds --memory-first|sets|m4 m55")
 done
 tiny=(tiny_kws tiny_vww tiny_resnet8 tiny_ad)
 # the int8 models of tests/models/make_quant.py (QOperator and QDQ forms)
@@ -111,7 +118,7 @@ run_on() {
 }
 
 for c in "${cases[@]}"; do
-  IFS='|' read -r name model opts src <<<"$c"
+  IFS='|' read -r name model opts src cores <<<"$c"
   selected "$name" || continue
   w=$out/$name
   rm -rf "$w" && mkdir -p "$w"
@@ -138,25 +145,29 @@ for c in "${cases[@]}"; do
     k=$((k + 1))
   done
   [ $ok = 1 ] || { fail "prep: $(head -1 "$w/log")"; continue; }
-  if ! build_for "$w" m4 "$io" 1 >"$w/log" 2>&1; then
-    fail "arm-none-eabi-gcc: $(grep -m1 -E 'error|warning' "$w/log" || head -1 "$w/log")"; continue
-  fi
-  read -r text data bss _ < <(arm-none-eabi-size "$w/m4/r1.elf" | tail -1)
-  model_text=$(arm-none-eabi-size "$w/m4/net.o" | tail -1 | awk '{print $1}')
-  k=0 msg=
-  for s in "${sets[@]}"; do
-    run_on m4 "$w/m4/r1.elf" "$w/set$k"
-    rc=$?
-    if [ $rc -ne 0 ]; then msg="set $k: qemu exit $rc: $(tail -1 "$w/set$k/qemu.log")"; break; fi
-    # shellcheck disable=SC2086
-    r=$("$host" check $opts "$model" "$s" "$w/set$k" 2>&1) || { msg="set $k: compare: $r"; break; }
-    k=$((k + 1))
+  base=$name
+  for t in ${cores:-m4}; do
+    name=$base; [ "$t" = m4 ] || name="$base ($t)"
+    if ! build_for "$w" $t "$io" 1 >"$w/log" 2>&1; then
+      fail "arm-none-eabi-gcc: $(grep -m1 -E 'error|warning' "$w/log" || head -1 "$w/log")"; continue
+    fi
+    read -r text data bss _ < <(arm-none-eabi-size "$w/$t/r1.elf" | tail -1)
+    model_text=$(arm-none-eabi-size "$w/$t/net.o" | tail -1 | awk '{print $1}')
+    k=0 msg=
+    for s in "${sets[@]}"; do
+      run_on $t "$w/$t/r1.elf" "$w/set$k"
+      rc=$?
+      if [ $rc -ne 0 ]; then msg="set $k: qemu exit $rc: $(tail -1 "$w/set$k/qemu.log")"; break; fi
+      # shellcheck disable=SC2086
+      r=$("$host" check $opts "$model" "$s" "$w/set$k" 2>&1) || { msg="set $k: compare: $r"; break; }
+      k=$((k + 1))
+    done
+    if [ -n "$msg" ]; then fail "$msg"; continue; fi
+    ws=$(sed -n 's/.*workspace \([0-9]*\) of \([0-9]*\) bytes.*/\2/p' "$w/set0/qemu.log")
+    printf 'PASS %-40s sets %d  elf text %7d data %5d bss %7d  (model .o text %7d, arena %s, io %d)  %s\n' \
+      "$name" "${#sets[@]}" "$text" "$data" "$bss" "$model_text" "${ws:-?}" "$io" "$opts"
+    passed=$((passed + 1))
   done
-  if [ -n "$msg" ]; then fail "$msg"; continue; fi
-  ws=$(sed -n 's/.*workspace \([0-9]*\) of \([0-9]*\) bytes.*/\2/p' "$w/set0/qemu.log")
-  printf 'PASS %-40s sets %d  elf text %7d data %5d bss %7d  (model .o text %7d, arena %s, io %d)  %s\n' \
-    "$name" "${#sets[@]}" "$text" "$data" "$bss" "$model_text" "${ws:-?}" "$io" "$opts"
-  passed=$((passed + 1))
 done
 
 # ---- the MLPerf Tiny-style models and the int8 models on M4 and M55, with figures

@@ -143,9 +143,11 @@ static void require_float(Compiler *c, Node *n, Value *v, const char *what) {
 
 typedef struct QFast {
     Value *wpk;           /* the packed weight (int8) */
-    Value *cb, *zw;       /* int32 per output: folded bias and zero-point terms; zw NULL: all 0 */
+    Value *cb, *cbu, *zw; /* int32 per output: folded bias and zero-point terms, the same less
+                           * 128 sum_k W[m][k] (columns biased by 128); zw NULL: all 0 */
     Value *mant, *sh;     /* int32 per output: the requantization multiplier (QLinear ops) */
     int64_t kp;           /* K rounded up to 16 (not depthwise) */
+    int64_t mb;           /* outputs per block of the packed weight (not depthwise) */
     int32_t zx, zy, lo, hi;
     int ymode;            /* 0 int8, 1 uint8, 2 int32 */
     bool dw;              /* depthwise: qi8_dw, the weight as [C][kvol] */
@@ -195,6 +197,10 @@ static void qmult(float r, int32_t *mant, int32_t *sh) {
     *sh = s < 1 ? 0 : s;
 }
 
+/* The scratch of a tile of the engine's columns: QI8_P (at most 8) int32 column sums, then 8 Kp
+ * bytes (8 columns of int8 on x86, 4 of int16 on Arm DSP). */
+#define QI8_SCRATCH(kp) (8 * 4 + 8 * (kp))
+
 static bool cdata(const QParam *q) { return q->mode == QP_NONE || (q->v && q->v->data); }
 
 /* Builds the engine's constants for M outputs in G groups of K terms: W[m][k] (m = g mg + i)
@@ -207,7 +213,10 @@ static QFast *qfast_build(Compiler *c, Node *n, int64_t G, int64_t M, int64_t K,
                           const Value *sy, const Value *zy, const Value *bias, DType yt) {
     QFast *f = arena_alloc(c->arena, sizeof *f);
     bool w_s8 = w->dtype == DT_INT8;
-    int64_t mg = M / G, mgp = mg + (mg & 1), kp = (K + 15) / 16 * 16;
+    int64_t mg = M / G, kp = (K + 15) / 16 * 16;
+    /* blocks of 16 outputs (one AVX-512 register of sums), fewer for a small layer */
+    int64_t mb = mg >= 16 ? 16 : mg > 4 ? 8 : mg > 2 ? 4 : 2, mgp = (mg + mb - 1) / mb * mb;
+    f->mb = mb;
     f->dw = dw;
     f->kp = dw ? K : kp;
     f->zx = (int32_t)(cint(zx, 0) - (xt == DT_UINT8 ? 128 : 0));
@@ -215,6 +224,7 @@ static QFast *qfast_build(Compiler *c, Node *n, int64_t G, int64_t M, int64_t K,
     int8_t *pk = arena_alloc(c->arena, (size_t)count + 1);
     memset(pk, 0, (size_t)count + 1);
     int32_t *cb = arena_alloc(c->arena, sizeof(int32_t) * (size_t)M);
+    int32_t *cbu = arena_alloc(c->arena, sizeof(int32_t) * (size_t)M);
     int32_t *zt = arena_alloc(c->arena, sizeof(int32_t) * (size_t)M);
     int32_t *mt = arena_alloc(c->arena, sizeof(int32_t) * (size_t)M);
     int32_t *st = arena_alloc(c->arena, sizeof(int32_t) * (size_t)M);
@@ -228,7 +238,8 @@ static QFast *qfast_build(Compiler *c, Node *n, int64_t G, int64_t M, int64_t K,
             int8_t v = (int8_t)(w_s8 ? byte : (uint8_t)(byte ^ 0x80));
             sum += (uint32_t)(int32_t)v;
             int64_t at = dw ? m * K + k
-                            : g * mgp * kp + (i / 2) * 2 * kp + (k / 16) * 32 + (i % 2) * 16 + k % 16;
+                            : g * mgp * kp + (i / mb) * mb * kp + (k / 4) * 4 * mb + (i % mb) * 4 +
+                                  k % 4;
             pk[at] = v;
         }
         int32_t z = (int32_t)(cint(zw, m) - (w_s8 ? 0 : 128));
@@ -236,6 +247,7 @@ static QFast *qfast_build(Compiler *c, Node *n, int64_t G, int64_t M, int64_t K,
         anyzw |= z != 0;
         cb[m] = (int32_t)((uint32_t)cint(bias, m) - (uint32_t)f->zx * sum +
                           (uint32_t)K * (uint32_t)f->zx * (uint32_t)z);
+        cbu[m] = (int32_t)((uint32_t)cb[m] - 128u * sum);
         if (qlinear) {
             float r = cflt(sx, 0) * cflt(sw, m);
             r = r / cflt(sy, 0);
@@ -245,6 +257,7 @@ static QFast *qfast_build(Compiler *c, Node *n, int64_t G, int64_t M, int64_t K,
     const char *stem = n->name && n->name[0] ? n->name : n->op_type;
     f->wpk = gp_const(c, stem, DT_INT8, count, (unsigned char *)pk);
     f->cb = gp_const(c, stem, DT_INT32, M, (unsigned char *)cb);
+    f->cbu = dw ? NULL : gp_const(c, stem, DT_INT32, M, (unsigned char *)cbu);
     f->zw = anyzw ? gp_const(c, stem, DT_INT32, M, (unsigned char *)zt) : NULL;
     if (qlinear) {
         f->mant = gp_const(c, stem, DT_INT32, M, (unsigned char *)mt);
@@ -264,11 +277,12 @@ static QFast *qfast_build(Compiler *c, Node *n, int64_t G, int64_t M, int64_t K,
 
 static const char *qf_ptr(Emit *e, Value *v) { return v ? emit_ptr(e, v) : "(const int32_t *)0"; }
 
-/* The engine's arguments after the weight: cb, zw, mant, sh, zy, lo, hi, ymode. */
+/* The engine's arguments after the weight: cb, [cbu,] zw, mant, sh, zy, lo, hi, ymode. */
 static const char *qf_args(Emit *e, const QFast *f) {
-    return arena_printf(emit_arena(e), "%s, %s, %s, %s, %d, %d, %d, %d", emit_ptr(e, f->cb),
-                        qf_ptr(e, f->zw), qf_ptr(e, f->mant), qf_ptr(e, f->sh), (int)f->zy,
-                        (int)f->lo, (int)f->hi, f->ymode);
+    return arena_printf(emit_arena(e), "%s, %s%s%s, %s, %s, %d, %d, %d, %d", emit_ptr(e, f->cb),
+                        f->cbu ? emit_ptr(e, f->cbu) : "", f->cbu ? ", " : "", qf_ptr(e, f->zw),
+                        qf_ptr(e, f->mant), qf_ptr(e, f->sh), (int)f->zy, (int)f->lo, (int)f->hi,
+                        f->ymode);
 }
 
 /* ---- QuantizeLinear, DequantizeLinear */
@@ -514,7 +528,7 @@ static void infer_qmm(Compiler *c, Node *n, bool qlinear) {
                               qlinear ? n->in[6] : NULL, qlinear ? n->in[7] : NULL,
                               has_bias ? n->in[8] : NULL, yt);
         p->rows = prod(c, a->shape, 0, ra - 1);
-        n->scratch = K(c, 4 * 4 + 4 * 2 * p->fast->kp); /* colsum, the columns (int16 on Arm DSP) */
+        n->scratch = K(c, QI8_SCRATCH(p->fast->kp));
         n->priv = p;
         return;
     }
@@ -555,10 +569,11 @@ static void emit_qmm(Compiler *c, Emit *e, Node *n) {
         emit_template(e, "quant_i8_rows", DT_UNDEFINED);
         emit_line(e, "int32_t *const qs = (int32_t *)(void *)(ws + %s);",
                   emit_sym(e, n->scratch_offset));
-        emit_line(e, "qi8_rows(%s, %s, %s, %d, %s, %lld, %s, %s, %s, (qi8_col *)(void *)(qs + 4), qs);",
+        emit_line(e, "qi8_rows(%s, %s, %s, %d, %s, %lld, %lld, %s, %s, %s, "
+                  "(qi8_col *)(void *)(qs + 8), qs);",
                   emit_sym(e, p->rows), emit_sym(e, p->sh.k), emit_ptr(e, a),
                   a->dtype == DT_UINT8, emit_sym(e, p->sh.n), (long long)f->kp,
-                  emit_ptr(e, f->wpk), qf_args(e, f), emit_ptr(e, y));
+                  (long long)f->mb, emit_ptr(e, f->wpk), qf_args(e, f), emit_ptr(e, y));
         return;
     }
     emit_template(e, "quant_widen", DT_UNDEFINED);
@@ -744,9 +759,9 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
                               qlinear ? n->in[1] : NULL, qlinear ? n->in[4] : NULL,
                               qlinear ? n->in[6] : NULL, qlinear ? n->in[7] : NULL,
                               p->ib >= 0 ? n->in[p->ib] : NULL, yt);
-        /* colsum, then the columns (int16 on Arm DSP); depthwise: the padded plane of one
-         * channel (a 1-D or 2-D convolution whose weight has no zero point) */
-        n->scratch = K(c, 4 * 4 + 4 * 2 * p->fast->kp);
+        /* depthwise: the padded plane of one channel (a 1-D or 2-D convolution whose weight has
+         * no zero point) */
+        n->scratch = K(c, QI8_SCRATCH(p->fast->kp));
         if (dw) {
             int64_t k0;
             bool plane = sym_get_const(p->k[0], &k0) && k0 == 1 && !p->fast->zw;
@@ -810,11 +825,11 @@ static void emit_qconv(Compiler *c, Emit *e, Node *n) {
                                   : "(int8_t *)0");
         else
             emit_line(e, "    qi8_conv(%s + nb * %s, %d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-                      "%lld, %s, %s, %s, nb * %s, (qi8_col *)(void *)(qs + 4), qs);",
+                      "%lld, %lld, %s, %s, %s, nb * %s, (qi8_col *)(void *)(qs + 8), qs);",
                       emit_ptr(e, x), cisp, x->dtype == DT_UINT8, (int)f->zx,
                       emit_sym(e, p->group), emit_sym(e, p->cg), emit_sym(e, p->mg), in, out, k,
-                      st, dl, pd, (long long)f->kp, emit_ptr(e, f->wpk), qf_args(e, f),
-                      emit_ptr(e, y), mosp);
+                      st, dl, pd, (long long)f->kp, (long long)f->mb, emit_ptr(e, f->wpk),
+                      qf_args(e, f), emit_ptr(e, y), mosp);
         return;
     }
     emit_template(e, "quant_widen", DT_UNDEFINED);

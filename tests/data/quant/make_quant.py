@@ -104,17 +104,21 @@ def same_pads(insz, ks, strides, dil, lower):
 
 
 def qconv_case(name, xshape, xt, wshape, wt, group=1, strides=None, dil=None, pads=None,
-                zw_mode="none", per_channel=True, bias=True, yt=np.int8, big_mult=False):
+                zw_mode="none", per_channel=True, bias=True, yt=np.int8, big_mult=False,
+                sw=None, sx=None, sy=None):
     """A QLinearConv with constant weight and parameters (the int8 engine) and its reference."""
     sp = len(xshape) - 2
     strides, dil = strides or [1] * sp, dil or [1] * sp
     pads = pads or [0] * (2 * sp)
     M = wshape[0]
     x, w = q8(xshape, xt), q8(wshape, wt)
-    sx, zx = np.array(0.03, dtype=np.float32), q8((), xt)
-    sw = scales((M,)) if per_channel else scales(())
+    zx = q8((), xt)
+    sx = np.array(0.03 if sx is None else sx, dtype=np.float32)
+    if sw is None:
+        sw = scales((M,)) if per_channel else scales(())
+    sw = np.asarray(sw, dtype=np.float32)
     zw = {"none": np.zeros((), wt), "scalar": q8((), wt), "channel": q8((M,), wt)}[zw_mode]
-    sy = np.array(0.002 if big_mult else 0.4, dtype=np.float32)
+    sy = np.array(sy if sy is not None else 0.002 if big_mult else 0.4, dtype=np.float32)
     zy = q8((), yt)
     b = rng.integers(-3000, 3000, size=(M,)).astype(np.int32)
     zwb = zw.reshape((M,) + (1,) * (sp + 1)) if zw.ndim else zw
@@ -152,6 +156,11 @@ def engine_cases():
                zw_mode="channel", yt=np.uint8)
     qconv_case("qconv_e_deep", (1, 70, 6, 6), np.int8, (9, 70, 3, 3), np.int8, pads=[1, 1, 1, 1])
     qconv_case("qconv_e_saturate", (1, 3, 5, 5), np.int8, (4, 3, 3, 3), np.int8, big_mult=True)
+    # multipliers that are powers of two (ties in every 2^k-th sum: round half to even on
+    # both sides of 1/4, where the fixed-point path changes) and 3/8, 3/4, 3/2
+    qconv_case("qconv_e_ties", (1, 4, 6, 6), np.int8, (8, 4, 2, 2), np.int8, pads=[1, 1, 0, 0],
+               sx=0.125, sy=1.0, sw=[2.0**-2, 2.0**-6, 3 * 2.0**-3, 1.5, 2.0**-9, 2.0**1,
+                                     6.0, 2.0**-14])
     # MatMulInteger / QLinearMatMul with a constant B: rows of A in tiles, N odd, K > 16
     a, b = q8((3, 5, 37), np.uint8), q8((37, 11), np.int8)
     za, zb = q8((), np.uint8), q8((11,), np.int8)
