@@ -15,7 +15,8 @@ Writes OUT/NAME/:
                       Runtime's output of the int8 model for them (for the output check)
   calib/              the calibration inputs and the float model with every calibrated tensor
                       added as a graph output
-  quant.json          activation type, the calibrated ranges, what was done
+  quant.json          activation type, input shape, the output's scale, the calibrated ranges,
+                      the Relu/Clip nodes folded, the op counts
 The models are large (q_resnet18 ~12 MB): keep them in a build directory, never commit them.
 
 How it quantizes (following onnxruntime/python/tools/quantization: registry.py, qdq_quantizer.py,
@@ -376,7 +377,10 @@ def make(name, out_root, act, force, env):
     from collections import Counter
     ops = Counter(n.op_type for n in q.graph.node)
     with open(os.path.join(d, "quant.json"), "w") as f:
+        outs = [o.name for o in q.graph.output]
         json.dump({"act": act, "float_model": os.path.join(fd, "model.onnx"),
+                   "shape": shape,
+                   "output_scale": [float(act_params(*ranges[o], act)[0]) for o in outs],
                    "removed_activations": sorted(removed), "ops": dict(ops),
                    "ranges": {t: [float(a), float(b)] for t, (a, b) in ranges.items()}},
                   f, indent=1)

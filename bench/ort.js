@@ -78,7 +78,8 @@ async function run(model, shape, pairs) {
     const out = await s.run({ [s.inputNames[0]]: readInput(pairs[i], shape) });
     const t = out[s.outputNames[0]];
     if (t.type !== "float32") throw new Error(`${model}: output type ${t.type}, want float32`);
-    fs.writeFileSync(pairs[i + 1], Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+    const d = t.data;
+    fs.writeFileSync(pairs[i + 1], Buffer.from(d.buffer, d.byteOffset, d.byteLength));
   }
 }
 

@@ -1,7 +1,7 @@
 """The benchmark orchestrator behind bench/run.sh (which builds onnx2c and the models first).
 
     /usr/bin/python3 bench/run.py [--quick] [--threads "1 2"] [--models LIST] [--rounds R]
-                                  [--runs K] [--docs | --no-docs] [--out DIR]
+                                  [--runs K] [--docs | --no-docs] [--build-dir DIR] [--out DIR]
 
 Per model of LIST (default: resnet18 mobilenet_v2 segnet correlation transformer gemm):
   1. converts OUT/NAME/model.onnx with ./build/onnx2c (when NAME.c is older than onnx2c or the
@@ -14,6 +14,12 @@ Per model of LIST (default: resnet18 mobilenet_v2 segnet correlation transformer
      side, K of each PyTorch variant, the order alternating from round to round, so load changes
      of the shared machine hit both sides; the medians are over all R*K runs of a side.
 GEMM: bench/gemm.c (templates/gemm.c at 1024^3) against a mkldnn Linear (oneDNN) and torch.mm.
+Int8 models (q_resnet18 q_mobilenet_v2, only when named in LIST; bench/make_quant_models.py
+writes them): onnx2c's C of the int8 QDQ model, onnx2c's C of the float model of the same
+network, ONNX Runtime (bench/ort.js serve, onnxruntime-node from BUILD/node_modules) on the int8
+file and on the float file, alternating in rounds the same way; the int8 C's outputs on 8 inputs
+are compared with ONNX Runtime's (max |diff|, in output quantization steps too, and top-1
+agreement), the float C's with PyTorch's as for the float models.
 Prints the table, writes OUT/benchmarks.md, and docs/benchmarks.md for a full run (all models,
 not --quick) or with --docs.
 """
@@ -39,6 +45,9 @@ PY = "/usr/bin/python3"
 ONNX2C = os.path.join("build", "onnx2c")
 CFLAGS = ["-O3", "-march=native", "-fopenmp"]
 ALL = ORDER + ["gemm"]
+QUANT = ["q_resnet18", "q_mobilenet_v2"]  # int8 QDQ models (bench/make_quant_models.py)
+KNOWN = ALL + QUANT
+NODE_MODULES = os.path.join("build", "node_modules")
 GEMM_N = 1024
 TIMEOUT = 900  # seconds for one command to a server (a round of K runs, or start-up)
 
@@ -267,6 +276,138 @@ def measure(name, exe, threads, a, out):
     return res
 
 
+def check_quant(name, exe, out):
+    """The int8 C against ONNX Runtime on the check set of make_quant_models.py: one line."""
+    d = os.path.join(out, name)
+    try:
+        with open(os.path.join(d, "quant.json")) as f:
+            step = json.load(f)["output_scale"][0]
+    except (OSError, ValueError, KeyError, IndexError):
+        step = None
+    sets = sorted((s for s in os.listdir(os.path.join(d, "check")) if s.isdigit()), key=int)
+    worst, agree, n = 0.0, 0, 0
+    import numpy as np
+    for s in sets:
+        cd = os.path.join(d, "check", s)
+        env = dict(os.environ, OMP_NUM_THREADS="1")
+        r = subprocess.run([exe, "--data", cd, "--dump", os.path.join(cd, "c"), "--runs", "1",
+                            "--warmup", "0"], cwd=ROOT, env=env, capture_output=True, text=True)
+        if r.returncode != 0:
+            return first_error(r.stderr, "run")
+        got = np.fromfile(os.path.join(cd, "c_0.bin"), np.float32)
+        want = np.fromfile(os.path.join(cd, "ort_0.bin"), np.float32)
+        if got.shape != want.shape:
+            return "FAIL: %d outputs, ORT %d" % (got.size, want.size)
+        worst = max(worst, float(np.max(np.abs(got.astype(np.float64) - want))))
+        agree += int(np.argmax(got) == np.argmax(want))
+        n += 1
+    steps = ""
+    if step:
+        k = worst / step
+        steps = " (%.0f step%s)" % (k, "" if round(k) == 1 else "s")
+    return "top-1 %d/%d, max diff %.3g%s" % (agree, n, worst, steps)
+
+
+def measure_quant(name, qexe, fexe, threads, a, out):
+    """One (int8 model, threads) cell: onnx2c int8, onnx2c float, ORT int8, ORT float."""
+    base = name[2:]
+    qd, fd = os.path.join(out, name), os.path.join(out, base)
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    nenv = dict(os.environ, NODE_PATH=os.path.abspath(NODE_MODULES))
+    shape = ",".join(map(str, MODELS[base].shapes[0]))
+    res = {"c_int8": [], "c_float": [], "ort_int8": [], "ort_float": [], "float_check": "",
+           "err": {}, "cmds": []}
+    servers = {}
+    for key, exe, d in (("c_int8", qexe, qd), ("c_float", fexe, fd)):
+        if not exe:
+            continue
+        srv = None
+        args = [exe, "--data", d, "--serve", "--warmup", str(a.warmup)]
+        res["cmds"].append("OMP_NUM_THREADS=%d %s" % (threads, shjoin(args)))
+        try:
+            srv = Server(args, env, os.path.join(d, "%s_t%d.err" % (key, threads)))
+            _, before = srv.until("ready")
+            servers[key] = srv
+            for b in before:
+                if b.startswith("check ") and key == "c_float":
+                    res["float_check"] = b.split()[1]
+        except RuntimeError as e:
+            res["err"][key] = "run: %s" % e
+            if srv:
+                srv.close()
+    oargs = ["node", "bench/ort.js", "serve", shape, os.path.join(qd, "input_0.bin"),
+             "--threads", str(threads), "--warmup", str(a.warmup + 2),
+             "int8=" + os.path.join(qd, "model.onnx"), "float=" + os.path.join(fd, "model.onnx")]
+    res["cmds"].append("NODE_PATH=%s %s" % (NODE_MODULES, shjoin(oargs)))
+    osrv = None
+    try:
+        osrv = Server(oargs, nenv, os.path.join(qd, "ort_t%d.err" % threads))
+        ln, before = osrv.until("ready")
+        for b in before:
+            if b.startswith("unavailable "):
+                v, why = b[len("unavailable "):].split(": ", 1)
+                res["err"]["ort_" + v] = "ORT: " + why
+        for v in ln.split()[1:]:
+            servers["ort_" + v] = osrv
+    except RuntimeError as e:
+        res["err"]["ort_int8"] = res["err"]["ort_float"] = "ORT: %s" % e
+        if osrv:
+            osrv.close()
+        osrv = None
+    order = [k for k in ("c_int8", "c_float", "ort_int8", "ort_float") if k in servers]
+    for r in range(a.rounds):
+        sides = order[::-1] if r % 2 else order
+        for key in sides:
+            srv = servers.get(key)
+            if not srv:
+                continue
+            time.sleep(0.05)
+            cmd = "run %d" % a.runs if key.startswith("c_") else "run %s %d" % (key[4:], a.runs)
+            try:
+                res[key] += srv.times(cmd)
+            except RuntimeError as e:
+                res["err"][key] = "run: %s" % e
+                for k in [k for k, s in servers.items() if s is srv]:
+                    del servers[k]
+                srv.close()
+    for srv in set(servers.values()):
+        srv.close()
+    return res
+
+
+def quant_row_cells(name, threads, res, errs, check):
+    """model, threads, int8, float, float/int8, ORT int8, ORT/int8, ORT float, checks, spread."""
+    med = {k: median(res[k]) if res and res[k] else None
+           for k in ("c_int8", "c_float", "ort_int8", "ort_float")}
+
+    def cell(k):
+        if med[k] is not None:
+            return fmt_ms(med[k])
+        why = errs.get(k) or (res["err"].get(k) if res else None) or "no runs"
+        return "n/a (%s)" % why
+
+    def ratio(x, y):
+        return "%.2fx" % (med[x] / med[y]) if med[x] and med[y] else ""
+
+    sp = " / ".join("%.0f%%" % spread(res[k]) if res and spread(res[k]) is not None else "-"
+                    for k in ("c_int8", "c_float", "ort_int8"))
+    return [name, str(threads), cell("c_int8"), cell("c_float"), ratio("c_float", "c_int8"),
+            cell("ort_int8"), ratio("ort_int8", "c_int8"), cell("ort_float"), check,
+            res["float_check"] if res else "", sp]
+
+
+QHEADER = ["model", "threads", "onnx2c int8 ms", "onnx2c float ms", "float / int8",
+           "ORT int8 ms", "ORT int8 / onnx2c int8", "ORT float ms", "int8 check vs ORT",
+           "float check vs PyTorch", "spread int8 / float / ORT int8"]
+QNOTE = ("Int8 rows: onnx2c int8 is the C of the QDQ model (bench/make_quant_models.py), "
+         "onnx2c float the C of the float model of the same network; ORT is onnxruntime-node "
+         "(CPU, optimizations all, intra-op threads = threads) on the same int8 file and on the "
+         "float file. float / int8 >= 1.5x and ORT int8 / onnx2c int8 >= 1.0x are issue 11's "
+         "acceptance (1 thread). int8 check: onnx2c's int8 output against ORT's on 8 inputs "
+         "(top-1 agreement, largest |difference| of the dequantized logits, in output "
+         "quantization steps); ORT's integer kernels may round a step differently.")
+
+
 def fmt_ms(x):
     return "%.3f" % x if x < 10 else "%.2f" % x if x < 100 else "%.1f" % x
 
@@ -396,16 +537,16 @@ GEMM_NOTE = ("Spread: interquartile range / median of each side's runs (PyTorch:
              "templates/gemm.c, PyTorch column oneDNN, last column onnx2c as % of oneDNN.")
 
 
-def md_table(rows):
-    out = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+def md_table(rows, header=HEADER):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in rows:
         out.append("| " + " | ".join(r) + " |")
     return "\n".join(out)
 
 
-def text_table(rows):
-    rows2 = [HEADER] + [[c.replace("**", "") for c in r] for r in rows]
-    w = [min(max(len(r[i]) for r in rows2), 60) for i in range(len(HEADER))]
+def text_table(rows, header=HEADER):
+    rows2 = [header] + [[c.replace("**", "") for c in r] for r in rows]
+    w = [min(max(len(r[i]) for r in rows2), 60) for i in range(len(header))]
     lines = []
     for k, r in enumerate(rows2):
         lines.append("  ".join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip())
@@ -414,11 +555,15 @@ def text_table(rows):
     return "\n".join(lines)
 
 
-def write_md(path, info, rows, a, argv, log):
+def write_md(path, info, rows, a, argv, log, qrows=()):
     n = a.rounds * a.runs
     desc = "\n".join("- **%s**: %s at %s." % (
         m, MODELS[m].desc, ", ".join("x".join(map(str, s)) for s in MODELS[m].shapes))
         for m in a.models if m in MODELS)
+    desc += "".join("\n- **%s**: %s quantized to int8 QDQ by bench/make_quant_models.py "
+                    "(onnxruntime's static quantizer's layout: asymmetric activations, int8 "
+                    "per-channel symmetric weights, int32 biases, MinMax calibration on 8 random "
+                    "inputs)." % (m, m[2:]) for m in a.models if m in QUANT)
     md = """# Benchmarks: onnx2c vs PyTorch CPU
 
 Generated by `bench/run.sh` (see `bench/README.md`); do not edit by hand. Baseline numbers:
@@ -445,7 +590,7 @@ PyTorch's time with 1 thread; GEMM at least 60% of oneDNN.
 
 {n} timed runs per side and cell ({rounds} rounds x {runs} runs, sides alternating in order from
 round to round), after warm-up runs ({warmup} for the C, {twarm} per PyTorch variant); the table
-gives medians over all runs (the raw times are in build/bench/results.json). Threads: `OMP_NUM_THREADS=T` for the C, `torch.set_num_threads(T)`
+gives medians over all runs (the raw times are in {out}/results.json). Threads: `OMP_NUM_THREADS=T` for the C, `torch.set_num_threads(T)`
 for PyTorch. The C side's first output is checked against PyTorch's (CONTRACT.md tolerance).
 
 ## Results
@@ -454,7 +599,7 @@ for PyTorch. The C side's first output is checked against PyTorch's (CONTRACT.md
 
 {gemm_note} PyTorch ms is the faster of eager (`torch.inference_mode()`) and
 `torch.jit.optimize_for_inference` (of `torch.jit.script`, else `torch.jit.trace`).
-
+{quant}
 ## Models
 
 {desc}
@@ -470,8 +615,11 @@ for PyTorch. The C side's first output is checked against PyTorch's (CONTRACT.md
 {steps}
 ```
 """.format(cmd=" ".join(["bash", "bench/run.sh"] + [shlex.quote(x) for x in argv]),
-           cflags=" ".join(CFLAGS), n=n, rounds=a.rounds, runs=a.runs, warmup=a.warmup,
-           twarm=a.warmup + 2, table=md_table(rows), gemm_note=GEMM_NOTE, desc=desc,
+           cflags=" ".join(CFLAGS), out=a.out, n=n, rounds=a.rounds, runs=a.runs, warmup=a.warmup,
+           twarm=a.warmup + 2, table=md_table(rows) if rows else "(no float models in this run)",
+           quant=("\n### Int8 (QDQ)\n\n%s\n\n%s\n" % (md_table(qrows, QHEADER), QNOTE)
+                  if qrows else ""),
+           gemm_note=GEMM_NOTE, desc=desc,
            steps="\n".join(log["commands"] + log["servers"]), **info)
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
@@ -487,17 +635,23 @@ def main():
     ap.add_argument("--rounds", type=int)
     ap.add_argument("--runs", type=int, help="runs per side per round")
     ap.add_argument("--warmup", type=int)
-    ap.add_argument("--out", default="build/bench")
+    ap.add_argument("--build-dir", default="build",
+                    help="where onnx2c and node_modules/onnxruntime-node are (default build)")
+    ap.add_argument("--out", default=None, help="model and result directory (BUILD/bench)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--docs", action="store_true", help="write docs/benchmarks.md")
     g.add_argument("--no-docs", action="store_true", help="never write docs/benchmarks.md")
     ap.add_argument("--argv", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
     os.chdir(ROOT)
+    global ONNX2C, NODE_MODULES
+    ONNX2C = os.path.join(a.build_dir, "onnx2c")
+    NODE_MODULES = os.path.join(a.build_dir, "node_modules")
+    a.out = a.out or os.path.join(a.build_dir, "bench")
     a.models = [m for m in re.split(r"[,\s]+", a.models) if m]
     for m in a.models:
-        if m not in ALL:
-            sys.exit("bench: unknown model %r (known: %s)" % (m, " ".join(ALL)))
+        if m not in KNOWN:
+            sys.exit("bench: unknown model %r (known: %s)" % (m, " ".join(KNOWN)))
     a.threads = [int(t) for t in re.split(r"[,\s]+", a.threads) if t]
     a.rounds = a.rounds or (2 if a.quick else 4)
     a.runs = a.runs or (3 if a.quick else 5)
@@ -506,10 +660,28 @@ def main():
     full = not a.quick and set(a.models) == set(ALL) and a.rounds * a.runs >= 20
     log = {"commands": [], "servers": []}
 
-    rows, raw = [], []
+    rows, raw, qrows = [], [], []
     print("bench: models %s, threads %s, %d rounds x %d runs per side" % (
         " ".join(a.models), " ".join(map(str, a.threads)), a.rounds, a.runs), flush=True)
     for name in a.models:
+        if name in QUANT:
+            qexe, qerr = build_model(name, a.out, log)
+            fexe, ferr = build_model(name[2:], a.out, log)
+            check = check_quant(name, qexe, a.out) if qexe else ""
+            errs = {"c_int8": qerr, "c_float": ferr}
+            for t in a.threads:
+                print("bench: %s, %d thread(s) ..." % (name, t), flush=True)
+                t0 = time.time()
+                res = measure_quant(name, qexe, fexe, t, a, a.out)
+                if t == a.threads[0]:
+                    log["servers"] += res["cmds"]
+                print("  %.0f s" % (time.time() - t0), flush=True)
+                row = quant_row_cells(name, t, res, errs, check)
+                qrows.append(row)
+                raw.append({"model": name, "threads": t, "error": errs, "check": check,
+                            "result": res})
+                print("  " + " | ".join(row), flush=True)
+            continue
         if name == "gemm":
             exe, err = build_gemm(a.out, log)
         else:
@@ -530,19 +702,25 @@ def main():
             print("  " + " | ".join(c.replace("**", "") for c in row if c), flush=True)
 
     info = machine_info()
-    print()
-    print(text_table(rows))
-    print()
-    print(GEMM_NOTE)
+    if rows:
+        print()
+        print(text_table(rows))
+        print()
+        print(GEMM_NOTE)
+    if qrows:
+        print()
+        print(text_table(qrows, QHEADER))
+        print()
+        print(QNOTE)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump({"machine": info, "rounds": a.rounds, "runs": a.runs, "cells": raw}, f,
                   indent=1)
     path = os.path.join(a.out, "benchmarks.md")
-    write_md(path, info, rows, a, argv, log)
+    write_md(path, info, rows, a, argv, log, qrows)
     print("bench: wrote %s" % path)
     if (full or a.docs) and not a.no_docs:
-        write_md(os.path.join("docs", "benchmarks.md"), info, rows, a, argv, log)
+        write_md(os.path.join("docs", "benchmarks.md"), info, rows, a, argv, log, qrows)
         print("bench: wrote docs/benchmarks.md")
 
 

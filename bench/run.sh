@@ -3,18 +3,24 @@
 # PyTorch CPU on the same machine in the same run.  See bench/README.md.
 #
 #   bash bench/run.sh [--quick] [--threads "1 2"] [--models "resnet18 gemm ..."] [--no-build]
-#                     [--rounds R] [--runs K] [--docs | --no-docs]
+#                     [--rounds R] [--runs K] [--docs | --no-docs] [--build-dir DIR]
+#                     [--quant-act uint8|int8]
 #
 # 1. builds onnx2c (cmake Release in build/) unless --no-build; a failed build with an existing
 #    build/onnx2c goes on with that binary (other work in the tree may be half done);
 # 2. exports the models (bench/make_models.py, skipped when up to date) into build/bench/NAME/;
+#    the int8 models named in --models (q_resnet18 q_mobilenet_v2) by bench/make_quant_models.py,
+#    which needs onnxruntime-node (installed into BUILD/node_modules when missing);
 # 3. bench/run.py: converts, compiles, times in alternating rounds, prints the table, writes
 #    build/bench/benchmarks.md and, for a full run, docs/benchmarks.md.
+# --build-dir DIR: build onnx2c in DIR and keep the models in DIR/bench (default build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=/usr/bin/python3
 
 build=1
+bdir=build
+qact=uint8
 models=""
 pass=()
 orig=("$@")
@@ -22,9 +28,11 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --no-build) build=0 ;;
     --models) models="$2"; pass+=("$1" "$2"); shift ;;
+    --build-dir) bdir="$2"; pass+=("$1" "$2"); shift ;;
+    --quant-act) qact="$2"; shift ;;
     --threads|--rounds|--runs|--warmup|--out) pass+=("$1" "$2"); shift ;;
     --quick|--docs|--no-docs) pass+=("$1") ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "bench/run.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -44,25 +52,38 @@ fi
 
 if [ "$build" = 1 ]; then
   echo "== build onnx2c"
-  if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-         cmake --build build -j2 >build/bench-build.log 2>&1; }; then
-    if [ -x build/onnx2c ]; then
-      echo "bench: warning: the build failed (see build/bench-build.log); using the existing build/onnx2c" >&2
+  if ! { cmake -S . -B "$bdir" -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+         cmake --build "$bdir" -j2 >"$bdir/bench-build.log" 2>&1; }; then
+    if [ -x "$bdir/onnx2c" ]; then
+      echo "bench: warning: the build failed (see $bdir/bench-build.log); using the existing $bdir/onnx2c" >&2
     else
-      echo "bench: the build failed and there is no build/onnx2c (see build/bench-build.log)" >&2
+      echo "bench: the build failed and there is no $bdir/onnx2c (see $bdir/bench-build.log)" >&2
       exit 1
     fi
   fi
 fi
-[ -x build/onnx2c ] || { echo "bench: no build/onnx2c (run without --no-build)" >&2; exit 1; }
+[ -x "$bdir/onnx2c" ] || { echo "bench: no $bdir/onnx2c (run without --no-build)" >&2; exit 1; }
 
 echo "== models"
-# Model names for make_models.py: every requested one but gemm.
-mm=$(echo "${models:-resnet18 mobilenet_v2 segnet correlation transformer}" | tr ',' ' ' |
-     tr ' ' '\n' | grep -vx gemm | grep -v '^$' | tr '\n' ' ' || true)
+# Model names for make_models.py: every requested one but gemm and the int8 models (q_*).
+all=$(echo "${models:-resnet18 mobilenet_v2 segnet correlation transformer}" | tr ',' ' ' |
+      tr ' ' '\n' | grep -v '^$' || true)
+mm=$(echo "$all" | grep -vx gemm | grep -v '^q_' | tr '\n' ' ' || true)
+qm=$(echo "$all" | grep '^q_' | tr '\n' ' ' || true)
 if [ -n "$mm" ]; then
   # shellcheck disable=SC2086
-  "$PY" bench/make_models.py --out build/bench $mm 2> >(grep -v -e Warning -e '_C._jit_pass' >&2)
+  "$PY" bench/make_models.py --out "$bdir/bench" $mm 2> >(grep -v -e Warning -e '_C._jit_pass' >&2)
+fi
+if [ -n "$qm" ]; then
+  # ONNX Runtime from npm (its post-install step fetches GPU files and fails: --ignore-scripts).
+  if [ ! -d "$bdir/node_modules/onnxruntime-node" ]; then
+    command -v npm >/dev/null || { echo "bench: the int8 models need node and npm" >&2; exit 1; }
+    echo "== npm install onnxruntime-node@1.30.0 into $bdir"
+    (cd "$bdir" && npm install --ignore-scripts --no-save onnxruntime-node@1.30.0 >/dev/null)
+  fi
+  # shellcheck disable=SC2086
+  "$PY" bench/make_quant_models.py --out "$bdir/bench" --act "$qact" $qm \
+    2> >(grep -v -e Warning -e '_C._jit_pass' >&2)
 fi
 
 echo "== bench"
