@@ -39,6 +39,40 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
     const int32_t w6 = wc[6], w7 = wc[7], w8 = wc[8];
     const uint32_t cbc = (uint32_t)cb[ch];
     const int32_t mc = mant ? mant[ch] : 0, shc = sh ? sh[ch] : 0;
+#if QI8_VNNI
+    /* AVX-512: 16 outputs of a row at a time (stride 1 or 2), requantized as a vector */
+    if (ymode != 2 && shc >= 1 && shc <= 62 && (S2 == 1 || S2 == 2)) {
+        const qi8_rq16_t rq = qi8_rq16_prep(_mm512_set1_epi32(mc), _mm512_set1_epi32(shc), zy, lo, hi);
+        const __m512i cv = _mm512_set1_epi32((int32_t)cbc);
+        const __m512i wv[9] = {_mm512_set1_epi32(w0), _mm512_set1_epi32(w1), _mm512_set1_epi32(w2),
+                               _mm512_set1_epi32(w3), _mm512_set1_epi32(w4), _mm512_set1_epi32(w5),
+                               _mm512_set1_epi32(w6), _mm512_set1_epi32(w7), _mm512_set1_epi32(w8)};
+        for (ptrdiff_t o1 = 0; o1 < O1; o1++) {
+            const int8_t *row = pl + o1 * S1 * W;
+            for (ptrdiff_t o2 = 0; o2 < O2; o2 += 16) {
+                const ptrdiff_t n = O2 - o2 < 16 ? O2 - o2 : 16;
+                const __mmask16 m1 = (__mmask16)((1u << n) - 1u);        /* stride 1: n bytes */
+                const __mmask32 m2 = (__mmask32)((1u << (2 * n - 1)) - 1u); /* stride 2 */
+                __m512i acc = cv;
+                for (int a = 0; a < 3; a++)
+                    for (int c = 0; c < 3; c++) {
+                        const int8_t *r = row + a * W + o2 * S2 + c;
+                        __m512i v;
+                        if (S2 == 1) {
+                            v = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m1, r));
+                        } else { /* the even bytes of 2 n - 1 */
+                            const __m512i h = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(m2, r));
+                            v = _mm512_srai_epi32(_mm512_slli_epi32(h, 16), 16);
+                        }
+                        acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(v, wv[3 * a + c]));
+                    }
+                const __m128i q = qi8_rq16(acc, &rq);
+                _mm_mask_storeu_epi8((char *)y + at + o1 * O2 + o2, m1, q);
+            }
+        }
+        return;
+    }
+#endif
     for (ptrdiff_t o1 = 0; o1 < O1; o1++) {
         const int8_t *r0 = pl + o1 * S1 * W, *r1 = r0 + W, *r2 = r1 + W;
         for (ptrdiff_t o2 = 0; o2 < O2; o2++, at++, r0 += S2, r1 += S2, r2 += S2) {

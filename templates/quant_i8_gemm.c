@@ -129,11 +129,69 @@ static inline void qi8_tile(ptrdiff_t np, ptrdiff_t M, ptrdiff_t Kp, ptrdiff_t m
     if (mb == 16) {
         int32_t acc[QI8_P * 16];
         for (ptrdiff_t m0 = 0; m0 < M; m0 += 16) {
+            const ptrdiff_t nm = M - m0 < 16 ? M - m0 : 16;
+            const __mmask16 mk = (__mmask16)((1u << nm) - 1u);
             qi8_vnni16(np, Kp, wp + m0 * Kp, col, acc);
-            for (ptrdiff_t i = 0; i < 16 && m0 + i < M; i++)
+            __m512i shv = _mm512_setzero_si512();
+            if (ymode != 2)
+                shv = _mm512_maskz_loadu_epi32(mk, sh + m0);
+            if (ymode == 2 || zw || _mm512_mask_cmplt_epi32_mask(mk, shv, _mm512_set1_epi32(1)) ||
+                _mm512_mask_cmpgt_epi32_mask(mk, shv, _mm512_set1_epi32(62))) {
+                for (ptrdiff_t i = 0; i < nm; i++)
+                    for (ptrdiff_t p = 0; p < np; p++)
+                        qi8_put((uint32_t)acc[16 * p + i], m0 + i, p, cbu, zw, colsum, mant, sh,
+                                zy, lo, hi, ymode, y, (m0 + i) * ym + p * yp);
+                continue;
+            }
+            /* 16 outputs a vector: bias, requantization, bytes */
+            const qi8_rq16_t rq =
+                qi8_rq16_prep(_mm512_maskz_loadu_epi32(mk, mant + m0), shv, zy, lo, hi);
+            const __m512i cv = _mm512_maskz_loadu_epi32(mk, cbu + m0);
+            __m128i q[QI8_P];
+            for (ptrdiff_t p = 0; p < QI8_P; p++)
+                q[p] = p < np ? qi8_rq16(_mm512_add_epi32(
+                                             _mm512_loadu_si512((const void *)(acc + 16 * p)), cv),
+                                         &rq)
+                              : _mm_setzero_si128();
+            uint8_t *yo = (uint8_t *)y + m0 * ym;
+            if (ym == 1) { /* the outputs of a column contiguous (a product's row) */
                 for (ptrdiff_t p = 0; p < np; p++)
-                    qi8_put((uint32_t)acc[16 * p + i], m0 + i, p, cbu, zw, colsum, mant, sh, zy,
-                            lo, hi, ymode, y, (m0 + i) * ym + p * yp);
+                    _mm_mask_storeu_epi8(yo + p * yp, mk, q[p]);
+            } else if (yp == 1) { /* a column per position: 16 x 8 bytes transposed */
+                const __m128i a0 = _mm_unpacklo_epi8(q[0], q[1]), a1 = _mm_unpackhi_epi8(q[0], q[1]);
+                const __m128i a2 = _mm_unpacklo_epi8(q[2], q[3]), a3 = _mm_unpackhi_epi8(q[2], q[3]);
+                const __m128i a4 = _mm_unpacklo_epi8(q[4], q[5]), a5 = _mm_unpackhi_epi8(q[4], q[5]);
+                const __m128i a6 = _mm_unpacklo_epi8(q[6], q[7]), a7 = _mm_unpackhi_epi8(q[6], q[7]);
+                /* b: 4 channels x positions 0-3 (from a0, a2...) or 4-7 */
+                const __m128i b0 = _mm_unpacklo_epi16(a0, a2), b1 = _mm_unpackhi_epi16(a0, a2);
+                const __m128i b2 = _mm_unpacklo_epi16(a1, a3), b3 = _mm_unpackhi_epi16(a1, a3);
+                const __m128i b4 = _mm_unpacklo_epi16(a4, a6), b5 = _mm_unpackhi_epi16(a4, a6);
+                const __m128i b6 = _mm_unpacklo_epi16(a5, a7), b7 = _mm_unpackhi_epi16(a5, a7);
+                __m128i r[8]; /* channels 2i, 2i + 1: 8 bytes each */
+                r[0] = _mm_unpacklo_epi32(b0, b4), r[1] = _mm_unpackhi_epi32(b0, b4);
+                r[2] = _mm_unpacklo_epi32(b1, b5), r[3] = _mm_unpackhi_epi32(b1, b5);
+                r[4] = _mm_unpacklo_epi32(b2, b6), r[5] = _mm_unpackhi_epi32(b2, b6);
+                r[6] = _mm_unpacklo_epi32(b3, b7), r[7] = _mm_unpackhi_epi32(b3, b7);
+                uint8_t t[16];
+                for (ptrdiff_t i = 0; i < nm; i++) {
+                    uint8_t *d = yo + i * ym;
+                    if (np == 8 && !(i & 1))
+                        _mm_storel_epi64((__m128i *)(void *)d, r[i >> 1]);
+                    else if (np == 8)
+                        _mm_storel_epi64((__m128i *)(void *)d, _mm_unpackhi_epi64(r[i >> 1], r[i >> 1]));
+                    else {
+                        _mm_storeu_si128((__m128i *)(void *)t, r[i >> 1]);
+                        memcpy(d, t + 8 * (i & 1), (size_t)np);
+                    }
+                }
+            } else {
+                for (ptrdiff_t p = 0; p < np; p++) {
+                    uint8_t b[16];
+                    _mm_storeu_si128((__m128i *)(void *)b, q[p]);
+                    for (ptrdiff_t i = 0; i < nm; i++)
+                        yo[i * ym + p * yp] = b[i];
+                }
+            }
         }
         return;
     }

@@ -176,6 +176,12 @@ def engine_cases():
     case("qlinearmatmul_e_u8", "QLinearMatMul",
          [("a", a), ("sa", sa), ("za", za), ("b", b), ("sb", sb), ("zb", zb), ("sy", sy),
           ("zy", zy)], [("y", requant(acc, mult, zy, np.uint8))], 10, const=True)
+    # depthwise 3x3 over a padded plane: rows wider than a vector (16 outputs) with a tail,
+    # stride 2 (the even bytes) and 1, uint8 and int8
+    qconv_case("qconv_e_dw3_s2", (1, 6, 9, 37), np.uint8, (6, 1, 3, 3), np.int8, group=6,
+               strides=[2, 2], pads=[1, 1, 1, 1], yt=np.uint8)
+    qconv_case("qconv_e_dw3_s1", (2, 3, 5, 40), np.int8, (3, 1, 3, 3), np.int8, group=3,
+               pads=[1, 1, 1, 1])
 
 
 def main():
