@@ -5,7 +5,8 @@
  * j in [0, k), of each axis; taps in the padding are skipped (never compared).  A window with no
  * tap inside the input gives `lowest`.  ind (may be NULL) receives the flat index of the max in x
  * (ONNX MaxPool Indices): row-major, or with the spatial axes in column-major order when
- * col_major (storage_order = 1); the (n, c) offset is included either way.
+ * col_major (storage_order = 1); the (n, c) offset is included either way.  Integer types
+ * without indices take a plain loop (no NaN to keep, no position to track).
  * @requires pool_taps */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
@@ -15,6 +16,35 @@ static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t 
                       const int64_t *out, const int64_t *k, const int64_t *st, const int64_t *dl,
                       const int64_t *pad, int64_t col_major, T lowest) {
     int64_t plane = in[0] * in[1] * in[2];
+    if (!ind && (T)0.5 == (T)0) { /* integers without indices: no NaN, no position to track */
+        const ptrdiff_t I1 = (ptrdiff_t)in[1], I2 = (ptrdiff_t)in[2], D0 = (ptrdiff_t)dl[0];
+        const ptrdiff_t D1 = (ptrdiff_t)dl[1], D2 = (ptrdiff_t)dl[2];
+        for (int64_t c = 0; c < nc; c++) {
+            const T *xc = x + c * plane;
+            for (int64_t o0 = 0; o0 < out[0]; o0++) {
+                int64_t s0 = o0 * st[0] - pad[0], a0, a1;
+                pool_taps_T(s0, in[0], k[0], dl[0], &a0, &a1);
+                for (int64_t o1 = 0; o1 < out[1]; o1++) {
+                    int64_t s1 = o1 * st[1] - pad[1], b0, b1;
+                    pool_taps_T(s1, in[1], k[1], dl[1], &b0, &b1);
+                    for (int64_t o2 = 0; o2 < out[2]; o2++) {
+                        int64_t s2 = o2 * st[2] - pad[2], c0, c1;
+                        pool_taps_T(s2, in[2], k[2], dl[2], &c0, &c1);
+                        T best = lowest;
+                        for (ptrdiff_t a = (ptrdiff_t)a0; a < (ptrdiff_t)a1; a++)
+                            for (ptrdiff_t b = (ptrdiff_t)b0; b < (ptrdiff_t)b1; b++) {
+                                const T *row = xc + (((ptrdiff_t)s0 + a * D0) * I1 +
+                                                     (ptrdiff_t)s1 + b * D1) * I2 + (ptrdiff_t)s2;
+                                for (ptrdiff_t j = (ptrdiff_t)c0; j < (ptrdiff_t)c1; j++)
+                                    best = row[j * D2] > best ? row[j * D2] : best;
+                            }
+                        *y++ = best;
+                    }
+                }
+            }
+        }
+        return;
+    }
     for (int64_t c = 0; c < nc; c++) {
         const T *xc = x + c * plane;
         for (int64_t o0 = 0; o0 < out[0]; o0++) {
