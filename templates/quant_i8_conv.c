@@ -53,13 +53,23 @@ static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t
                     if (b0 >= 0 && b0 + (K0 - 1) * D0 < I0 && b1 >= 0 && b1 + (K1 - 1) * D1 < I1 &&
                         b2 >= 0 && b2 + (K2 - 1) * D2 < I2) { /* the window inside: no checks */
                         const uint8_t *xw = xg + (b0 * I1 + b1) * I2 + b2;
-                        if (K0 == 1 && K1 == 3 && K2 == 3 && D1 == 1 && D2 == 1)
-                            for (ptrdiff_t ci = 0; ci < CG; ci++, xw += isp, cp += 9) {
+                        if (K0 == 1 && K1 == 3 && K2 == 3 && D1 == 1 && D2 == 1) {
+                            /* a window not in the last column: 4-byte copies, each one's
+                             * extra byte overwritten by the next (the last channel's exact) */
+                            ptrdiff_t ci = 0;
+                            if (b2 + 3 < I2)
+                                for (; ci + 1 < CG; ci++, xw += isp, cp += 9) {
+                                    memcpy(cp, xw, 4);
+                                    memcpy(cp + 3, xw + I2, 4);
+                                    memcpy(cp + 6, xw + 2 * I2, 4);
+                                }
+                            for (; ci < CG; ci++, xw += isp, cp += 9) {
                                 const uint8_t *r0 = xw, *r1 = r0 + I2, *r2 = r1 + I2;
                                 cp[0] = r0[0], cp[1] = r0[1], cp[2] = r0[2];
                                 cp[3] = r1[0], cp[4] = r1[1], cp[5] = r1[2];
                                 cp[6] = r2[0], cp[7] = r2[1], cp[8] = r2[2];
                             }
+                        }
                         else
                         for (ptrdiff_t ci = 0; ci < CG; ci++, xw += isp)
                             for (ptrdiff_t a = 0; a < K0; a++)

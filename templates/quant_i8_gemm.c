@@ -84,37 +84,74 @@ O2C_HOT static inline void qi8_dot22(ptrdiff_t kc, const int8_t *w, ptrdiff_t ws
 }
 
 #if QI8_VNNI
-/* AVX-512 VNNI: outputs m0 .. m0 + 15 (a whole block of the weight) x columns p < np
- * (np <= QI8_P): per quad one 64-byte load of the weight and, per column, one dword broadcast
- * multiplied-accumulated by VPDPBUSD (the columns are uint8 here: x + 128, which cbu[]
- * corrects).  Sums into acc[p][16]. */
-O2C_HOT static inline void qi8_vnni16(ptrdiff_t np, ptrdiff_t Kp, const int8_t *wb,
-                                      const qi8_col *col, int32_t *acc) {
-    __m512i a[QI8_P];
+/* AVX-512 VNNI: nb (1 or 2) blocks of 16 outputs (wb, and wb + 16 Kp) x columns p < np
+ * (np <= QI8_P): per quad one 64-byte load of each block's weight and, per column, one dword
+ * broadcast multiplied-accumulated by VPDPBUSD (the columns are uint8 here: x + 128, which
+ * cbu[] corrects).  Two blocks keep 16 sums in flight.  Sums into acc[b][p][16]. */
+static inline void qi8_vnni(int nb, ptrdiff_t np, ptrdiff_t Kp, const int8_t *wb,
+                            const qi8_col *col, int32_t *acc) {
     const ptrdiff_t kq = Kp / 4;
-    for (int p = 0; p < QI8_P; p++)
-        a[p] = _mm512_setzero_si512();
-    if (np == QI8_P) {
-        for (ptrdiff_t q = 0; q < kq; q++) {
-            const __m512i wv = _mm512_loadu_si512((const void *)(wb + 64 * q));
-            for (int p = 0; p < QI8_P; p++) {
-                int32_t xv;
-                memcpy(&xv, col + p * Kp + 4 * q, 4);
-                a[p] = _mm512_dpbusd_epi32(a[p], _mm512_set1_epi32(xv), wv);
+    const int8_t *wb2 = wb + 16 * Kp;
+    if (np == 8) { /* the full tile: 8 (or 16) sums in named registers */
+        const int32_t *x = (const int32_t *)(const void *)col; /* aligned by qi8_finish's words */
+        const ptrdiff_t kd = Kp / 4;
+        __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0,
+                a6 = a0, a7 = a0, c0 = a0, c1 = a0, c2 = a0, c3 = a0, c4 = a0, c5 = a0, c6 = a0,
+                c7 = a0;
+#define QI8_V(p, a, c)                                                                        \
+    do {                                                                                    \
+        const __m512i xb = _mm512_set1_epi32(x[(p) * kd + q]);                              \
+        a = _mm512_dpbusd_epi32(a, xb, w0);                                                 \
+        if (nb == 2)                                                                        \
+            c = _mm512_dpbusd_epi32(c, xb, w1);                                             \
+    } while (0)
+        if (nb == 2)
+            for (ptrdiff_t q = 0; q < kq; q++) {
+                const __m512i w0 = _mm512_loadu_si512((const void *)(wb + 64 * q));
+                const __m512i w1 = _mm512_loadu_si512((const void *)(wb2 + 64 * q));
+                QI8_V(0, a0, c0); QI8_V(1, a1, c1); QI8_V(2, a2, c2); QI8_V(3, a3, c3);
+                QI8_V(4, a4, c4); QI8_V(5, a5, c5); QI8_V(6, a6, c6); QI8_V(7, a7, c7);
             }
-        }
-    } else {
-        for (ptrdiff_t q = 0; q < kq; q++) {
-            const __m512i wv = _mm512_loadu_si512((const void *)(wb + 64 * q));
-            for (int p = 0; p < np; p++) {
-                int32_t xv;
-                memcpy(&xv, col + p * Kp + 4 * q, 4);
-                a[p] = _mm512_dpbusd_epi32(a[p], _mm512_set1_epi32(xv), wv);
+        else
+            for (ptrdiff_t q = 0; q < kq; q++) {
+                const __m512i w0 = _mm512_loadu_si512((const void *)(wb + 64 * q)), w1 = w0;
+                (void)w1;
+                QI8_V(0, a0, c0); QI8_V(1, a1, c1); QI8_V(2, a2, c2); QI8_V(3, a3, c3);
+                QI8_V(4, a4, c4); QI8_V(5, a5, c5); QI8_V(6, a6, c6); QI8_V(7, a7, c7);
             }
+#undef QI8_V
+        _mm512_storeu_si512((void *)(acc + 0), a0);
+        _mm512_storeu_si512((void *)(acc + 16), a1);
+        _mm512_storeu_si512((void *)(acc + 32), a2);
+        _mm512_storeu_si512((void *)(acc + 48), a3);
+        _mm512_storeu_si512((void *)(acc + 64), a4);
+        _mm512_storeu_si512((void *)(acc + 80), a5);
+        _mm512_storeu_si512((void *)(acc + 96), a6);
+        _mm512_storeu_si512((void *)(acc + 112), a7);
+        if (nb == 2) {
+            _mm512_storeu_si512((void *)(acc + 128), c0);
+            _mm512_storeu_si512((void *)(acc + 144), c1);
+            _mm512_storeu_si512((void *)(acc + 160), c2);
+            _mm512_storeu_si512((void *)(acc + 176), c3);
+            _mm512_storeu_si512((void *)(acc + 192), c4);
+            _mm512_storeu_si512((void *)(acc + 208), c5);
+            _mm512_storeu_si512((void *)(acc + 224), c6);
+            _mm512_storeu_si512((void *)(acc + 240), c7);
         }
+        return;
     }
-    for (int p = 0; p < np; p++)
-        _mm512_storeu_si512((void *)(acc + 16 * p), a[p]);
+    for (int b = 0; b < nb; b++) /* a short tile: one column at a time */
+        for (ptrdiff_t p = 0; p < np; p++) {
+            const int8_t *w = b ? wb2 : wb;
+            __m512i a = _mm512_setzero_si512();
+            for (ptrdiff_t q = 0; q < kq; q++) {
+                int32_t xv;
+                memcpy(&xv, col + p * Kp + 4 * q, 4);
+                a = _mm512_dpbusd_epi32(a, _mm512_set1_epi32(xv),
+                                        _mm512_loadu_si512((const void *)(w + 64 * q)));
+            }
+            _mm512_storeu_si512((void *)(acc + 16 * (b * QI8_P + p)), a);
+        }
 }
 #endif
 
@@ -127,11 +164,13 @@ static inline void qi8_tile(ptrdiff_t np, ptrdiff_t M, ptrdiff_t Kp, ptrdiff_t m
                             int32_t hi, int ymode, void *y, ptrdiff_t ym, ptrdiff_t yp) {
 #if QI8_VNNI
     if (mb == 16) {
-        int32_t acc[QI8_P * 16];
+        int32_t accs[2 * QI8_P * 16];
         for (ptrdiff_t m0 = 0; m0 < M; m0 += 16) {
             const ptrdiff_t nm = M - m0 < 16 ? M - m0 : 16;
             const __mmask16 mk = (__mmask16)((1u << nm) - 1u);
-            qi8_vnni16(np, Kp, wp + m0 * Kp, col, acc);
+            int32_t *acc = accs + ((m0 / 16) & 1) * QI8_P * 16;
+            if (!((m0 / 16) & 1)) /* two blocks at once, then their outputs one at a time */
+                qi8_vnni(M - m0 > 16 ? 2 : 1, np, Kp, wp + m0 * Kp, col, accs);
             __m512i shv = _mm512_setzero_si512();
             if (ymode != 2)
                 shv = _mm512_maskz_loadu_epi32(mk, sh + m0);

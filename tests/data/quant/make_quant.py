@@ -182,6 +182,9 @@ def engine_cases():
                strides=[2, 2], pads=[1, 1, 1, 1], yt=np.uint8)
     qconv_case("qconv_e_dw3_s1", (2, 3, 5, 40), np.int8, (3, 1, 3, 3), np.int8, group=3,
                pads=[1, 1, 1, 1])
+    # three blocks of 16 outputs (a pair, then one), 3x3 windows copied 4 bytes at a time
+    qconv_case("qconv_e_wide", (1, 20, 5, 6), np.uint8, (40, 20, 3, 3), np.int8,
+               pads=[1, 1, 1, 1], yt=np.uint8)
 
 
 def main():
