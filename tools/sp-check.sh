@@ -49,8 +49,6 @@ ALLOW=(
   'node/test_det_(2d|nd) PENDING Det (LU in double)'
   '(node/test_|tests/data/dataub/)(cast|castlike|max|min|mod)[A-Za-z0-9_]*(FLOAT16|BFLOAT16|float16|bf16|half)[A-Za-z0-9_]*(\+mf)? PENDING float16/bfloat16 conversions (templates/ew_half_to_float.c, ew_float_to_half.c)'
   'tests/data/elementwise/types(\+mf)? PENDING float16 conversions'
-  '(node/test_|tests/data/dataub/|tests/data/quant/cases/)(qlinear|dynamicquantize)[A-Za-z0-9_]*(\+mf)? PENDING QLinearConv/QLinearMatMul requantization in double'
-  'tests/models/q_(kws|resnet8|fc|tblock)_(qop|qdq)(\+mf)? PENDING issue 11: QLinearConv/QLinearMatMul requantization in double (the QDQ forms too since lower.c rewrites them into those ops)'
   '(node/test_|tests/data/index/|tests/data/misc/)onehot[a-z_]*(\+mf)? PENDING OneHot depth/values through double'
   'node/test_range_float_type_positive_delta PENDING Range count (ceil in double)'
   'node/test_pow_types_float PENDING Pow with an integer exponent (pow in double)'

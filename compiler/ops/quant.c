@@ -130,8 +130,8 @@ static void qlinear_range(Compiler *c, Node *n, DType t, const char **lo, const 
     int64_t a = attr_int(c, n, "o2c_qmin", tlo), b = attr_int(c, n, "o2c_qmax", thi);
     a = a < tlo ? tlo : a > thi ? thi : a;
     b = b < a ? a : b > thi ? thi : b;
-    *lo = arena_printf(c->arena, "%lld.0", (long long)a);
-    *hi = arena_printf(c->arena, "%lld.0", (long long)b);
+    *lo = arena_printf(c->arena, "%lld", (long long)a);
+    *hi = arena_printf(c->arena, "%lld", (long long)b);
 }
 
 static void require_float(Compiler *c, Node *n, Value *v, const char *what) {
@@ -176,7 +176,8 @@ static float cflt(const Value *v, int64_t i) {
 
 /* r = mant * 2^-sh exactly: mant the significand of float r shifted to 31 bits; the codes of
  * templates/quant_i8.c for |r| >= 2^30 (sh 0), infinite (-1) and NaN (-2) r; 0 for |r| <
- * 2^-32 (the products round to 0). */
+ * 2^-32 (the products round to 0).  The same decomposition as the generated code's qi8_mult
+ * (templates/quant_requant.c), which the products with run-time scales use. */
 static void qmult(float r, int32_t *mant, int32_t *sh) {
     uint32_t b;
     memcpy(&b, &r, 4);
@@ -371,13 +372,17 @@ static void emit_qdq(Compiler *c, Emit *e, Node *n, bool quantize) {
     emit_line(e, "%s *yp = %s + (o * %s + a) * %s;", dtype_ctype(y->dtype), Y, ax, inner);
     emit_line(e, "for (int64_t i = 0; i < %s; i++) {", inner);
     if (quantize) {
-        /* saturate(v): NaN (a NaN input, a zero scale) gives 0 (templates/int_sat.c) */
-        const char *sat = emit_template(e, "int_sat", y->dtype);
-        if (dbl)
+        /* saturate(v): NaN (a NaN input, a zero scale) gives 0 (templates/int_sat.c; float
+         * input: int_satf.c, no double) */
+        if (dbl) {
+            const char *sat = emit_template(e, "int_sat", y->dtype);
             emit_line(e, "    double v = rint((double)xp[i] / (double)s) + z;");
-        else
+            emit_line(e, "    yp[i] = o2c_sat_%s(v);", sat);
+        } else {
+            const char *sat = emit_template(e, "int_satf", y->dtype);
             emit_line(e, "    float v = nearbyintf(xp[i] / s) + z;");
-        emit_line(e, "    yp[i] = o2c_sat_%s((double)v);", sat);
+            emit_line(e, "    yp[i] = o2c_satf_%s(v);", sat);
+        }
     } else {
         emit_line(e, "    yp[i] = ((float)xp[i] - z) * s;");
     }
@@ -408,11 +413,11 @@ static void infer_dynquant(Compiler *c, Node *n) {
 }
 
 /* NaN elements are skipped by the range; an infinite one makes the scale infinite, and the
- * quantized values go through the saturating conversion (NaN gives 0: templates/int_sat.c). */
+ * quantized values go through the saturating conversion (NaN gives 0: templates/int_satf.c). */
 static void emit_dynquant(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0];
     const char *X = emit_ptr(e, x), *len = emit_sym(e, ir_numel(c, x));
-    const char *sat = emit_template(e, "int_sat", DT_UINT8);
+    const char *sat = emit_template(e, "int_satf", DT_UINT8);
     emit_line(e, "float lo = 0.0f, hi = 0.0f, s, zf;");
     emit_line(e, "for (int64_t i = 0; i < %s; i++) {", len);
     emit_line(e, "    lo = %s[i] < lo ? %s[i] : lo;", X, X);
@@ -420,7 +425,7 @@ static void emit_dynquant(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "}");
     emit_line(e, "s = (hi - lo) / 255.0f;");
     emit_line(e, "zf = s > 0.0f ? nearbyintf(0.0f - lo / s) : 0.0f;");
-    emit_line(e, "zf = (float)o2c_sat_%s((double)zf);", sat);
+    emit_line(e, "zf = (float)o2c_satf_%s(zf);", sat);
     Value *ys = out_opt(n, 1), *yz = out_opt(n, 2);
     if (ys && (ys->nuses || ys->is_output))
         emit_line(e, "%s[0] = s;", emit_ptr(e, ys));
@@ -428,7 +433,7 @@ static void emit_dynquant(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "%s[0] = (uint8_t)zf;", emit_ptr(e, yz)); /* saturated above */
     emit_line(e, "for (int64_t i = 0; i < %s; i++) {", len);
     emit_line(e, "    float v = s > 0.0f ? nearbyintf(%s[i] / s) + zf : zf;", X);
-    emit_line(e, "    %s[i] = o2c_sat_%s((double)v);", emit_ptr(e, n->out[0]), sat);
+    emit_line(e, "    %s[i] = o2c_satf_%s(v);", emit_ptr(e, n->out[0]), sat);
     emit_line(e, "}");
 }
 
