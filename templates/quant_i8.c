@@ -83,8 +83,15 @@ typedef uint8_t qi8_col; /* x + 128 */
 typedef int8_t qi8_col;
 #endif
 
+/* the core's helpers: not every kernel uses every one (clang warns of an unused static inline) */
+#if defined(__GNUC__) || defined(__clang__)
+#define QI8_UNUSED __attribute__((unused))
+#else
+#define QI8_UNUSED
+#endif
+
 /* clamp(round_half_to_even(v * mant * 2^-sh) + zy, lo, hi) (see the header for sh <= 0). */
-static inline int32_t qi8_rq(int32_t v, int32_t mant, int32_t sh, int32_t zy, int32_t lo,
+QI8_UNUSED static inline int32_t qi8_rq(int32_t v, int32_t mant, int32_t sh, int32_t zy, int32_t lo,
                              int32_t hi) {
     const int64_t p = (int64_t)v * mant;
     int32_t q;
@@ -155,7 +162,7 @@ __attribute__((unused)) static inline __m128i qi8_rq16(__m512i v, const qi8_rq16
 
 /* Stores the sum s (zero points' terms included) at y[at]: requantized by mant, sh (ymode 0
  * int8, 1 uint8) or as int32 (ymode 2). */
-static inline void qi8_out(uint32_t s, int32_t mant, int32_t sh, int32_t zy, int32_t lo,
+QI8_UNUSED static inline void qi8_out(uint32_t s, int32_t mant, int32_t sh, int32_t zy, int32_t lo,
                            int32_t hi, int ymode, void *y, ptrdiff_t at) {
     if (ymode == 2)
         ((int32_t *)y)[at] = (int32_t)s;
@@ -167,7 +174,7 @@ static inline void qi8_out(uint32_t s, int32_t mant, int32_t sh, int32_t zy, int
 
 /* Stores output (m, p) at y[at]: the sum s with the zero points' terms (cb, zw per output,
  * colsum per column), then qi8_out. */
-static inline void qi8_put(uint32_t s, ptrdiff_t m, ptrdiff_t p, const int32_t *cb,
+QI8_UNUSED static inline void qi8_put(uint32_t s, ptrdiff_t m, ptrdiff_t p, const int32_t *cb,
                            const int32_t *zw, const int32_t *colsum, const int32_t *mant,
                            const int32_t *sh, int32_t zy, int32_t lo, int32_t hi, int ymode,
                            void *y, ptrdiff_t at) {
