@@ -90,6 +90,28 @@ typedef int8_t qi8_col;
 #define QI8_UNUSED
 #endif
 
+/* r = mant * 2^-sh exactly, with qi8_rq's codes for |r| >= 2^30 (sh 0), an infinite (-1) and
+ * a NaN (-2) r; 0 when |r| < 2^-32 (every product rounds to 0). */
+QI8_UNUSED static void qi8_mult(float r, int32_t *mant, int32_t *sh) {
+    uint32_t b;
+    memcpy(&b, &r, 4);
+    const int32_t e = (int32_t)((b >> 23) & 255u), neg = (int32_t)(b >> 31);
+    const uint32_t f = b & 0x7fffffu;
+    if (e == 255) {
+        *mant = neg ? -1 : 1;
+        *sh = f ? -2 : -1;
+        return;
+    }
+    const int32_t s = 157 - e; /* r = (f | 2^23) 2^7 2^-(157 - e) */
+    if (e == 0 || s > 62) {
+        *mant = 0, *sh = 1;
+        return;
+    }
+    const int32_t m = (int32_t)((f | 0x800000u) << 7);
+    *mant = neg ? -m : m;
+    *sh = s < 1 ? 0 : s;
+}
+
 /* clamp(round_half_to_even(v * mant * 2^-sh) + zy, lo, hi) (see the header for sh <= 0). */
 QI8_UNUSED static inline int32_t qi8_rq(int32_t v, int32_t mant, int32_t sh, int32_t zy, int32_t lo,
                              int32_t hi) {

@@ -2,7 +2,7 @@
  * bias is not NULL) to 8 bits: y = clamp(round_half_to_even(v * r) + zy, lo, hi) with the
  * multiplier r = s1 * s2 / sy in float (s1 = s1p[r * s1r + c * s1c], s2 likewise; strides 0
  * broadcast), as the ONNX reference computes it; y is int8 when y_s8 else uint8.  The product
- * is exact in fixed point (qi8_mult: r as a 31-bit mantissa and a shift; qi8_rq,
+ * is exact in fixed point (qi8_mult: r as a 31-bit mantissa and a shift; qi8_rq; both in
  * templates/quant_i8.c): no double.  lo..hi is the type's range, or narrower for a Relu or Clip
  * folded in by the lowering (compiler/lower.c: quantize is monotone, so Q(clip(v)) =
  * clamp(Q(v), Q(lo), Q(hi))).  A NaN multiplier (a zero or NaN scale) gives 0 (clamped to
@@ -14,28 +14,6 @@
 #include "o2c_template.h"
 #include "quant_i8.c"
 #endif
-
-/* r = mant * 2^-sh exactly, with qi8_rq's codes for |r| >= 2^30 (sh 0), an infinite (-1) and
- * a NaN (-2) r; 0 when |r| < 2^-32 (every product rounds to 0). */
-static void qi8_mult(float r, int32_t *mant, int32_t *sh) {
-    uint32_t b;
-    memcpy(&b, &r, 4);
-    const int32_t e = (int32_t)((b >> 23) & 255u), neg = (int32_t)(b >> 31);
-    const uint32_t f = b & 0x7fffffu;
-    if (e == 255) {
-        *mant = neg ? -1 : 1;
-        *sh = f ? -2 : -1;
-        return;
-    }
-    const int32_t s = 157 - e; /* r = (f | 2^23) 2^7 2^-(157 - e) */
-    if (e == 0 || s > 62) {
-        *mant = 0, *sh = 1;
-        return;
-    }
-    const int32_t m = (int32_t)((f | 0x800000u) << 7);
-    *mant = neg ? -m : m;
-    *sh = s < 1 ? 0 : s;
-}
 
 static void quant_requant(int64_t rows, int64_t cols, const int32_t *acc, const int32_t *bias,
                           int64_t br, int64_t bc, const float *s1p, int64_t s1r, int64_t s1c,

@@ -445,6 +445,8 @@ typedef struct QmmPlan {
     QParam za, zb, sa, sb, sy, zy;
     QFast *fast; /* B a constant matrix and every parameter a constant: the int8 engine */
     Sym *rows;   /* fast: rows of A (its elements / K) */
+    bool rt;     /* B a run-time tensor, per-tensor A parameters: the engine, B packed per call */
+    Sym *kp;     /* rt: K rounded up to 16 */
 } QmmPlan;
 
 /* A per-batch parameter of operand v (rank >= 2): shaped [batch of v..., M, 1] for A (row)
@@ -537,6 +539,19 @@ static void infer_qmm(Compiler *c, Node *n, bool qlinear) {
         n->priv = p;
         return;
     }
+    /* B at run time: the engine packs 16 of its columns at a time (quant_i8_rowsrt.c) when A's
+     * parameters are per tensor */
+    if ((p->za.mode == QP_NONE || p->za.mode == QP_SCALAR) && p->zb.mode != QP_BATCH &&
+        (!qlinear || (p->sa.mode == QP_SCALAR && p->sb.mode != QP_BATCH &&
+                      p->sy.mode == QP_SCALAR && p->zy.mode == QP_SCALAR && !has_bias))) {
+        p->rt = true;
+        p->kp = sym_mul(s, sym_floordiv(s, sym_add(s, p->sh.k, K(c, 15)), K(c, 16)), K(c, 16));
+        /* colsum (8), the columns (8 Kp bytes), the block's constants (80), the block (16 Kp) */
+        n->scratch = sym_add(s, K(c, QI8_SCRATCH(0) + 80 * 4), sym_mul(s, p->kp, K(c, 16)));
+        n->scratch = sym_add(s, n->scratch, sym_mul(s, p->kp, K(c, 8)));
+        n->priv = p;
+        return;
+    }
     /* scratch: A and B widened to int32, and the int32 product when it is requantized */
     Sym *words = sym_add(s, sym_mul(s, p->sh.m, p->sh.k), sym_mul(s, p->sh.k, p->sh.n));
     if (qlinear)
@@ -564,6 +579,54 @@ static const char *param_stride(Emit *e, const QParam *q) {
     return q->mode == QP_BATCH ? "1" : qp_stride(e, q);
 }
 
+/* A product with a run-time B by the int8 engine (templates/quant_i8_rowsrt.c), per batch
+ * element. */
+static void emit_qmm_rt(Compiler *c, Emit *e, Node *n) {
+    SymCtx *s = c->sym;
+    QmmPlan *p = n->priv;
+    bool ql = p->qlinear;
+    Value *a = n->in[0], *b = n->in[ql ? 3 : 1], *y = n->out[0];
+    emit_template(e, "quant_i8_rowsrt", DT_UNDEFINED);
+    const char *zbs = param_stride(e, &p->zb), *sbs = "0";
+    if (ql)
+        sbs = param_stride(e, &p->sb);
+    const char *kp = emit_sym(e, p->kp);
+    emit_line(e, "int32_t *const qs = (int32_t *)(void *)(ws + %s);", emit_sym(e, n->scratch_offset));
+    emit_line(e, "qi8_col *const qc = (qi8_col *)(void *)(qs + 8);");
+    emit_line(e, "int32_t *const qt = (int32_t *)(void *)((char *)(void *)qc + 8 * %s);", kp);
+    emit_line(e, "int8_t *const qw = (int8_t *)(void *)(qt + 80);");
+    bool au8 = a->dtype == DT_UINT8;
+    if (p->za.mode == QP_NONE)
+        emit_line(e, "const int32_t qza = %d;", au8 ? -128 : 0);
+    else
+        emit_line(e, "const int32_t qza = (int32_t)%s[0]%s;", emit_ptr(e, p->za.v), au8 ? " - 128" : "");
+    const char *lo = "0", *hi = "0";
+    if (ql)
+        qlinear_range(c, n, y->dtype, &lo, &hi);
+    for (int d = 0; d < p->sh.rb; d++) {
+        emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, p->sh.batch[d]), d);
+        emit_indent(e, 1);
+    }
+    const MmShape *sh = &p->sh;
+    const char *ao = emit_batch_offset(e, sh->rb, sh->batch, sh->abatch, sym_mul(s, sh->m, sh->k));
+    const char *bo = emit_batch_offset(e, sh->rb, sh->batch, sh->bbatch, sym_mul(s, sh->k, sh->n));
+    const char *yo = emit_batch_offset(e, sh->rb, sh->batch, sh->batch, sym_mul(s, sh->m, sh->n));
+    emit_line(e, "qi8_rows_rt(%s, %s, %s + %s, %d, qza, %s, %s + %s, %d, %s, %s, %s, %s, %s, %s, "
+              "%s, %s, %s, %d, %s + %s, qw, qt, qc, qs);",
+              emit_sym(e, sh->m), emit_sym(e, sh->k), emit_ptr(e, a), ao, au8, emit_sym(e, sh->n),
+              emit_ptr(e, b), bo, b->dtype == DT_UINT8,
+              p->zb.mode == QP_NONE ? "(const void *)0" : emit_ptr(e, p->zb.v), zbs,
+              ql ? arena_printf(emit_arena(e), "%s[0]", emit_ptr(e, p->sa.v)) : "1.0f",
+              ql ? emit_ptr(e, p->sb.v) : "(const float *)0", sbs,
+              ql ? arena_printf(emit_arena(e), "%s[0]", emit_ptr(e, p->sy.v)) : "1.0f",
+              ql ? arena_printf(emit_arena(e), "(int32_t)%s[0]", emit_ptr(e, p->zy.v)) : "0",
+              lo, hi, ql ? (y->dtype == DT_INT8 ? 0 : 1) : 2, emit_ptr(e, y), yo);
+    for (int d = 0; d < p->sh.rb; d++) {
+        emit_indent(e, -1);
+        emit_line(e, "}");
+    }
+}
+
 static void emit_qmm(Compiler *c, Emit *e, Node *n) {
     SymCtx *s = c->sym;
     QmmPlan *p = n->priv;
@@ -574,11 +637,16 @@ static void emit_qmm(Compiler *c, Emit *e, Node *n) {
         emit_template(e, "quant_i8_rows", DT_UNDEFINED);
         emit_line(e, "int32_t *const qs = (int32_t *)(void *)(ws + %s);",
                   emit_sym(e, n->scratch_offset));
-        emit_line(e, "qi8_rows(%s, %s, %s, %d, %s, %lld, %lld, %s, %s, %s, "
+        emit_line(e, "qi8_rows(%s, %s, %s, %d, %s, %lld, %lld, %s, %s, %s, %s, "
                   "(qi8_col *)(void *)(qs + 8), qs);",
                   emit_sym(e, p->rows), emit_sym(e, p->sh.k), emit_ptr(e, a),
                   a->dtype == DT_UINT8, emit_sym(e, p->sh.n), (long long)f->kp,
-                  (long long)f->mb, emit_ptr(e, f->wpk), qf_args(e, f), emit_ptr(e, y));
+                  (long long)f->mb, emit_ptr(e, f->wpk), qf_args(e, f), emit_ptr(e, y),
+                  emit_sym(e, p->sh.n));
+        return;
+    }
+    if (p->rt) {
+        emit_qmm_rt(c, e, n);
         return;
     }
     emit_template(e, "quant_widen", DT_UNDEFINED);
