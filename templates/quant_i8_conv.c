@@ -42,7 +42,28 @@ static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t
             uint8_t *const st = qi8_stage(col, KP);
             if (pointwise) {
                 const uint8_t *xp = xg + p0;
-                for (ptrdiff_t ci = 0; ci < CG; ci++, xp += isp)
+                ptrdiff_t ci = 0;
+#if QI8_VNNI
+                /* 8 positions x 4 channels at a time: four 8-byte rows interleaved into the
+                 * positions' dwords */
+                if (np == 8)
+                    for (; ci + 4 <= CG; ci += 4, xp += 4 * isp) {
+                        const __m128i r0 = _mm_loadl_epi64((const __m128i *)(const void *)xp);
+                        const __m128i r1 = _mm_loadl_epi64((const __m128i *)(const void *)(xp + isp));
+                        const __m128i r2 =
+                            _mm_loadl_epi64((const __m128i *)(const void *)(xp + 2 * isp));
+                        const __m128i r3 =
+                            _mm_loadl_epi64((const __m128i *)(const void *)(xp + 3 * isp));
+                        const __m128i t01 = _mm_unpacklo_epi8(r0, r1), t23 = _mm_unpacklo_epi8(r2, r3);
+                        const __m128i lo = _mm_unpacklo_epi16(t01, t23), hi = _mm_unpackhi_epi16(t01, t23);
+                        uint32_t d[8];
+                        _mm_storeu_si128((__m128i *)(void *)d, lo);
+                        _mm_storeu_si128((__m128i *)(void *)(d + 4), hi);
+                        for (int pp = 0; pp < 8; pp++)
+                            memcpy(st + pp * KP + ci, d + pp, 4);
+                    }
+#endif
+                for (; ci < CG; ci++, xp += isp)
                     for (ptrdiff_t pp = 0; pp < np; pp++)
                         st[pp * KP + ci] = xp[pp];
             } else {

@@ -40,20 +40,51 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
     const uint32_t cbc = (uint32_t)cb[ch];
     const int32_t mc = mant ? mant[ch] : 0, shc = sh ? sh[ch] : 0;
 #if QI8_VNNI
-    /* AVX-512: 16 outputs of a row at a time (stride 1 or 2), requantized as a vector */
+    /* AVX-512: 16 outputs of a row at a time (stride 1 or 2), requantized as a vector; with
+     * VBMI a kernel row is one byte permutation and one VPDPBUSD, else 3 multiplies */
     if (ymode != 2 && shc >= 1 && shc <= 62 && (S2 == 1 || S2 == 2)) {
         const qi8_rq16_t rq = qi8_rq16_prep(_mm512_set1_epi32(mc), _mm512_set1_epi32(shc), zy, lo, hi);
+#ifdef __AVX512VBMI__
+        const __m512i cv = _mm512_set1_epi32(
+            (int32_t)(cbc - 128u * (uint32_t)(w0 + w1 + w2 + w3 + w4 + w5 + w6 + w7 + w8)));
+        /* byte indices: lane j takes (j, j + 1, j + 2, j + 2) (stride 1) or (2j, 2j + 1, 2j + 2,
+         * 2j + 2); the 4th byte meets a zero weight */
+        int8_t i1[64], i2[64];
+        for (int j = 0; j < 16; j++)
+            for (int b = 0; b < 4; b++)
+                i1[4 * j + b] = (int8_t)(j + (b < 3 ? b : 2)), i2[4 * j + b] = (int8_t)(2 * j + (b < 3 ? b : 2));
+        const __m512i ix1 = _mm512_loadu_si512((const void *)i1), ix2 = _mm512_loadu_si512((const void *)i2);
+        const __m512i wr[3] = {
+            _mm512_set1_epi32((int32_t)((uint32_t)(uint8_t)w0 | (uint32_t)(uint8_t)w1 << 8 | (uint32_t)(uint8_t)w2 << 16)),
+            _mm512_set1_epi32((int32_t)((uint32_t)(uint8_t)w3 | (uint32_t)(uint8_t)w4 << 8 | (uint32_t)(uint8_t)w5 << 16)),
+            _mm512_set1_epi32((int32_t)((uint32_t)(uint8_t)w6 | (uint32_t)(uint8_t)w7 << 8 | (uint32_t)(uint8_t)w8 << 16))};
+#else
         const __m512i cv = _mm512_set1_epi32((int32_t)cbc);
+#endif
+#ifndef __AVX512VBMI__
         const __m512i wv[9] = {_mm512_set1_epi32(w0), _mm512_set1_epi32(w1), _mm512_set1_epi32(w2),
                                _mm512_set1_epi32(w3), _mm512_set1_epi32(w4), _mm512_set1_epi32(w5),
                                _mm512_set1_epi32(w6), _mm512_set1_epi32(w7), _mm512_set1_epi32(w8)};
+#endif
         for (ptrdiff_t o1 = 0; o1 < O1; o1++) {
             const int8_t *row = pl + o1 * S1 * W;
             for (ptrdiff_t o2 = 0; o2 < O2; o2 += 16) {
                 const ptrdiff_t n = O2 - o2 < 16 ? O2 - o2 : 16;
                 const __mmask16 m1 = (__mmask16)((1u << n) - 1u);        /* stride 1: n bytes */
-                const __mmask32 m2 = (__mmask32)((1u << (2 * n - 1)) - 1u); /* stride 2 */
                 __m512i acc = cv;
+#ifdef __AVX512VBMI__
+                /* per kernel row one VPDPBUSD: lane j's dword holds the row's 3 taps of output
+                 * j (a byte permutation of the row, biased to uint8; cv less 128 sum w) */
+                const __mmask64 lm = S2 == 1 ? (((__mmask64)1 << (n + 2)) - 1)
+                                             : (((__mmask64)1 << (2 * n + 1)) - 1);
+                for (int a = 0; a < 3; a++) {
+                    const __m512i v = _mm512_xor_si512(
+                        _mm512_maskz_loadu_epi8(lm, row + a * W + o2 * S2), _mm512_set1_epi8(-128));
+                    acc = _mm512_dpbusd_epi32(acc, _mm512_permutexvar_epi8(S2 == 1 ? ix1 : ix2, v),
+                                              wr[a]);
+                }
+#else
+                const __mmask32 m2 = (__mmask32)((1u << (2 * n - 1)) - 1u); /* stride 2 */
                 for (int a = 0; a < 3; a++)
                     for (int c = 0; c < 3; c++) {
                         const int8_t *r = row + a * W + o2 * S2 + c;
@@ -66,6 +97,7 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
                         }
                         acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(v, wv[3 * a + c]));
                     }
+#endif
                 const __m128i q = qi8_rq16(acc, &rq);
                 _mm_mask_storeu_epi8((char *)y + at + o1 * O2 + o2, m1, q);
             }
