@@ -19,8 +19,8 @@
 # this run's figures (tools/tiny-table.sh reads it). TINY_BUDGET=FILE: another record file.
 # Then the int8 models (tests/models/q_*, make_quant.py), compiled with onnx2c $QUANT_OPTS
 # (default --memory-first), on the same two cores with the same figures, the outputs compared
-# bit for bit (onnx2c-emb check --exact); the figures are printed in a table, not checked
-# against a record (BUILD_DIR/embedded/quant-figures.txt keeps them).
+# bit for bit (onnx2c-emb check --exact), their figures checked against the same record file
+# (BUILD_DIR/embedded/quant-figures.txt keeps them).
 # INSN_PROFILE=N: also prints the N functions that ran the most instructions, per model and core
 # (the plugin's blocks=on, tools/insn-count/profile.sh).
 # Closes with "N passed, N failed".  Exits 77 (skipped) without arm-none-eabi-gcc or QEMU.
@@ -239,61 +239,53 @@ figures=$out/tiny-figures.txt
 for n in "${tiny[@]}"; do
   selected "$n" && measure "$n" "$TINY_OPTS" "" "$figures"
 done
-
-if [ $run_tiny = 1 ]; then
-  # the table: this run's figures beside the records; a figure more than 2% over its record fails
-  rec_opts=$(sed -n 's/^# options: //p' "$budget" 2>/dev/null)
-  check=1
-  [ "$TINY_OPTS" = "$rec_opts" ] || check=0
-  echo
-  echo "onnx2c $TINY_OPTS: this run (record in $budget$([ $check = 1 ] || echo ", made with '$rec_opts': not checked"))"
-  printf '%-13s %-4s %19s %21s %25s\n' model core "arena" "text+rodata" "instructions/inference"
-  while read -r m t a f n _; do
-    read -r ra rf rn < <(awk -v m="$m" -v t="$t" '$1 == m && $2 == t {print $3, $4, $5}' "$budget" 2>/dev/null)
-    printf '%-13s %-4s %9d (%7s) %10d (%8s) %12d (%10s)\n' "$m" "$t" "$a" "${ra:--}" "$f" "${rf:--}" "$n" "${rn:--}"
-    if [ $check = 0 ] || [ $record = 1 ]; then continue; fi
-    name="$m $t"
-    if [ -z "$ra" ]; then fail "no record in $budget (tools/embedded.sh --record)"; continue; fi
-    for pair in "arena $a $ra" "text+rodata $f $rf" "instructions $n $rn"; do
-      read -r what now was <<<"$pair"
-      [ $((now * 100)) -le $((was * 102)) ] || fail "$what $now is more than 2% over the record $was"
-    done
-  done <"$figures"
-
-  if [ $record = 1 ]; then
-    # the records of models not run this time stay, unless they were made with other options
-    keep=$budget
-    [ "$TINY_OPTS" = "$rec_opts" ] || keep=/dev/null
-    {
-      echo "# The figures of the MLPerf Tiny-style models (tests/models/tiny_*) that tools/embedded.sh"
-      echo "# checks: per model and core, the arena (NET_WORKSPACE_MAX, bytes), text + rodata of the"
-      echo "# model's object (bytes, arm-none-eabi-gcc 12 -O2) and the executed instructions of one"
-      echo "# inference on QEMU. A run fails when a figure is more than 2% over its record; record"
-      echo "# improvements with tools/embedded.sh --record [BUILD_DIR] [tiny_NAME...]."
-      echo "# options: $TINY_OPTS"
-      echo "# model core arena text+rodata instructions"
-      { awk 'NR == FNR {run[$1 " " $2] = 1; next} /^#/ {next} NF && !(($1 " " $2) in run)' "$figures" "$keep"
-        awk '{print $1, $2, $3, $4, $5}' "$figures"; } | sort -k1,1 -k2,2
-    } >"$out/budget.new" && mv "$out/budget.new" "$budget"
-    echo "recorded in $budget"
-  fi
-fi
-
 # the int8 models (tests/models/make_quant.py) with --memory-first, outputs bit for bit (their
 # dequantized outputs are float32 products of integers: one quantization step is far above the
-# contract's tolerance anyway); figures printed, not checked: the int8 kernels are being rewritten
-if [ $run_quant = 1 ]; then
-  qfigures=$out/quant-figures.txt
-  : >"$qfigures"
-  for n in "${quant[@]}"; do
-    selected "$n" && measure "$n" "$QUANT_OPTS" "--exact" "$qfigures"
+# contract's tolerance anyway)
+qfigures=$out/quant-figures.txt
+[ $run_quant = 1 ] && : >"$qfigures"
+for n in "${quant[@]}"; do
+  selected "$n" && measure "$n" "$QUANT_OPTS" "--exact" "$qfigures"
+done
+
+# the table: this run's figures beside the records; a figure more than 2% over its record fails
+rec_opts=$(sed -n 's/^# options: //p' "$budget" 2>/dev/null)
+check=1
+[ "$TINY_OPTS" = "$rec_opts" ] && [ "$QUANT_OPTS" = "$rec_opts" ] || check=0
+all=$out/all-figures.txt
+cat $([ $run_tiny = 1 ] && echo "$figures") $([ $run_quant = 1 ] && echo "$qfigures") >"$all"
+echo
+echo "onnx2c $TINY_OPTS: this run (record in $budget$([ $check = 1 ] || echo ", made with '$rec_opts': not checked"))"
+printf '%-14s %-4s %19s %21s %25s\n' model core "arena" "text+rodata" "instructions/inference"
+while read -r m t a f n _; do
+  read -r ra rf rn < <(awk -v m="$m" -v t="$t" '$1 == m && $2 == t {print $3, $4, $5}' "$budget" 2>/dev/null)
+  printf '%-14s %-4s %9d (%7s) %10d (%8s) %12d (%10s)\n' "$m" "$t" "$a" "${ra:--}" "$f" "${rf:--}" "$n" "${rn:--}"
+  if [ $check = 0 ] || [ $record = 1 ]; then continue; fi
+  name="$m $t"
+  if [ -z "$ra" ]; then fail "no record in $budget (tools/embedded.sh --record)"; continue; fi
+  for pair in "arena $a $ra" "text+rodata $f $rf" "instructions $n $rn"; do
+    read -r what now was <<<"$pair"
+    [ $((now * 100)) -le $((was * 102)) ] || fail "$what $now is more than 2% over the record $was"
   done
-  echo
-  echo "int8 models, onnx2c $QUANT_OPTS: this run (no record)"
-  printf '%-14s %-4s %9s %12s %23s\n' model core "arena" "text+rodata" "instructions/inference"
-  while read -r m t a f n _; do
-    printf '%-14s %-4s %9d %12d %23d\n' "$m" "$t" "$a" "$f" "$n"
-  done <"$qfigures"
+done <"$all"
+
+if [ $record = 1 ]; then
+  # the records of models not run this time stay, unless they were made with other options
+  keep=$budget
+  [ "$TINY_OPTS" = "$rec_opts" ] || keep=/dev/null
+  {
+    echo "# The figures of the MLPerf Tiny-style models (tests/models/tiny_*) and of the int8 models"
+    echo "# (tests/models/q_*) that tools/embedded.sh checks: per model and core, the arena"
+    echo "# (NET_WORKSPACE_MAX, bytes), text + rodata of the model's object (bytes, arm-none-eabi-gcc"
+    echo "# 12 -O2) and the executed instructions of one inference on QEMU. A run fails when a"
+    echo "# figure is more than 2% over its record; record improvements with"
+    echo "# tools/embedded.sh --record [BUILD_DIR] [MODEL...]."
+    echo "# options: $TINY_OPTS"
+    echo "# model core arena text+rodata instructions"
+    { awk 'NR == FNR {run[$1 " " $2] = 1; next} /^#/ {next} NF && !(($1 " " $2) in run)' "$all" "$keep"
+      awk '{print $1, $2, $3, $4, $5}' "$all"; } | sort -k1,1 -k2,2
+  } >"$out/budget.new" && mv "$out/budget.new" "$budget"
+  echo "recorded in $budget"
 fi
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
