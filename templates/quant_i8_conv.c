@@ -39,7 +39,7 @@ static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t
         ptrdiff_t o0 = 0, o1 = 0, o2 = 0; /* the coordinates of position p0 */
         for (ptrdiff_t p0 = 0; p0 < osp; p0 += QI8_P) {
             const ptrdiff_t np = osp - p0 < QI8_P ? osp - p0 : QI8_P;
-            uint8_t *const st = qi8_stage(col, KP);
+            uint8_t *const st = qi8_stage(col, np, KP);
             if (pointwise) {
                 const uint8_t *xp = xg + p0;
                 ptrdiff_t ci = 0;

@@ -266,14 +266,15 @@ static inline void qi8_tile(ptrdiff_t np, ptrdiff_t M, ptrdiff_t Kp, ptrdiff_t m
     }
 }
 
-/* The staging area of a tile's columns (np x Kp raw bytes): on DSP the second half of the
+/* The staging area of a tile's np columns (np x Kp raw bytes): on DSP the second half of the
  * int16 columns (qi8_finish converts it in place, each word read before its two are written,
- * which never overtakes the reading), else the columns themselves. */
-static inline uint8_t *qi8_stage(qi8_col *col, ptrdiff_t Kp) {
+ * which never overtakes the reading), else the columns themselves.  So a tile of np columns
+ * needs np Kp bytes of scratch, twice that on DSP. */
+static inline uint8_t *qi8_stage(qi8_col *col, ptrdiff_t np, ptrdiff_t Kp) {
 #if QI8_DSP
-    return (uint8_t *)(void *)col + QI8_P * Kp;
+    return (uint8_t *)(void *)col + np * Kp;
 #else
-    (void)Kp;
+    (void)np, (void)Kp;
     return (uint8_t *)(void *)col;
 #endif
 }
@@ -283,7 +284,7 @@ static inline uint8_t *qi8_stage(qi8_col *col, ptrdiff_t Kp) {
 static inline void qi8_finish(ptrdiff_t np, ptrdiff_t Kp, qi8_col *col, uint8_t flip) {
     const ptrdiff_t words = np * Kp / 4;
     const uint32_t fw = flip ? 0x80808080u : 0u;
-    uint8_t *st = qi8_stage(col, Kp);
+    uint8_t *st = qi8_stage(col, np, Kp);
 #if QI8_DSP
     for (ptrdiff_t i = 0; i < words; i++) {
         uint32_t v;

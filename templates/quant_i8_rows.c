@@ -18,7 +18,7 @@ static void qi8_rows(int64_t R, int64_t K, const void *a, int a_u8, int64_t N, i
     const uint8_t flip = a_u8 ? 0x80 : 0;
     for (ptrdiff_t r0 = 0; r0 < (ptrdiff_t)R; r0 += QI8_P) {
         const ptrdiff_t np = (ptrdiff_t)R - r0 < QI8_P ? (ptrdiff_t)R - r0 : QI8_P;
-        uint8_t *const st = qi8_stage(col, KP);
+        uint8_t *const st = qi8_stage(col, np, KP);
         for (ptrdiff_t pp = 0; pp < np; pp++) {
             memcpy(st + pp * KP, (const uint8_t *)a + (r0 + pp) * KK, (size_t)KK);
             for (ptrdiff_t kk = KK; kk < KP; kk++)

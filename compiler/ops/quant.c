@@ -202,6 +202,15 @@ static void qmult(float r, int32_t *mant, int32_t *sh) {
  * bytes (8 columns of int8 on x86, 4 of int16 on Arm DSP). */
 #define QI8_SCRATCH(kp) (8 * 4 + 8 * (kp))
 
+/* The same when the tiles never hold more than `rows` columns (a product of few rows: a fully
+ * connected layer's one): 2 bytes a column on DSP, 1 elsewhere. */
+static Sym *qi8_scratch_rows(Compiler *c, Sym *rows, Sym *kp) {
+    int64_t r;
+    if (!sym_get_const(rows, &r) || r >= 4)
+        return sym_add(c->sym, K(c, 8 * 4), sym_mul(c->sym, K(c, 8), kp));
+    return sym_add(c->sym, K(c, 8 * 4), sym_mul(c->sym, K(c, 2 * r), kp));
+}
+
 static bool cdata(const QParam *q) { return q->mode == QP_NONE || (q->v && q->v->data); }
 
 /* Builds the engine's constants for M outputs in G groups of K terms: W[m][k] (m = g mg + i)
@@ -535,7 +544,7 @@ static void infer_qmm(Compiler *c, Node *n, bool qlinear) {
                               qlinear ? n->in[6] : NULL, qlinear ? n->in[7] : NULL,
                               has_bias ? n->in[8] : NULL, yt);
         p->rows = prod(c, a->shape, 0, ra - 1);
-        n->scratch = K(c, QI8_SCRATCH(p->fast->kp));
+        n->scratch = qi8_scratch_rows(c, p->rows, K(c, p->fast->kp));
         n->priv = p;
         return;
     }
@@ -547,8 +556,8 @@ static void infer_qmm(Compiler *c, Node *n, bool qlinear) {
         p->rt = true;
         p->kp = sym_mul(s, sym_floordiv(s, sym_add(s, p->sh.k, K(c, 15)), K(c, 16)), K(c, 16));
         /* colsum (8), the columns (8 Kp bytes), the block's constants (80), the block (16 Kp) */
-        n->scratch = sym_add(s, K(c, QI8_SCRATCH(0) + 80 * 4), sym_mul(s, p->kp, K(c, 16)));
-        n->scratch = sym_add(s, n->scratch, sym_mul(s, p->kp, K(c, 8)));
+        n->scratch = sym_add(s, K(c, 80 * 4), sym_mul(s, p->kp, K(c, 16)));
+        n->scratch = sym_add(s, n->scratch, qi8_scratch_rows(c, p->sh.m, p->kp));
         n->priv = p;
         return;
     }
@@ -591,10 +600,11 @@ static void emit_qmm_rt(Compiler *c, Emit *e, Node *n) {
     if (ql)
         sbs = param_stride(e, &p->sb);
     const char *kp = emit_sym(e, p->kp);
-    emit_line(e, "int32_t *const qs = (int32_t *)(void *)(ws + %s);", emit_sym(e, n->scratch_offset));
-    emit_line(e, "qi8_col *const qc = (qi8_col *)(void *)(qs + 8);");
-    emit_line(e, "int32_t *const qt = (int32_t *)(void *)((char *)(void *)qc + 8 * %s);", kp);
+    /* the block's constants, the block, then the column sums and the columns */
+    emit_line(e, "int32_t *const qt = (int32_t *)(void *)(ws + %s);", emit_sym(e, n->scratch_offset));
     emit_line(e, "int8_t *const qw = (int8_t *)(void *)(qt + 80);");
+    emit_line(e, "int32_t *const qs = (int32_t *)(void *)(qw + 16 * %s);", kp);
+    emit_line(e, "qi8_col *const qc = (qi8_col *)(void *)(qs + 8);");
     bool au8 = a->dtype == DT_UINT8;
     if (p->za.mode == QP_NONE)
         emit_line(e, "const int32_t qza = %d;", au8 ? -128 : 0);
