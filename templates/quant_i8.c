@@ -112,6 +112,15 @@ QI8_UNUSED static void qi8_mult(float r, int32_t *mant, int32_t *sh) {
     *sh = s < 1 ? 0 : s;
 }
 
+#if QI8_DSP
+/* bytes 1 and 3 of x sign-extended to a 16-bit pair (SXTB16 with its rotation) */
+QI8_UNUSED static inline int16x2_t qi8_sxtb16_r8(uint32_t x) {
+    int16x2_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+    return r;
+}
+#endif
+
 /* clamp(round_half_to_even(v * mant * 2^-sh) + zy, lo, hi) (see the header for sh <= 0). */
 QI8_UNUSED static inline int32_t qi8_rq(int32_t v, int32_t mant, int32_t sh, int32_t zy, int32_t lo,
                              int32_t hi) {

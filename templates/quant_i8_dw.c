@@ -105,6 +105,44 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
         return;
     }
 #endif
+#if QI8_DSP
+    /* stride 1: two outputs per step, a kernel row per word: SXTB16 splits bytes o2..o2 + 3
+     * into (x0, x2), (x1, x3); out0 = SMLAD((x0, x2), (w0, w2)) + x1 w1 and out1 =
+     * SMLAD((x1, x3), (w0, w2)) + x2 w1 */
+    if (S2 == 1 && O2 >= 2) {
+        const int16x2_t p0 = (int16x2_t)((uint32_t)(uint16_t)w0 | (uint32_t)w2 << 16);
+        const int16x2_t p1 = (int16x2_t)((uint32_t)(uint16_t)w3 | (uint32_t)w5 << 16);
+        const int16x2_t p2 = (int16x2_t)((uint32_t)(uint16_t)w6 | (uint32_t)w8 << 16);
+        for (ptrdiff_t o1 = 0; o1 < O1; o1++) {
+            const int8_t *r0 = pl + o1 * S1 * W, *r1 = r0 + W, *r2 = r1 + W;
+            ptrdiff_t o2 = 0;
+            for (; o2 + 1 < O2; o2 += 2, r0 += 2, r1 += 2, r2 += 2) {
+                uint32_t x;
+                int32_t s0 = 0, s1 = 0;
+#define QI8_DWROW(r, pw, wm)                                                                  \
+    do {                                                                                    \
+        memcpy(&x, r, 4);                                                                   \
+        const int16x2_t xe = __sxtb16(x), xo = qi8_sxtb16_r8(x);                            \
+        s0 = __smlabb(xo, wm, __smlad(xe, pw, s0));                                         \
+        s1 = __smlatb(xe, wm, __smlad(xo, pw, s1));                                         \
+    } while (0)
+                QI8_DWROW(r0, p0, w1);
+                QI8_DWROW(r1, p1, w4);
+                QI8_DWROW(r2, p2, w7);
+#undef QI8_DWROW
+                qi8_out((uint32_t)s0 + cbc, mc, shc, zy, lo, hi, ymode, y, at + o1 * O2 + o2);
+                qi8_out((uint32_t)s1 + cbc, mc, shc, zy, lo, hi, ymode, y, at + o1 * O2 + o2 + 1);
+            }
+            if (o2 < O2) {
+                const int32_t s0 = r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 +
+                                   r1[1] * w4 + r1[2] * w5 + r2[0] * w6 + r2[1] * w7 +
+                                   r2[2] * w8;
+                qi8_out((uint32_t)s0 + cbc, mc, shc, zy, lo, hi, ymode, y, at + o1 * O2 + o2);
+            }
+        }
+        return;
+    }
+#endif
     for (ptrdiff_t o1 = 0; o1 < O1; o1++) {
         const int8_t *r0 = pl + o1 * S1 * W, *r1 = r0 + W, *r2 = r1 + W;
         for (ptrdiff_t o2 = 0; o2 < O2; o2++, at++, r0 += S2, r1 += S2, r2 += S2) {

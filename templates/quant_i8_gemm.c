@@ -8,14 +8,6 @@
 #include "quant_i8.c"
 #endif
 
-#if QI8_DSP
-/* bytes 1 and 3 of x sign-extended to a 16-bit pair (SXTB16 with its rotation) */
-static inline int16x2_t qi8_sxtb16_r8(uint32_t x) {
-    int16x2_t r;
-    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
-    return r;
-}
-#endif
 
 /* s[0..3] = the sums of outputs m, m + 1 (their weights from w: quad q of output m at
  * w + q ws, of m + 1 four bytes later) x columns (x0, x1) over kc runs of 16. */
