@@ -3,7 +3,10 @@
  *
  * 0. The QDQ pattern DequantizeLinear -> Conv / MatMul / Gemm -> [Relu | Clip] ->
  *    QuantizeLinear with constant weights and parameters: rewritten into QLinearConv /
- *    QLinearMatMul, the activation a clamp of the quantized output (details at qdq_conv).
+ *    QLinearMatMul, the activation a clamp of the quantized output (details at qdq_conv); also
+ *    a MatMul of two run-time 8-bit tensors, and a MatMul whose bias is a separate Add; and
+ *    around the other ops into the com.microsoft integer ops or the op on the 8-bit tensor
+ *    (0b).
  * 1. A zero Pad (constant mode, value 0, constant non-negative pads on the spatial axes) whose
  *    only consumer is a Conv with explicit pads: added to the Conv's pads, so the padded copy
  *    is never made; the Pad is marked dead.
@@ -391,7 +394,15 @@ static void fuse_epilogue(Compiler *c, Node *p) {
  * Q(clip(v, lo, hi)) = clamp(Q(v), Q(lo), Q(hi)), and Relu is clamp(Q(v), y_zp, max).  The
  * DequantizeLinear nodes left without a reader are marked dead.  The result equals the QLinear
  * definition (int32 sums, multiplier x_scale * w_scale / y_scale), which is how ONNX quantizers
- * and tests/models/make_quant.py define the QDQ pattern. */
+ * and tests/models/make_quant.py define the QDQ pattern.
+ * Two more forms become QLinearMatMul:
+ *   - DQ(a) -> MatMul <- DQ(b) with a and b both run-time 8-bit tensors (attention's Q K^T and
+ *     P V), per-tensor parameters: B stays a run-time input of the integer op;
+ *   - DQ(a) -> MatMul(DQ(b constant)) -> Add(bias) -> [Relu | Clip] -> Q, torch's Linear
+ *     export: the bias of shape [N] or [1, N], a float constant or the DequantizeLinear of an
+ *     int32 one, taken as Gemm's C above (the float one rounded to int32 as the quantizers
+ *     round it, so the result is the integer definition, not the float graph's); the MatMul's
+ *     output read only by the Add. */
 
 typedef struct Qp {
     Value *x, *s, *z; /* the quantized tensor, its scale, its zero point (NULL: 0) */
@@ -456,6 +467,13 @@ static int64_t zp_at(const Value *z, int64_t i) {
     }
 }
 
+/* A bias along the columns: v of shape [m] or [1, m] (Gemm's C, a MatMul's Add). */
+static bool row_vector(const Value *v, int64_t m) {
+    int64_t len, d0;
+    return (v->rank == 1 || (v->rank == 2 && sym_get_const(v->shape[0], &d0) && d0 == 1)) &&
+           ir_numel_const(v, &len) && len == m;
+}
+
 /* The int32 bias [m] of the integer op for bias value b (NULL: none, *ok stays true), with
  * sx * sw[o] its scale; NULL with *ok false when b is not one of the two forms above. */
 static Value *int_bias(Compiler *c, Value *b, float sx, const Qp *w, int64_t m, bool *ok) {
@@ -463,11 +481,10 @@ static Value *int_bias(Compiler *c, Value *b, float sx, const Qp *w, int64_t m, 
     if (!b)
         return NULL;
     const float *sw = w->s->data;
-    int64_t len;
     Qp q;
     if (dq_of(c, b, &q)) {
-        if (!q.x->data || q.x->dtype != DT_INT32 || q.x->rank != 1 || !ir_numel_const(q.x, &len) ||
-            len != m || (q.len != 1 && q.len != m))
+        if (!q.x->data || q.x->dtype != DT_INT32 || !row_vector(q.x, m) ||
+            (q.len != 1 && (q.len != m || q.axis != q.x->rank - 1)))
             return NULL;
         for (int64_t o = 0; o < m; o++) {
             float want = sx * sw[w->len == 1 ? 0 : o];
@@ -475,9 +492,13 @@ static Value *int_bias(Compiler *c, Value *b, float sx, const Qp *w, int64_t m, 
                 return NULL;
         }
         *ok = true;
-        return q.x;
+        if (q.x->rank == 1)
+            return q.x;
+        Value *r = mk_const(c, q.x->name, DT_INT32, 1, &m); /* [1, m] -> [m] */
+        memcpy(r->data, q.x->data, (size_t)m * sizeof(int32_t));
+        return r;
     }
-    if (!b->data || b->dtype != DT_FLOAT || b->rank != 1 || !ir_numel_const(b, &len) || len != m)
+    if (!b->data || b->dtype != DT_FLOAT || !row_vector(b, m))
         return NULL;
     Value *r = mk_const(c, b->name, DT_INT32, 1, &m);
     for (int64_t o = 0; o < m; o++) {
@@ -589,7 +610,45 @@ static void qdq_conv(Compiler *c, Node *p) {
     qdq_finish(c, p, "QLinearConv", act, qn, qmin, qmax, dx, dw, db);
 }
 
-/* MatMul (B a matrix) or Gemm as QLinearMatMul. */
+/* The Add that reads MatMul p's float output, and only it, with a bias along the columns as
+ * its other input (a float constant, or the DequantizeLinear of one: int_bias decides), the
+ * Add's output of p's shape: the bias of a Linear layer exported as MatMul + Add. */
+static Node *bias_add(Compiler *c, Node *p, int64_t n, Value **bias) {
+    Value *y = p->out[0];
+    Node *a = sole_consumer(c->g, y);
+    if (!a || !is_op(a, "Add") || a->nin != 2 || a->nout != 1 || !a->out[0] ||
+        (a->in[0] == y) == (a->in[1] == y))
+        return NULL;
+    Value *b = a->in[a->in[0] == y ? 1 : 0];
+    Qp q;
+    Value *bv = dq_of(c, b, &q) ? q.x : b;
+    if (!bv->data || !row_vector(bv, n) || b->rank > y->rank || a->out[0]->rank != y->rank)
+        return NULL;
+    *bias = b;
+    return a;
+}
+
+/* MatMul of two run-time 8-bit tensors (attention's Q K^T and P V), per-tensor parameters, as
+ * QLinearMatMul with B at run time. */
+static void qdq_matmul_rt(Compiler *c, Node *p, Node *da, const Qp *qa, Node *db, const Qp *qb) {
+    Node *act, *qn;
+    Qp qy;
+    int64_t qmin, qmax;
+    if (qb->len != 1 || !is8t(qb->x->dtype) || qb->x->rank < 1 ||
+        !qdq_tail(c, p->out[0], &act, &qn, &qy, &qmin, &qmax))
+        return;
+    Value *in[8] = {qa->x, qa->s, zero_point(c, qa->z, qa->x, qa->x->dtype), qb->x, qb->s,
+                    zero_point(c, qb->z, qb->x, qb->x->dtype), qy.s,
+                    zero_point(c, qy.z, qy.x, qn->out[0]->dtype)};
+    p->in = arena_dup(c->arena, in, sizeof in);
+    p->nin = 8;
+    p->attrs = NULL;
+    p->nattr = 0;
+    qdq_finish(c, p, "QLinearMatMul", act, qn, qmin, qmax, da, db, NULL);
+}
+
+/* MatMul (B a constant matrix, or run time: qdq_matmul_rt) or Gemm as QLinearMatMul; a
+ * MatMul's bias Add (bias_add) becomes the integer op's bias like Gemm's C. */
 static void qdq_matmul(Compiler *c, Node *p) {
     bool gemm = is_op(p, "Gemm");
     Qp qa, qb, qy;
@@ -600,10 +659,19 @@ static void qdq_matmul(Compiler *c, Node *p) {
     if (gemm && (attr_int(c, p, "transA", 0) != 0 || attr_float(c, p, "alpha", 1.0f) != 1.0f ||
                  (cv && attr_float(c, p, "beta", 1.0f) != 1.0f)))
         return;
-    if (!da || (gemm && qa.x->rank != 2) || !da || !dbm || qa.len != 1 || !is8t(qa.x->dtype) || qa.x->rank < 1 || !qb.x->data ||
-        !is8t(qb.x->dtype) || qb.x->rank != 2 || !sym_get_const(qb.x->shape[tb ? 1 : 0], &k) ||
-        !sym_get_const(qb.x->shape[tb ? 0 : 1], &n) || (qb.len != 1 && qb.axis != (tb ? 0 : 1)) ||
-        !qdq_tail(c, p->out[0], &act, &qn, &qy, &qmin, &qmax))
+    if (!da || !dbm || (gemm && qa.x->rank != 2) || qa.len != 1 || !is8t(qa.x->dtype) ||
+        qa.x->rank < 1)
+        return;
+    if (!gemm && !qb.x->data) {
+        qdq_matmul_rt(c, p, da, &qa, dbm, &qb);
+        return;
+    }
+    if (!qb.x->data || !is8t(qb.x->dtype) || qb.x->rank != 2 ||
+        !sym_get_const(qb.x->shape[tb ? 1 : 0], &k) || !sym_get_const(qb.x->shape[tb ? 0 : 1], &n) ||
+        (qb.len != 1 && qb.axis != (tb ? 0 : 1)))
+        return;
+    Node *badd = gemm ? NULL : bias_add(c, p, n, &cv);
+    if (!qdq_tail(c, badd ? badd->out[0] : p->out[0], &act, &qn, &qy, &qmin, &qmax))
         return;
     bool ok;
     Qp qc;
@@ -628,6 +696,8 @@ static void qdq_matmul(Compiler *c, Node *p) {
     p->nattr = 0;
     if (bias)
         set_attr(c, p, "o2c_bias", ATTR_INT, 1, 0);
+    if (badd)
+        badd->dead = true;
     qdq_finish(c, p, "QLinearMatMul", act, qn, qmin, qmax, da, dbm, dc);
 }
 
