@@ -169,7 +169,7 @@ static void qi8_dw(const void *x, int x_u8, int32_t zx, int64_t C, const int64_t
     const ptrdiff_t P0 = (ptrdiff_t)pad[0], P1 = (ptrdiff_t)pad[1], P2 = (ptrdiff_t)pad[2];
     const ptrdiff_t isp = I0 * I1 * I2, osp = O0 * O1 * O2, kvol = K0 * K1 * K2;
     const uint8_t flip = x_u8 ? 0x80 : 0;
-    if (plane && K0 == 1 && !zw) {
+    if (plane && K0 == 1 && I0 == 1 && O0 == 1 && !zw) { /* 1-D or 2-D */
         const ptrdiff_t R = (O1 - 1) * S1 + (K1 - 1) * D1 + 1, W = (O2 - 1) * S2 + (K2 - 1) * D2 + 1;
         const ptrdiff_t nc = I2 < W - P2 ? I2 : W - P2;
         for (ptrdiff_t ch = 0; ch < (ptrdiff_t)C; ch++) {

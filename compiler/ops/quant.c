@@ -846,8 +846,9 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
          * no zero point) */
         n->scratch = K(c, QI8_SCRATCH(p->fast->kp));
         if (dw) {
-            int64_t k0;
-            bool plane = sym_get_const(p->k[0], &k0) && k0 == 1 && !p->fast->zw;
+            int64_t k0, i0, o0;
+            bool plane = sym_get_const(p->k[0], &k0) && k0 == 1 && sym_get_const(p->in[0], &i0) &&
+                         i0 == 1 && sym_get_const(p->out[0], &o0) && o0 == 1 && !p->fast->zw;
             n->scratch = K(c, 0);
             if (plane) {
                 Sym *rows = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[1], K(c, 1)), p->stride[1]),

@@ -185,6 +185,9 @@ def engine_cases():
     # three blocks of 16 outputs (a pair, then one), 3x3 windows copied 4 bytes at a time
     qconv_case("qconv_e_wide", (1, 20, 5, 6), np.uint8, (40, 20, 3, 3), np.int8,
                pads=[1, 1, 1, 1], yt=np.uint8)
+    # a 3-D depthwise convolution with a kernel depth of 1 (not the 2-D padded-plane path)
+    qconv_case("qconv_e_dw3d", (1, 2, 4, 4, 3), np.int8, (2, 1, 1, 1, 3), np.int8, group=2,
+               strides=[1, 2, 2], pads=[2, 0, 1, 1, 0, 0])
 
 
 def main():
