@@ -714,14 +714,17 @@ static void qdq_matmul(Compiler *c, Node *p) {
  *   LeakyRelu, Relu   -> QLinearLeakyRelu (Relu: alpha 0)
  *   Clip (constant bounds) -> QLinearLeakyRelu with alpha 1 (a requantization) clamped to
  *                        Q(lo)..Q(hi), as for the Conv's activation
- *   MaxPool (no Indices), Reshape, Flatten, Transpose, Squeeze, Unsqueeze -> the op on the
- *                        8-bit tensor itself; when the output's scale or zero point differ from
+ *   MaxPool (no Indices), Reshape, Flatten, Transpose, Squeeze, Unsqueeze, Resize (mode
+ *                        nearest, not tf_crop_and_resize) -> the op on the 8-bit tensor
+ *                        itself; when the output's scale or zero point differ from
  *                        the input's (or a Relu/Clip narrows it) the QuantizeLinear becomes a
  *                        requantization QLinearLeakyRelu (alpha 1) of that result.
  * The quant_ms ops compute DQ -> op -> Q in float32 as this chain does (bit-exact with it), but
  * for the average pools, whose sum of the window is exact in integers (quant_ms.c).  MaxPool
- * and the layout ops commute with DQ and Q (monotone, elementwise), and Q(DQ(x)) = x with the
- * same parameters.  A folded Relu / Clip is the clamp o2c_qmin / o2c_qmax, as above. */
+ * and the layout ops (nearest Resize a gather among them) commute with DQ and Q (monotone,
+ * elementwise), and Q(DQ(x)) = x with the same parameters.  Everything else (Softmax, the
+ * LayerNorm's ops, linear Resize, ConvTranspose: no integer kernel) stays on the float path,
+ * named by --report.  A folded Relu / Clip is the clamp o2c_qmin / o2c_qmax, as above. */
 
 static Value *zp_of(Compiler *c, const Qp *q, DType t) { return zero_point(c, q->z, q->x, t); }
 
@@ -759,9 +762,17 @@ static void ms_finish(Compiler *c, Node *p, Node *act, Node *qn, Node *const *dq
     reinfer(c, p);
 }
 
-static bool layout_op(const Node *n) {
+/* Resize that copies elements (mode nearest), with no extrapolation value (which would be a
+ * float written into the int8 tensor): a gather, which commutes with DQ and Q. */
+static bool nearest_resize(Compiler *c, Node *n) {
+    return is_op(n, "Resize") && !strcmp(attr_str(c, n, "mode", "nearest"), "nearest") &&
+           strcmp(attr_str(c, n, "coordinate_transformation_mode", "half_pixel"),
+                  "tf_crop_and_resize");
+}
+
+static bool layout_op(Compiler *c, Node *n) {
     return is_op(n, "Reshape") || is_op(n, "Flatten") || is_op(n, "Transpose") ||
-           is_op(n, "Squeeze") || is_op(n, "Unsqueeze") ||
+           is_op(n, "Squeeze") || is_op(n, "Unsqueeze") || nearest_resize(c, n) ||
            (is_op(n, "MaxPool") && (n->nout == 1 || !n->out[1] ||
                                     (!n->out[1]->nuses && !n->out[1]->is_output)));
 }
@@ -800,7 +811,7 @@ static void qdq_other(Compiler *c, Node *p) {
     DType t = qn->out[0]->dtype;
     if (qx.x->dtype != t)
         return;
-    if (layout_op(p)) {
+    if (layout_op(c, p)) {
         if (dx)
             qdq_layout(c, p, dx, &qx, act, qn, &qy, qmin, qmax);
         return;

@@ -1,12 +1,13 @@
 /* test_lower_qdq_ops.c — the QDQ patterns of compiler/lower.c (rewrite 0b) around the ops other
  * than Conv / MatMul / Gemm: DequantizeLinear -> Add / Mul / Concat / AveragePool /
  * GlobalAveragePool / Sigmoid / HardSwish / LeakyRelu / Relu / Clip / MaxPool / Reshape / Flatten /
- * Transpose -> [Relu | Clip] -> QuantizeLinear compiled as the com.microsoft integer ops
+ * Transpose / Resize (nearest) -> [Relu | Clip] -> QuantizeLinear compiled as the com.microsoft integer ops
  * (compiler/ops/quant_ms.c) or as the op on the 8-bit tensor: the lowered op is in the C, no
  * DequantizeLinear, QuantizeLinear or float op is left, and the outputs equal a reference
  * written here with the float32 operations quant_ms.c documents (DQ -> op -> Q in float32, the
- * pools an integer sum of the window).  Also: a float op that stays between DQ and Q (Softmax)
- * is named by --report, and a pattern whose float tensor has a second reader is left as is. */
+ * pools an integer sum of the window).  Also: float ops that stay between DQ and Q (Softmax,
+ * ConvTranspose, a linear Resize) are named by --report, and a pattern whose float tensor has a
+ * second reader is left as is. */
 #include "modelgen.h"
 #include "testutil.h"
 
@@ -336,7 +337,13 @@ static void run_layout(const char *op, bool same, const char *cc) {
         nin = 2;
         yr = 2, yd[0] = 4, yd[1] = 8;
     }
-    MgNode *n = mg_node(g, op, "op", nin, (const char *[]){"xf", "shape"}, 1,
+    if (!strcmp(op, "Resize")) { /* nearest, x2: y[c, i, j] = x[c, i / 2, j / 2] */
+        mg_init(g, "scales", MG_FLOAT, 1, (const int64_t[]){4}, (const float[]){1, 1, 2, 2});
+        nin = 3;
+        yd[2] = 8, yd[3] = 8;
+    }
+    MgNode *n = mg_node(g, op, "op", nin,
+                        (const char *[]){"xf", nin == 3 ? "" : "shape", "scales"}, 1,
                         (const char *[]){"yf"});
     if (!strcmp(op, "MaxPool")) {
         mg_attr_ints(n, "kernel_shape", 2, (const int64_t[]){2, 2});
@@ -356,8 +363,8 @@ static void run_layout(const char *op, bool same, const char *cc) {
     char w[64];
     snprintf(w, sizeof w, ": %s ", op);
     cr_assert(strstr(m.o.c_src, w), "the %s on int8 is missing", op);
-    uint8_t x[32], y[32];
-    int want[32];
+    uint8_t x[32], y[128];
+    int want[128];
     fill(x, 32, 6);
     int64_t ny = numel(yr, yd);
     for (int64_t i = 0; i < ny; i++) {
@@ -370,6 +377,9 @@ static void run_layout(const char *op, bool same, const char *cc) {
                     int v = (int8_t)x[(ch * 4 + oi * 2 + a) * 4 + oj * 2 + b];
                     q = v > q ? v : q;
                 }
+        } else if (!strcmp(op, "Resize")) {
+            int ch = (int)(i / 64), oi = (int)(i / 8 % 8), oj = (int)(i % 8);
+            q = (int8_t)x[(ch * 4 + oi / 2) * 4 + oj / 2];
         } else if (!strcmp(op, "Transpose")) { /* y[0,h,w,c] = x[0,c,h,w] */
             int h = (int)(i / 8), ww = (int)(i / 2 % 4), ch = (int)(i % 2);
             q = (int8_t)x[(ch * 4 + h) * 4 + ww];
@@ -391,16 +401,37 @@ Test(quant_qdq_ops, maxpool_requant_strict, .timeout = 120) {
 Test(quant_qdq_ops, transpose_requant) { run_layout("Transpose", false, NULL); }
 Test(quant_qdq_ops, reshape_same_params) { run_layout("Reshape", true, NULL); }
 Test(quant_qdq_ops, flatten_same_params) { run_layout("Flatten", true, NULL); }
+Test(quant_qdq_ops, resize_nearest_same_params) { run_layout("Resize", true, NULL); }
+Test(quant_qdq_ops, resize_nearest_requant_strict, .timeout = 120) {
+    run_layout("Resize", false, TU_STRICT_CC);
+}
 
 /* ---- what stays on the float path: a Softmax between DQ and Q (named by --report), and an
  * Add whose float output has a second reader (left as it is) */
 
+/* Compiles path with --report into text (size n): the generated C in *o. */
+static void compile_report(const char *path, Output *o, char *text, size_t n) {
+    char rep[160];
+    snprintf(rep, sizeof rep, "%s.report", path);
+    FILE *f = fopen(rep, "w+");
+    cr_assert(f);
+    Options opt = {0};
+    opt.report = true;
+    opt.report_out = f;
+    char err[512];
+    cr_assert_eq(onnx2c_compile(path, &opt, o, err, sizeof err), 0, "%s", err);
+    rewind(f);
+    size_t len = fread(text, 1, n - 1, f);
+    fclose(f);
+    text[len] = 0;
+    unlink(rep);
+}
+
 Test(quant_qdq_ops, float_path_reported_and_second_reader_kept) {
     const int64_t d[2] = {2, 5};
     Q8 p = {0.1f, 0}, py = {1.0f / 256.0f, -128};
-    char path[128], rep[128];
+    char path[128];
     path_of(path, sizeof path, "softmax");
-    path_of(rep, sizeof rep, "softmax_report");
     MgGraph *g = mg_new(13);
     mg_input(g, "x", MG_INT8, 2, dims_of(2, d));
     qinit(g, "p", p, MG_INT8);
@@ -414,25 +445,56 @@ Test(quant_qdq_ops, float_path_reported_and_second_reader_kept) {
     mg_output(g, "y2", MG_INT8, 2, dims_of(2, d));
     mg_output(g, "af", MG_FLOAT, 2, dims_of(2, d));
     mg_write(g, path);
-    FILE *f = fopen(rep, "w+");
-    cr_assert(f);
-    Options opt = {0};
-    opt.report = true;
-    opt.report_out = f;
     Output o;
-    char err[512];
-    cr_assert_eq(onnx2c_compile(path, &opt, &o, err, sizeof err), 0, "%s", err);
+    char text[8192];
+    compile_report(path, &o, text, sizeof text);
     cr_assert(strstr(o.c_src, ": Softmax ") && strstr(o.c_src, ": Add "));
     cr_assert(!strstr(o.c_src, "QLinearAdd"), "rewritten despite a second reader");
     onnx2c_output_free(&o);
-    char text[8192] = {0};
-    rewind(f);
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[len] = 0;
     cr_assert(strstr(text, "float path: node 'sm' (Softmax) between DequantizeLinear and "
                            "QuantizeLinear"), "report:\n%s", text);
     cr_assert(strstr(text, "float path: node 'add' (Add)"), "report:\n%s", text);
-    unlink(rep);
+    unlink(path);
+}
+
+/* No integer kernel for these: ConvTranspose and a linear Resize between DQ and Q stay float,
+ * named by --report. */
+Test(quant_qdq_ops, convtranspose_and_linear_resize_reported) {
+    const int64_t xd[4] = {1, 2, 3, 3}, yd[4] = {1, 2, 6, 6};
+    Q8 p = {0.05f, 2};
+    char path[128];
+    path_of(path, sizeof path, "convt");
+    MgGraph *g = mg_new(13);
+    mg_input(g, "x", MG_INT8, 4, dims_of(4, xd));
+    qinit(g, "p", p, MG_INT8);
+    int8_t w[16];
+    for (int i = 0; i < 16; i++)
+        w[i] = (int8_t)(i * 13 % 41 - 20);
+    mg_init(g, "w", MG_INT8, 4, (const int64_t[]){2, 2, 2, 2}, w);
+    mg_init(g, "ws", MG_FLOAT, 0, NULL, &p.s);
+    mg_init(g, "scales", MG_FLOAT, 1, (const int64_t[]){4}, (const float[]){1, 1, 2, 2});
+    qdqnode(g, "DequantizeLinear", "x", "p", "xf");
+    mg_node(g, "DequantizeLinear", "dqw", 2, (const char *[]){"w", "ws"}, 1,
+            (const char *[]){"wf"});
+    MgNode *n = mg_node(g, "ConvTranspose", "ct", 2, (const char *[]){"xf", "wf"}, 1,
+                        (const char *[]){"cf"});
+    mg_attr_ints(n, "strides", 2, (const int64_t[]){2, 2});
+    qdqnode(g, "QuantizeLinear", "cf", "p", "y");
+    n = mg_node(g, "Resize", "rs", 3, (const char *[]){"xf", "", "scales"}, 1,
+                (const char *[]){"rf"});
+    mg_attr_str(n, "mode", "linear");
+    qdqnode(g, "QuantizeLinear", "rf", "p", "y2");
+    mg_output(g, "y", MG_INT8, 4, dims_of(4, yd));
+    mg_output(g, "y2", MG_INT8, 4, dims_of(4, yd));
+    mg_write(g, path);
+    Output o;
+    char text[8192];
+    compile_report(path, &o, text, sizeof text);
+    cr_assert(strstr(o.c_src, "ct: ConvTranspose ") && strstr(o.c_src, "rs: Resize "));
+    onnx2c_output_free(&o);
+    cr_assert(strstr(text, "float path: node 'ct' (ConvTranspose) between DequantizeLinear and "
+                           "QuantizeLinear"), "report:\n%s", text);
+    cr_assert(strstr(text, "float path: node 'rs' (Resize) between DequantizeLinear and "
+                           "QuantizeLinear"), "report:\n%s", text);
     unlink(path);
 }
