@@ -16,30 +16,38 @@ static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t 
                       const int64_t *out, const int64_t *k, const int64_t *st, const int64_t *dl,
                       const int64_t *pad, int64_t col_major, T lowest) {
     int64_t plane = in[0] * in[1] * in[2];
-    if (!ind && (T)0.5 == (T)0) { /* integers without indices: no NaN, no position to track */
-        const ptrdiff_t I1 = (ptrdiff_t)in[1], I2 = (ptrdiff_t)in[2], D0 = (ptrdiff_t)dl[0];
-        const ptrdiff_t D1 = (ptrdiff_t)dl[1], D2 = (ptrdiff_t)dl[2];
+    if (!ind && (T)0.5 == (T)0) {
+        /* integers without indices (no NaN, no position to track): an output row is its own
+         * accumulator, each tap of the window a pass over the row's valid outputs (a loop
+         * the C compiler vectorizes) */
+        const ptrdiff_t I0 = (ptrdiff_t)in[0], I1 = (ptrdiff_t)in[1], I2 = (ptrdiff_t)in[2];
+        const ptrdiff_t O0 = (ptrdiff_t)out[0], O1 = (ptrdiff_t)out[1], O2 = (ptrdiff_t)out[2];
+        const ptrdiff_t D2 = (ptrdiff_t)dl[2], S2 = (ptrdiff_t)st[2], P2 = (ptrdiff_t)pad[2];
         for (int64_t c = 0; c < nc; c++) {
             const T *xc = x + c * plane;
-            for (int64_t o0 = 0; o0 < out[0]; o0++) {
+            for (ptrdiff_t o0 = 0; o0 < O0; o0++) {
                 int64_t s0 = o0 * st[0] - pad[0], a0, a1;
-                pool_taps_T(s0, in[0], k[0], dl[0], &a0, &a1);
-                for (int64_t o1 = 0; o1 < out[1]; o1++) {
+                pool_taps_T(s0, I0, k[0], dl[0], &a0, &a1);
+                for (ptrdiff_t o1 = 0; o1 < O1; o1++, y += O2) {
                     int64_t s1 = o1 * st[1] - pad[1], b0, b1;
-                    pool_taps_T(s1, in[1], k[1], dl[1], &b0, &b1);
-                    for (int64_t o2 = 0; o2 < out[2]; o2++) {
-                        int64_t s2 = o2 * st[2] - pad[2], c0, c1;
-                        pool_taps_T(s2, in[2], k[2], dl[2], &c0, &c1);
-                        T best = lowest;
-                        for (ptrdiff_t a = (ptrdiff_t)a0; a < (ptrdiff_t)a1; a++)
-                            for (ptrdiff_t b = (ptrdiff_t)b0; b < (ptrdiff_t)b1; b++) {
-                                const T *row = xc + (((ptrdiff_t)s0 + a * D0) * I1 +
-                                                     (ptrdiff_t)s1 + b * D1) * I2 + (ptrdiff_t)s2;
-                                for (ptrdiff_t j = (ptrdiff_t)c0; j < (ptrdiff_t)c1; j++)
-                                    best = row[j * D2] > best ? row[j * D2] : best;
+                    pool_taps_T(s1, I1, k[1], dl[1], &b0, &b1);
+                    for (ptrdiff_t o2 = 0; o2 < O2; o2++)
+                        y[o2] = lowest;
+                    for (int64_t a = a0; a < a1; a++)
+                        for (int64_t b = b0; b < b1; b++) {
+                            const T *row = xc + ((s0 + a * dl[0]) * I1 + s1 + b * dl[1]) * I2;
+                            for (ptrdiff_t j = 0; j < (ptrdiff_t)k[2]; j++) {
+                                /* outputs whose tap j is inside: lo <= o2 < hi */
+                                const ptrdiff_t off = j * D2 - P2;
+                                ptrdiff_t lo = off >= 0 ? 0 : (-off + S2 - 1) / S2;
+                                ptrdiff_t hi = I2 - off <= 0 ? 0 : (I2 - off + S2 - 1) / S2;
+                                hi = hi < O2 ? hi : O2;
+                                for (ptrdiff_t o2 = lo; o2 < hi; o2++) {
+                                    const T v = row[o2 * S2 + off];
+                                    y[o2] = v > y[o2] ? v : y[o2];
+                                }
                             }
-                        *y++ = best;
-                    }
+                        }
                 }
             }
         }

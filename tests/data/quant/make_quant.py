@@ -135,6 +135,28 @@ def qconv_case(name, xshape, xt, wshape, wt, group=1, strides=None, dil=None, pa
          group=group, strides=strides, dilations=dil, pads=pads)
 
 
+def maxpool_ref(x, kernel_shape, strides, pads, dilations=None, ceil_mode=0):
+    """ONNX MaxPool of an integer tensor: the max of the taps inside the input."""
+    sp = x.ndim - 2
+    dil = dilations or [1] * sp
+    osz = []
+    for i in range(sp):
+        span = dil[i] * (kernel_shape[i] - 1) + 1
+        num = x.shape[2 + i] + pads[i] + pads[sp + i] - span
+        o = (-(-num // strides[i]) if ceil_mode else num // strides[i]) + 1
+        if ceil_mode and (o - 1) * strides[i] >= x.shape[2 + i] + pads[i]:
+            o -= 1
+        osz.append(o)
+    y = np.full(x.shape[:2] + tuple(osz), np.iinfo(x.dtype).min, dtype=x.dtype)
+    for o in np.ndindex(*osz):
+        for kk in np.ndindex(*kernel_shape):
+            idx = [o[i] * strides[i] - pads[i] + kk[i] * dil[i] for i in range(sp)]
+            if all(0 <= idx[i] < x.shape[2 + i] for i in range(sp)):
+                sl = (slice(None), slice(None)) + o
+                y[sl] = np.maximum(y[sl], x[(slice(None), slice(None)) + tuple(idx)])
+    return y
+
+
 def engine_cases():
     """The int8 engine's paths: im2col tiles (groups, strides, dilations, pads, 1-D/2-D/3-D,
     K below and above 16, odd output counts), the pointwise unfold, depthwise, uint8 operands
@@ -185,6 +207,18 @@ def engine_cases():
     # three blocks of 16 outputs (a pair, then one), 3x3 windows copied 4 bytes at a time
     qconv_case("qconv_e_wide", (1, 20, 5, 6), np.uint8, (40, 20, 3, 3), np.int8,
                pads=[1, 1, 1, 1], yt=np.uint8)
+    # integer MaxPool (the int8 tensor of a QDQ graph): pads, strides, dilations, ceil_mode
+    for name, shape, dt, attrs in (
+            ("maxpool_u8_pads", (1, 3, 9, 11), np.uint8,
+             dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])),
+            ("maxpool_i8_dil_ceil", (2, 2, 10, 7), np.int8,
+             dict(kernel_shape=[2, 3], strides=[3, 2], dilations=[2, 1], pads=[0, 2, 1, 0],
+                  ceil_mode=1)),
+            ("maxpool_i8_1d", (1, 4, 17), np.int8, dict(kernel_shape=[4], strides=[1], pads=[3, 2])),
+            ("maxpool_u8_3d", (1, 2, 4, 5, 6), np.uint8,
+             dict(kernel_shape=[2, 2, 3], strides=[1, 2, 2], pads=[0, 1, 1, 1, 0, 1]))):
+        x = q8(shape, dt)
+        case(name, "MaxPool", [("x", x)], [("y", maxpool_ref(x, **attrs))], 12, **attrs)
     # a 3-D depthwise convolution with a kernel depth of 1 (not the 2-D padded-plane path)
     qconv_case("qconv_e_dw3d", (1, 2, 4, 4, 3), np.int8, (2, 1, 1, 1, 3), np.int8, group=2,
                strides=[1, 2, 2], pads=[2, 0, 1, 1, 0, 0])

@@ -1,0 +1,3 @@
+ByJLÙÙð>mmmmýýYYYYMbbbb	]]]]IccccÇ----bbbb			5555
+
+2222FFF|}~~~~

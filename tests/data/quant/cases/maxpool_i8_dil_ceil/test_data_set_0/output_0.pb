@@ -1,0 +1,1 @@
+ByJ@8>=_ppG\J-‚Ùu˜ryyç==2ee99½K>>EdooîooLoo|sxxsZb11ppv\:FF®
