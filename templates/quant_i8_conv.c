@@ -9,19 +9,24 @@
 #include "o2c_template.h"
 #include "quant_i8_gemm.c"
 #endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* One image x[C][in0][in1][in2] (C = group cg, 8-bit, sign bit flipped when x_u8) convolved
  * into y + yoff (M = group mg channels of out0 x out1 x out2), everything 3-D normalised as in
  * templates/quant_conv.c; zx the (flipped) zero point of x; wp the packed weight of all
  * groups in blocks of mb outputs (group g's from g * mgp * Kp, mgp = mg rounded up to mb); cb,
- * cbu, zw, mant, sh indexed by output channel.  Scratch: col (QI8_P * Kp columns), colsum (QI8_P). */
+ * cbu, zw, mant, sh indexed by output channel.  Scratch: nslot slots of slot bytes, each a
+ * tile's column sums (QI8_P) then its columns (QI8_P * Kp); with OpenMP the tiles are shared
+ * among up to nslot threads, each in its own slot. */
 static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t cg,
                      int64_t mg, const int64_t *in, const int64_t *out, const int64_t *k,
                      const int64_t *stride, const int64_t *dil, const int64_t *pad, int64_t Kp,
                      int64_t mb, const int8_t *wp, const int32_t *cb, const int32_t *cbu,
                      const int32_t *zw, const int32_t *mant,
                      const int32_t *sh, int32_t zy, int32_t lo, int32_t hi, int ymode, void *y,
-                     int64_t yoff, qi8_col *col, int32_t *colsum) {
+                     int64_t yoff, void *scratch, int64_t nslot, int64_t slot) {
     const ptrdiff_t I0 = (ptrdiff_t)in[0], I1 = (ptrdiff_t)in[1], I2 = (ptrdiff_t)in[2];
     const ptrdiff_t O1 = (ptrdiff_t)out[1], O2 = (ptrdiff_t)out[2];
     const ptrdiff_t K0 = (ptrdiff_t)k[0], K1 = (ptrdiff_t)k[1], K2 = (ptrdiff_t)k[2];
@@ -34,11 +39,31 @@ static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t
     const uint8_t flip = x_u8 ? 0x80 : 0, zc = (uint8_t)((uint8_t)zx ^ flip); /* raw bytes */
     const int pointwise = K0 * K1 * K2 == 1 && S0 == 1 && S1 == 1 && S2 == 1 && P0 == 0 &&
                           P1 == 0 && P2 == 0 && isp == osp;
+    const ptrdiff_t ntile = (osp + QI8_P - 1) / QI8_P;
+    int nthr = 1;
+#ifdef _OPENMP
+    nthr = omp_get_max_threads();
+    nthr = nthr < (int)nslot ? nthr : (int)nslot;
+    if ((double)ntile * (double)K * (double)MG < 1e6) /* not worth a team */
+        nthr = 1;
+#else
+    (void)nslot, (void)nthr;
+#endif
     for (ptrdiff_t g = 0; g < (ptrdiff_t)group; g++) {
         const uint8_t *xg = (const uint8_t *)x + g * CG * isp;
-        ptrdiff_t o0 = 0, o1 = 0, o2 = 0; /* the coordinates of position p0 */
-        for (ptrdiff_t p0 = 0; p0 < osp; p0 += QI8_P) {
-            const ptrdiff_t np = osp - p0 < QI8_P ? osp - p0 : QI8_P;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthr) if (nthr > 1)
+#endif
+        for (ptrdiff_t t = 0; t < ntile; t++) {
+            int me = 0;
+#ifdef _OPENMP
+            me = omp_get_thread_num();
+#endif
+            int32_t *const colsum = (int32_t *)(void *)((char *)scratch + me * slot);
+            qi8_col *const col = (qi8_col *)(void *)(colsum + 8);
+            const ptrdiff_t p0 = t * QI8_P, np = osp - p0 < QI8_P ? osp - p0 : QI8_P;
+            /* the coordinates of position p0 */
+            ptrdiff_t o2 = p0 % O2, o1 = p0 / O2 % O1, o0 = p0 / (O2 * O1);
             uint8_t *const st = qi8_stage(col, np, KP);
             if (pointwise) {
                 const uint8_t *xp = xg + p0;

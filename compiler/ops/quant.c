@@ -201,6 +201,10 @@ static void qmult(float r, int32_t *mant, int32_t *sh) {
 /* The scratch of a tile of the engine's columns: QI8_P (at most 8) int32 column sums, then 8 Kp
  * bytes (8 columns of int8 on x86, 4 of int16 on Arm DSP). */
 #define QI8_SCRATCH(kp) (8 * 4 + 8 * (kp))
+/* A convolution's scratch slot (QI8_SCRATCH rounded to a cache line), and the threads it may
+ * share its tiles with (OpenMP; one slot each). */
+#define QI8_SLOT(kp) ((QI8_SCRATCH(kp) + 63) / 64 * 64)
+#define QI8_THREADS 4
 
 /* The same when the tiles never hold more than `rows` columns (a product of few rows: a fully
  * connected layer's one): 2 bytes a column on DSP, 1 elsewhere. */
@@ -723,6 +727,7 @@ typedef struct QconvPlan {
     Sym *group, *cg, *mg, *m, *c, *isp, *osp, *rows;
     QParam zx, zw, sx, sw, sy, zy;
     QFast *fast; /* a constant weight and every parameter a constant: the int8 engine */
+    int slots;   /* fast: scratch slots, one per thread the engine may run */
 } QconvPlan;
 
 static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
@@ -842,9 +847,10 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
                               qlinear ? n->in[1] : NULL, qlinear ? n->in[4] : NULL,
                               qlinear ? n->in[6] : NULL, qlinear ? n->in[7] : NULL,
                               p->ib >= 0 ? n->in[p->ib] : NULL, yt);
-        /* depthwise: the padded plane of one channel (a 1-D or 2-D convolution whose weight has
-         * no zero point) */
-        n->scratch = K(c, QI8_SCRATCH(p->fast->kp));
+        /* a slot per thread (OpenMP; one with --memory-first); depthwise: the padded plane of
+         * one channel (a 1-D or 2-D convolution whose weight has no zero point) */
+        p->slots = c->opt->memory_first ? 1 : QI8_THREADS;
+        n->scratch = K(c, p->slots * QI8_SLOT(p->fast->kp));
         if (dw) {
             int64_t k0, i0, o0;
             bool plane = sym_get_const(p->k[0], &k0) && k0 == 1 && sym_get_const(p->in[0], &i0) &&
@@ -909,11 +915,12 @@ static void emit_qconv(Compiler *c, Emit *e, Node *n) {
                                   : "(int8_t *)0");
         else
             emit_line(e, "    qi8_conv(%s + nb * %s, %d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-                      "%lld, %lld, %s, %s, %s, nb * %s, (qi8_col *)(void *)(qs + 8), qs);",
+                      "%lld, %lld, %s, %s, %s, nb * %s, qs, %d, %lld);",
                       emit_ptr(e, x), cisp, x->dtype == DT_UINT8, (int)f->zx,
                       emit_sym(e, p->group), emit_sym(e, p->cg), emit_sym(e, p->mg), in, out, k,
                       st, dl, pd, (long long)f->kp, (long long)f->mb, emit_ptr(e, f->wpk),
-                      qf_args(e, f), emit_ptr(e, y), mosp);
+                      qf_args(e, f), emit_ptr(e, y), mosp, p->slots,
+                      (long long)QI8_SLOT(f->kp));
         return;
     }
     emit_template(e, "quant_widen", DT_UNDEFINED);

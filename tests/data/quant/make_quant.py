@@ -219,6 +219,9 @@ def engine_cases():
              dict(kernel_shape=[2, 2, 3], strides=[1, 2, 2], pads=[0, 1, 1, 1, 0, 1]))):
         x = q8(shape, dt)
         case(name, "MaxPool", [("x", x)], [("y", maxpool_ref(x, **attrs))], 12, **attrs)
+    # big enough (tiles x K x outputs >= 10^6) to share its tiles among OpenMP threads
+    qconv_case("qconv_e_omp", (1, 32, 24, 23), np.uint8, (64, 32, 3, 3), np.int8,
+               pads=[1, 1, 1, 1], yt=np.uint8)
     # a 3-D depthwise convolution with a kernel depth of 1 (not the 2-D padded-plane path)
     qconv_case("qconv_e_dw3d", (1, 2, 4, 4, 3), np.int8, (2, 1, 1, 1, 3), np.int8, group=2,
                strides=[1, 2, 2], pads=[2, 0, 1, 1, 0, 0])

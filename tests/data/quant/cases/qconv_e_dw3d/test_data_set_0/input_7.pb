@@ -1,1 +1,1 @@
-BzyJd
+BzyJI
