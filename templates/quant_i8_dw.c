@@ -3,12 +3,16 @@
  * With a plane (the scratch of a 1-D or 2-D convolution whose weight has no zero point), each
  * channel is first copied into it with its padding (rows (out1 - 1) stride1 + (k1 - 1) dil1
  * + 1 by the same for the last axis), so no tap is checked; a 3x3 kernel with dilation 1
- * keeps its 9 weights in registers.  Otherwise outputs whose window lies inside the image
+ * keeps its 9 weights in registers; with OpenMP up to nslot threads take channels, each with a
+ * plane of its own (planes: nslot of them, each rounded up to 64 bytes).  Otherwise outputs whose window lies inside the image
  * (and a weight without zero points) take the loop without bounds checks.  Untyped template.
  * @requires quant_i8 */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "quant_i8.c"
+#endif
+#ifdef _OPENMP
+#include <omp.h>
 #endif
 
 /* Outputs of one channel from its padded plane pl (W columns): taps k1 x k2. */
@@ -160,7 +164,8 @@ static void qi8_dw(const void *x, int x_u8, int32_t zx, int64_t C, const int64_t
                    const int64_t *out, const int64_t *k, const int64_t *stride,
                    const int64_t *dil, const int64_t *pad, const int8_t *w, const int32_t *cb,
                    const int32_t *zw, const int32_t *mant, const int32_t *sh, int32_t zy,
-                   int32_t lo, int32_t hi, int ymode, void *y, int64_t yoff, int8_t *plane) {
+                   int32_t lo, int32_t hi, int ymode, void *y, int64_t yoff, int8_t *planes,
+                   int64_t nslot) {
     const ptrdiff_t I0 = (ptrdiff_t)in[0], I1 = (ptrdiff_t)in[1], I2 = (ptrdiff_t)in[2];
     const ptrdiff_t O0 = (ptrdiff_t)out[0], O1 = (ptrdiff_t)out[1], O2 = (ptrdiff_t)out[2];
     const ptrdiff_t K0 = (ptrdiff_t)k[0], K1 = (ptrdiff_t)k[1], K2 = (ptrdiff_t)k[2];
@@ -169,11 +174,26 @@ static void qi8_dw(const void *x, int x_u8, int32_t zx, int64_t C, const int64_t
     const ptrdiff_t P0 = (ptrdiff_t)pad[0], P1 = (ptrdiff_t)pad[1], P2 = (ptrdiff_t)pad[2];
     const ptrdiff_t isp = I0 * I1 * I2, osp = O0 * O1 * O2, kvol = K0 * K1 * K2;
     const uint8_t flip = x_u8 ? 0x80 : 0;
-    if (plane && K0 == 1 && I0 == 1 && O0 == 1 && !zw) { /* 1-D or 2-D */
+    if (planes && K0 == 1 && I0 == 1 && O0 == 1 && !zw) { /* 1-D or 2-D */
         const ptrdiff_t R = (O1 - 1) * S1 + (K1 - 1) * D1 + 1, W = (O2 - 1) * S2 + (K2 - 1) * D2 + 1;
         const ptrdiff_t nc = I2 < W - P2 ? I2 : W - P2;
+        int nthr = 1; /* OpenMP: channels shared among up to nslot threads, a plane each */
+#ifdef _OPENMP
+        nthr = omp_get_max_threads();
+        nthr = nthr < (int)nslot ? nthr : (int)nslot;
+        if ((double)C * (double)osp * (double)kvol < 2e5)
+            nthr = 1;
+#pragma omp parallel for schedule(static) num_threads(nthr) if (nthr > 1)
+#else
+        (void)nslot, (void)nthr;
+#endif
         for (ptrdiff_t ch = 0; ch < (ptrdiff_t)C; ch++) {
             const uint8_t *xc = (const uint8_t *)x + ch * isp;
+            int me = 0;
+#ifdef _OPENMP
+            me = omp_get_thread_num();
+#endif
+            int8_t *const plane = planes + me * ((R * W + 63) / 64 * 64);
             memset(plane, (uint8_t)zx, (size_t)(R * W));
             for (ptrdiff_t i1 = 0; i1 < I1 && i1 + P1 < R; i1++) {
                 int8_t *d = plane + (i1 + P1) * W + P2;

@@ -863,7 +863,12 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
                 Sym *cols = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[2], K(c, 1)), p->stride[2]),
                                                sym_mul(s, sym_sub(s, p->k[2], K(c, 1)), p->dil[2])),
                                     K(c, 1));
-                n->scratch = sym_mul(s, rows, cols);
+                /* one plane (rounded up to 64 bytes) per slot */
+                n->scratch = sym_mul(s, K(c, p->slots),
+                                     sym_mul(s, sym_floordiv(s, sym_add(s, sym_mul(s, rows, cols),
+                                                                        K(c, 63)),
+                                                             K(c, 64)),
+                                             K(c, 64)));
             }
         }
         n->priv = p;
@@ -910,9 +915,9 @@ static void emit_qconv(Compiler *c, Emit *e, Node *n) {
                       "nb * %s, %s);",
                       emit_ptr(e, x), cisp, x->dtype == DT_UINT8, (int)f->zx, emit_sym(e, p->m),
                       in, out, k, st, dl, pd, emit_ptr(e, f->wpk), qf_args(e, f), emit_ptr(e, y),
-                      mosp, plane ? arena_printf(emit_arena(e), "(int8_t *)(ws + %s)",
-                                                  emit_sym(e, n->scratch_offset))
-                                  : "(int8_t *)0");
+                      mosp, plane ? arena_printf(emit_arena(e), "(int8_t *)(ws + %s), %d",
+                                                  emit_sym(e, n->scratch_offset), p->slots)
+                                  : "(int8_t *)0, 1");
         else
             emit_line(e, "    qi8_conv(%s + nb * %s, %d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
                       "%lld, %lld, %s, %s, %s, nb * %s, qs, %d, %lld);",

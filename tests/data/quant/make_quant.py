@@ -222,6 +222,8 @@ def engine_cases():
     # big enough (tiles x K x outputs >= 10^6) to share its tiles among OpenMP threads
     qconv_case("qconv_e_omp", (1, 32, 24, 23), np.uint8, (64, 32, 3, 3), np.int8,
                pads=[1, 1, 1, 1], yt=np.uint8)
+    qconv_case("qconv_e_omp_dw", (1, 40, 30, 30), np.int8, (40, 1, 3, 3), np.int8, group=40,
+               pads=[1, 1, 1, 1])
     # a 3-D depthwise convolution with a kernel depth of 1 (not the 2-D padded-plane path)
     qconv_case("qconv_e_dw3d", (1, 2, 4, 4, 3), np.int8, (2, 1, 1, 1, 3), np.int8, group=2,
                strides=[1, 2, 2], pads=[2, 0, 1, 1, 0, 0])
