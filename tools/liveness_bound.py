@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """liveness_bound.py — the liveness bound of a model's activations, independent of onnx2c.
 
-    /usr/bin/python3 tools/liveness_bound.py [-v] MODEL.onnx...
+    /usr/bin/python3 tools/liveness_bound.py [-v] [--int8] MODEL.onnx...
     /usr/bin/python3 tools/liveness_bound.py --self-test    (small graphs of known bounds)
 
 Prints per model: "MODEL bound B node I NAME (OP) io IO" where B is the peak, over the nodes in
@@ -14,7 +14,13 @@ initializers and Constant outputs are not counted (they are the caller's, or wei
 Clip, zero Pad (constant mode, value 0 or absent) or Add may write over an input that dies at
 that node: the output then takes no bytes beyond that input's (for Relu, Clip and Add the input
 must have the output's size; a zero Pad's output may be larger). Shapes come from
-onnx.shape_inference; every value must have a static shape.
+onnx.shape_inference (the com.microsoft QLinear* ops, which it does not know, take their
+input's shape; QLinearAdd/Mul the broadcast of both, QLinearConcat the concatenation,
+QLinearGlobalAveragePool N x C x 1...); every value must have a static shape.
+
+--int8: the int8 liveness bound (issue 11): every activation counted at one byte an element,
+whatever its type (a quantized model's float tensors between DequantizeLinear and
+QuantizeLinear included), i.e. the bound of the same network with every tensor int8.
 """
 import sys
 
@@ -91,6 +97,15 @@ def _eval(n, x):
         return r
     if op == "Gather":
         return np.take(x[0], x[1], axis=_attr(n, "axis", 0))
+    if op == "DequantizeLinear":  # a constant weight's: a constant
+        sc = np.asarray(x[1], np.float32)
+        zp = np.asarray(x[2]).astype(np.float32) if len(x) > 2 else np.float32(0)
+        if sc.ndim == 1 and sc.size > 1:
+            ax = _attr(n, "axis", 1) % x[0].ndim
+            shp = [1] * x[0].ndim
+            shp[ax] = sc.size
+            sc, zp = sc.reshape(shp), (zp.reshape(shp) if np.ndim(zp) else zp)
+        return ((x[0].astype(np.float32) - zp) * sc).astype(np.float32)
     if op in ("Add", "Sub", "Mul", "Neg", "Identity"):
         return {"Add": lambda: x[0] + x[1], "Sub": lambda: x[0] - x[1],
                 "Mul": lambda: x[0] * x[1], "Neg": lambda: -x[0], "Identity": lambda: x[0]}[op]()
@@ -129,8 +144,59 @@ def _fold(model):
     return m
 
 
-def bound(model, verbose=False):
-    m = shape_inference.infer_shapes(_fold(model), strict_mode=True, data_prop=True)
+def _ms_shapes(g, shapes):
+    """Shapes of the com.microsoft QLinear* outputs (onnx.shape_inference does not know them),
+    in node order, into shapes (name -> (dims, elem_type))."""
+    for n in g.node:
+        if n.domain != "com.microsoft" or not n.output or n.output[0] in shapes:
+            continue
+        ins = [shapes.get(t) for t in n.input]
+        if n.op_type in ("QLinearAdd", "QLinearMul") and ins[0] and len(ins) > 3 and ins[3]:
+            dims = list(np.broadcast_shapes(tuple(ins[0][0]), tuple(ins[3][0])))
+        elif n.op_type == "QLinearConcat":
+            xs = [ins[i] for i in range(2, len(ins), 3)]
+            axis = _attr(n, "axis")
+            dims = list(xs[0][0])
+            dims[axis % len(dims)] = sum(x[0][axis % len(dims)] for x in xs)
+            ins = [xs[0]]
+        elif n.op_type == "QLinearGlobalAveragePool" and ins[0]:
+            dims = list(ins[0][0][:2]) + [1] * (len(ins[0][0]) - 2)
+        elif ins and ins[0]:
+            dims = list(ins[0][0])
+        else:
+            continue
+        shapes[n.output[0]] = (dims, ins[0][1])
+
+
+def _infer(model):
+    """onnx.shape_inference, with the com.microsoft outputs' shapes (_ms_shapes) fed back as
+    value_info until nothing new is learnt (what follows them gets its shapes too)."""
+    from onnx import helper as h
+    m = shape_inference.infer_shapes(model, strict_mode=True, data_prop=True)
+    for _ in range(len(m.graph.node) + 1):
+        shapes = {}
+        for vi in list(m.graph.input) + list(m.graph.value_info) + list(m.graph.output):
+            t = vi.type.tensor_type
+            dims = [d.dim_value if d.HasField("dim_value") else -1 for d in t.shape.dim]
+            if t.HasField("shape") and all(d >= 0 for d in dims):
+                shapes[vi.name] = (dims, t.elem_type)
+        for i in m.graph.initializer:
+            shapes[i.name] = (list(i.dims), i.data_type)
+        known = set(shapes)
+        _ms_shapes(m.graph, shapes)
+        new = [k for k in shapes if k not in known]
+        if not new:
+            return m
+        keep = [vi for vi in m.graph.value_info if vi.name not in new]
+        del m.graph.value_info[:]
+        m.graph.value_info.extend(keep)
+        m.graph.value_info.extend(h.make_tensor_value_info(k, shapes[k][1], shapes[k][0]) for k in new)
+        m = shape_inference.infer_shapes(m, strict_mode=True, data_prop=True)
+    return m
+
+
+def bound(model, verbose=False, int8=False):
+    m = _infer(_fold(model))
     g = m.graph
     consts = {i.name: numpy_helper.to_array(i) for i in g.initializer}
     for n in g.node:
@@ -138,10 +204,28 @@ def bound(model, verbose=False):
             for a in n.attribute:
                 if a.name == "value":
                     consts[n.output[0]] = numpy_helper.to_array(a.t)
+    shapes = {}
+    for vi in list(g.input) + list(g.value_info) + list(g.output):
+        t = vi.type.tensor_type
+        dims = [d.dim_value if d.HasField("dim_value") else -1 for d in t.shape.dim]
+        if t.HasField("shape") and all(d >= 0 for d in dims):
+            shapes[vi.name] = (dims, t.elem_type)
+    for i in g.initializer:
+        shapes[i.name] = (list(i.dims), i.data_type)
+    _ms_shapes(g, shapes)
     size = {}
     for vi in list(g.input) + list(g.value_info) + list(g.output):
-        if vi.name not in consts:
-            size[vi.name] = _bytes(vi)
+        if vi.name in consts:
+            continue
+        if vi.name not in shapes:
+            raise ValueError("value '%s' has no static shape" % vi.name)
+        dims, et = shapes[vi.name]
+        n = int(np.prod(dims, dtype=np.int64))
+        size[vi.name] = n if int8 else n * np.dtype(mapping.TENSOR_TYPE_TO_NP_TYPE[et]).itemsize
+    for name, (dims, et) in shapes.items():  # com.microsoft outputs without value_info
+        if name not in size and name not in consts:
+            n = int(np.prod(dims, dtype=np.int64))
+            size[name] = n if int8 else n * np.dtype(mapping.TENSOR_TYPE_TO_NP_TYPE[et]).itemsize
     caller = {vi.name for vi in g.input} | {vi.name for vi in g.output}
     io = sum(size[vi.name] for vi in list(g.input) + list(g.output) if vi.name not in consts)
 
@@ -230,13 +314,13 @@ def self_test():
 def main(argv):
     if argv == ["--self-test"]:
         return self_test()
-    verbose = "-v" in argv
-    paths = [a for a in argv if a != "-v"]
+    verbose, int8 = "-v" in argv, "--int8" in argv
+    paths = [a for a in argv if a not in ("-v", "--int8")]
     if not paths:
-        sys.stderr.write("usage: liveness_bound.py [-v] MODEL.onnx...\n")
+        sys.stderr.write("usage: liveness_bound.py [-v] [--int8] MODEL.onnx...\n")
         return 2
     for p in paths:
-        peak, at, io = bound(onnx.load(p), verbose)
+        peak, at, io = bound(onnx.load(p), verbose, int8)
         i, name, op = at if at else (-1, "-", "-")
         print("%s bound %d node %d %s (%s) io %d" % (p, peak, i, name or "?", op, io))
     return 0
