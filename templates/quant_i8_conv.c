@@ -92,6 +92,40 @@ static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t
                     for (ptrdiff_t pp = 0; pp < np; pp++)
                         st[pp * KP + ci] = xp[pp];
             } else {
+#if QI8_VNNI && defined(__AVX512VBMI__)
+                /* 8 positions of one row whose 3x3 windows (stride 1) lie inside: per channel the
+                 * three rows' 10 bytes, two byte permutations into the positions' 9 bytes (16-byte
+                 * lanes), 8 masked stores */
+                const ptrdiff_t c0 = o0 * S0 - P0, c1 = o1 * S1 - P1, c2 = o2 - P2;
+                if (np == 8 && K0 == 1 && K1 == 3 && K2 == 3 && D1 == 1 && D2 == 1 && S2 == 1 &&
+                    o2 + 8 <= O2 && c0 >= 0 && c0 < I0 && c1 >= 0 && c1 + 2 < I1 && c2 >= 0 &&
+                    c2 + 9 < I2) {
+                    static const int8_t ia[64] = {
+                        0, 1, 2, 16, 17, 18, 32, 33, 34, 0, 0, 0, 0, 0, 0, 0,
+                        1, 2, 3, 17, 18, 19, 33, 34, 35, 0, 0, 0, 0, 0, 0, 0,
+                        2, 3, 4, 18, 19, 20, 34, 35, 36, 0, 0, 0, 0, 0, 0, 0,
+                        3, 4, 5, 19, 20, 21, 35, 36, 37, 0, 0, 0, 0, 0, 0, 0};
+                    const __m512i pa = _mm512_loadu_si512((const void *)ia);
+                    const __m512i pb = _mm512_add_epi8(pa, _mm512_set1_epi8(4));
+                    const uint8_t *xw = xg + (c0 * I1 + c1) * I2 + c2;
+                    for (ptrdiff_t ci = 0; ci < CG; ci++, xw += isp) {
+                        __m512i v = _mm512_castsi128_si512(_mm_maskz_loadu_epi8(0x3ff, xw));
+                        v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(0x3ff, xw + I2), 1);
+                        v = _mm512_inserti32x4(v, _mm_maskz_loadu_epi8(0x3ff, xw + 2 * I2), 2);
+                        const __m512i lo = _mm512_permutexvar_epi8(pa, v);
+                        const __m512i hi = _mm512_permutexvar_epi8(pb, v);
+                        uint8_t *d = st + ci * 9;
+                        _mm_mask_storeu_epi8(d, 0x1ff, _mm512_extracti32x4_epi32(lo, 0));
+                        _mm_mask_storeu_epi8(d + KP, 0x1ff, _mm512_extracti32x4_epi32(lo, 1));
+                        _mm_mask_storeu_epi8(d + 2 * KP, 0x1ff, _mm512_extracti32x4_epi32(lo, 2));
+                        _mm_mask_storeu_epi8(d + 3 * KP, 0x1ff, _mm512_extracti32x4_epi32(lo, 3));
+                        _mm_mask_storeu_epi8(d + 4 * KP, 0x1ff, _mm512_extracti32x4_epi32(hi, 0));
+                        _mm_mask_storeu_epi8(d + 5 * KP, 0x1ff, _mm512_extracti32x4_epi32(hi, 1));
+                        _mm_mask_storeu_epi8(d + 6 * KP, 0x1ff, _mm512_extracti32x4_epi32(hi, 2));
+                        _mm_mask_storeu_epi8(d + 7 * KP, 0x1ff, _mm512_extracti32x4_epi32(hi, 3));
+                    }
+                } else
+#endif
                 for (ptrdiff_t pp = 0; pp < np; pp++) {
                     uint8_t *cp = st + pp * KP;
                     ptrdiff_t kk = 0;
