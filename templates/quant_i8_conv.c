@@ -155,6 +155,14 @@ static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t
                             for (ptrdiff_t a = 0; a < K0; a++)
                                 for (ptrdiff_t b = 0; b < K1; b++) {
                                     const uint8_t *xr = xw + (a * D0 * I1 + b * D1) * I2;
+#if QI8_VNNI
+                                    if (D2 == 1 && K2 <= 16) { /* a masked 16-byte copy */
+                                        const __mmask16 km = (__mmask16)((1u << K2) - 1u);
+                                        _mm_mask_storeu_epi8(cp + kk, km, _mm_maskz_loadu_epi8(km, xr));
+                                        kk += K2;
+                                        continue;
+                                    }
+#endif
                                     for (ptrdiff_t c = 0; c < K2; c++, kk++, xr += D2)
                                         cp[kk] = *xr;
                                 }

@@ -224,6 +224,9 @@ def engine_cases():
                pads=[1, 1, 1, 1], yt=np.uint8)
     qconv_case("qconv_e_omp_dw", (1, 40, 30, 30), np.int8, (40, 1, 3, 3), np.int8, group=40,
                pads=[1, 1, 1, 1])
+    # a 7x7 stride-2 stem (rows of 7 copied at once inside the image)
+    qconv_case("qconv_e_k7", (1, 3, 20, 21), np.uint8, (8, 3, 7, 7), np.int8, strides=[2, 2],
+               pads=[3, 3, 3, 3], yt=np.uint8)
     # a 3-D depthwise convolution with a kernel depth of 1 (not the 2-D padded-plane path)
     qconv_case("qconv_e_dw3d", (1, 2, 4, 4, 3), np.int8, (2, 1, 1, 1, 3), np.int8, group=2,
                strides=[1, 2, 2], pads=[2, 0, 1, 1, 0, 0])
