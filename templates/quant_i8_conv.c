@@ -173,6 +173,26 @@ static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t
                             const ptrdiff_t i0 = o0 * S0 - P0 + a * D0;
                             for (ptrdiff_t b = 0; b < K1; b++) {
                                 const ptrdiff_t i1 = o1 * S1 - P1 + b * D1;
+#if QI8_VNNI && defined(__AVX512VBMI2__)
+                                if (D2 == 1 && K2 <= 16) {
+                                    /* the row's taps inside expand-loaded into their lanes, the
+                                     * others the zero point: one masked store */
+                                    const __m128i z = _mm_set1_epi8((char)zc);
+                                    const ptrdiff_t j2 = o2 * S2 - P2;
+                                    __m128i v = z;
+                                    if (i0 >= 0 && i0 < I0 && i1 >= 0 && i1 < I1) {
+                                        const ptrdiff_t lo = j2 < 0 ? -j2 : 0;
+                                        const ptrdiff_t hi = I2 - j2 < K2 ? I2 - j2 : K2;
+                                        if (lo < hi)
+                                            v = _mm_mask_expandloadu_epi8(
+                                                z, (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u)),
+                                                xc + (i0 * I1 + i1) * I2 + j2 + lo);
+                                    }
+                                    _mm_mask_storeu_epi8(cp + kk, (__mmask16)((1u << K2) - 1u), v);
+                                    kk += K2;
+                                    continue;
+                                }
+#endif
                                 if (i0 < 0 || i0 >= I0 || i1 < 0 || i1 >= I1) {
                                     for (ptrdiff_t c = 0; c < K2; c++, kk++)
                                         cp[kk] = zc;
