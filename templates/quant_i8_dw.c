@@ -15,6 +15,16 @@
 #include <omp.h>
 #endif
 
+/* The padded plane's bytes: x as int8 (sign bit flipped for uint8 data), or with AVX-512 VBMI
+ * (whose 3x3 kernel multiplies by VPDPBUSD, uint8 x int8) x + 128, the int8 value biased. */
+#if QI8_VNNI && defined(__AVX512VBMI__)
+#define QI8_DW_BIAS 0x80
+#else
+#define QI8_DW_BIAS 0
+#endif
+/* a plane byte as the int8 value */
+#define QI8_PV(b) ((int32_t)(int8_t)((uint8_t)(b) ^ QI8_DW_BIAS))
+
 /* Outputs of one channel from its padded plane pl (W columns): taps k1 x k2. */
 O2C_INLINE static void qi8_dw_plane(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdiff_t K1,
                                     ptrdiff_t K2, ptrdiff_t D1, ptrdiff_t D2, ptrdiff_t S1,
@@ -28,7 +38,7 @@ O2C_INLINE static void qi8_dw_plane(const int8_t *pl, ptrdiff_t W, const int8_t 
             uint32_t s = 0;
             for (ptrdiff_t a = 0; a < K1; a++)
                 for (ptrdiff_t b = 0; b < K2; b++)
-                    s += (uint32_t)(xr[a * D1 * W + b * D2] * wc[a * K2 + b]);
+                    s += (uint32_t)(QI8_PV(xr[a * D1 * W + b * D2]) * wc[a * K2 + b]);
             qi8_put(s, ch, 0, cb, 0, 0, mant, sh, zy, lo, hi, ymode, y, at);
         }
     }
@@ -78,12 +88,12 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
                 __m512i acc = cv;
 #ifdef __AVX512VBMI__
                 /* per kernel row one VPDPBUSD: lane j's dword holds the row's 3 taps of output
-                 * j (a byte permutation of the row, biased to uint8; cv less 128 sum w) */
+                 * j (a byte permutation of the row, which the plane holds biased to uint8;
+                 * cv less 128 sum w) */
                 const __mmask64 lm = S2 == 1 ? (((__mmask64)1 << (n + 2)) - 1)
                                              : (((__mmask64)1 << (2 * n + 1)) - 1);
                 for (int a = 0; a < 3; a++) {
-                    const __m512i v = _mm512_xor_si512(
-                        _mm512_maskz_loadu_epi8(lm, row + a * W + o2 * S2), _mm512_set1_epi8(-128));
+                    const __m512i v = _mm512_maskz_loadu_epi8(lm, row + a * W + o2 * S2);
                     acc = _mm512_dpbusd_epi32(acc, _mm512_permutexvar_epi8(S2 == 1 ? ix1 : ix2, v),
                                               wr[a]);
                 }
@@ -150,8 +160,9 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
     for (ptrdiff_t o1 = 0; o1 < O1; o1++) {
         const int8_t *r0 = pl + o1 * S1 * W, *r1 = r0 + W, *r2 = r1 + W;
         for (ptrdiff_t o2 = 0; o2 < O2; o2++, at++, r0 += S2, r1 += S2, r2 += S2) {
-            const int32_t s = r0[0] * w0 + r0[1] * w1 + r0[2] * w2 + r1[0] * w3 + r1[1] * w4 +
-                              r1[2] * w5 + r2[0] * w6 + r2[1] * w7 + r2[2] * w8;
+            const int32_t s = QI8_PV(r0[0]) * w0 + QI8_PV(r0[1]) * w1 + QI8_PV(r0[2]) * w2 +
+                              QI8_PV(r1[0]) * w3 + QI8_PV(r1[1]) * w4 + QI8_PV(r1[2]) * w5 +
+                              QI8_PV(r2[0]) * w6 + QI8_PV(r2[1]) * w7 + QI8_PV(r2[2]) * w8;
             qi8_out((uint32_t)s + cbc, mc, shc, zy, lo, hi, ymode, y, at);
         }
     }
@@ -194,13 +205,14 @@ static void qi8_dw(const void *x, int x_u8, int32_t zx, int64_t C, const int64_t
             me = omp_get_thread_num();
 #endif
             int8_t *const plane = planes + me * ((R * W + 63) / 64 * 64);
-            memset(plane, (uint8_t)zx, (size_t)(R * W));
+            memset(plane, (uint8_t)zx ^ QI8_DW_BIAS, (size_t)(R * W));
             for (ptrdiff_t i1 = 0; i1 < I1 && i1 + P1 < R; i1++) {
-                int8_t *d = plane + (i1 + P1) * W + P2;
+                uint8_t *d = (uint8_t *)plane + (i1 + P1) * W + P2;
                 const uint8_t *sr = xc + i1 * I2;
-                if (flip)
+                const uint8_t f = (uint8_t)(flip ^ QI8_DW_BIAS);
+                if (f)
                     for (ptrdiff_t i2 = 0; i2 < nc; i2++)
-                        d[i2] = (int8_t)(sr[i2] ^ 0x80);
+                        d[i2] = (uint8_t)(sr[i2] ^ f);
                 else if (nc > 0)
                     memcpy(d, sr, (size_t)nc);
             }
