@@ -592,10 +592,30 @@ static const char *param_stride(Emit *e, const QParam *q) {
     return q->mode == QP_BATCH ? "1" : qp_stride(e, q);
 }
 
+/* The loops over a product's batch dims (i0, i1, ...) and, inside them, the element offsets
+ * of the current A, B and Y matrices; qmm_batch_close ends them. */
+static void qmm_batch_open(Compiler *c, Emit *e, const MmShape *sh, const char **ao,
+                           const char **bo, const char **yo) {
+    SymCtx *s = c->sym;
+    for (int d = 0; d < sh->rb; d++) {
+        emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, sh->batch[d]), d);
+        emit_indent(e, 1);
+    }
+    *ao = emit_batch_offset(e, sh->rb, sh->batch, sh->abatch, sym_mul(s, sh->m, sh->k));
+    *bo = emit_batch_offset(e, sh->rb, sh->batch, sh->bbatch, sym_mul(s, sh->k, sh->n));
+    *yo = emit_batch_offset(e, sh->rb, sh->batch, sh->batch, sym_mul(s, sh->m, sh->n));
+}
+
+static void qmm_batch_close(Emit *e, const MmShape *sh) {
+    for (int d = 0; d < sh->rb; d++) {
+        emit_indent(e, -1);
+        emit_line(e, "}");
+    }
+}
+
 /* A product with a run-time B by the int8 engine (templates/quant_i8_rowsrt.c), per batch
  * element. */
 static void emit_qmm_rt(Compiler *c, Emit *e, Node *n) {
-    SymCtx *s = c->sym;
     QmmPlan *p = n->priv;
     bool ql = p->qlinear;
     Value *a = n->in[0], *b = n->in[ql ? 3 : 1], *y = n->out[0];
@@ -617,14 +637,9 @@ static void emit_qmm_rt(Compiler *c, Emit *e, Node *n) {
     const char *lo = "0", *hi = "0";
     if (ql)
         qlinear_range(c, n, y->dtype, &lo, &hi);
-    for (int d = 0; d < p->sh.rb; d++) {
-        emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, p->sh.batch[d]), d);
-        emit_indent(e, 1);
-    }
     const MmShape *sh = &p->sh;
-    const char *ao = emit_batch_offset(e, sh->rb, sh->batch, sh->abatch, sym_mul(s, sh->m, sh->k));
-    const char *bo = emit_batch_offset(e, sh->rb, sh->batch, sh->bbatch, sym_mul(s, sh->k, sh->n));
-    const char *yo = emit_batch_offset(e, sh->rb, sh->batch, sh->batch, sym_mul(s, sh->m, sh->n));
+    const char *ao, *bo, *yo;
+    qmm_batch_open(c, e, sh, &ao, &bo, &yo);
     emit_line(e, "qi8_rows_rt(%s, %s, %s + %s, %d, qza, %s, %s + %s, %d, %s, %s, %s, %s, %s, %s, "
               "%s, %s, %s, %d, %s + %s, qw, qt, qc, qs);",
               emit_sym(e, sh->m), emit_sym(e, sh->k), emit_ptr(e, a), ao, au8, emit_sym(e, sh->n),
@@ -635,10 +650,7 @@ static void emit_qmm_rt(Compiler *c, Emit *e, Node *n) {
               ql ? arena_printf(emit_arena(e), "%s[0]", emit_ptr(e, p->sy.v)) : "1.0f",
               ql ? arena_printf(emit_arena(e), "(int32_t)%s[0]", emit_ptr(e, p->zy.v)) : "0",
               lo, hi, ql ? (y->dtype == DT_INT8 ? 0 : 1) : 2, emit_ptr(e, y), yo);
-    for (int d = 0; d < p->sh.rb; d++) {
-        emit_indent(e, -1);
-        emit_line(e, "}");
-    }
+    qmm_batch_close(e, &p->sh);
 }
 
 static void emit_qmm(Compiler *c, Emit *e, Node *n) {
@@ -681,14 +693,9 @@ static void emit_qmm(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "int32_t *const qb = qa + %s;", emit_sym(e, sym_mul(s, p->sh.m, p->sh.k)));
     if (ql)
         emit_line(e, "int32_t *const qy = qb + %s;", emit_sym(e, sym_mul(s, p->sh.k, p->sh.n)));
-    for (int d = 0; d < p->sh.rb; d++) {
-        emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, p->sh.batch[d]), d);
-        emit_indent(e, 1);
-    }
     const MmShape *sh = &p->sh;
-    const char *ao = emit_batch_offset(e, sh->rb, sh->batch, sh->abatch, sym_mul(s, sh->m, sh->k));
-    const char *bo = emit_batch_offset(e, sh->rb, sh->batch, sh->bbatch, sym_mul(s, sh->k, sh->n));
-    const char *yo = emit_batch_offset(e, sh->rb, sh->batch, sh->batch, sym_mul(s, sh->m, sh->n));
+    const char *ao, *bo, *yo;
+    qmm_batch_open(c, e, sh, &ao, &bo, &yo);
     emit_line(e, "quant_widen(%s, %s, %s + %s, %s, %s, %s, %s, 0, qa);", M, Kd, emit_ptr(e, a), ao,
               s8flag(a->dtype), param_ptr(e, p, &p->za, p->sh.abatch, p->sh.m, "uint8_t"),
               s8flag(a->dtype), zas);
@@ -710,10 +717,7 @@ static void emit_qmm(Compiler *c, Emit *e, Node *n) {
                   emit_ptr(e, p->sy.v), emit_ptr(e, p->zy.v), s8flag(y->dtype), lo, hi,
                   emit_ptr(e, y), yo);
     }
-    for (int d = 0; d < p->sh.rb; d++) {
-        emit_indent(e, -1);
-        emit_line(e, "}");
-    }
+    qmm_batch_close(e, &p->sh);
 }
 
 /* ---- ConvInteger, QLinearConv */
