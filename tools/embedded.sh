@@ -71,8 +71,9 @@ for d in tests/data/matconv/gemv/*/; do
   cases+=("gemv_$n|${d}model.onnx|bounds --memory-first|sets")
 done
 # the int8 engine (templates/quant_i8*.c) over its op cases, on both cores: the DSP (SMLAD)
-# and Helium paths against the same references
-for d in tests/data/quant/cases/*_c/; do
+# and Helium paths against the same references; constant operands (*_c) and the engine cases
+# with run-time ones (the weight packed on every run)
+for d in tests/data/quant/cases/*_c/ tests/data/quant/cases/qconv_e_*[!c]/; do
   n=$(basename "$d")
   cases+=("quant_$n|${d}model.onnx|bounds --memory-first|sets|m4 m55")
 done

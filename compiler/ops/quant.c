@@ -731,7 +731,9 @@ typedef struct QconvPlan {
     Sym *group, *cg, *mg, *m, *c, *isp, *osp, *rows;
     QParam zx, zw, sx, sw, sy, zy;
     QFast *fast; /* a constant weight and every parameter a constant: the int8 engine */
-    int slots;   /* fast: scratch slots, one per thread the engine may run */
+    int slots;   /* fast or rt: scratch slots, one per thread the engine may run */
+    bool rt;     /* a run-time weight, per-tensor x parameters: the engine, packed per run */
+    Sym *kp;     /* rt: K rounded up to 16 */
 } QconvPlan;
 
 static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
@@ -878,6 +880,24 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
         n->priv = p;
         return;
     }
+    /* a run-time weight: the engine packs it on every run (quant_i8_convrt.c) when x's
+     * parameters are per tensor */
+    if ((p->zx.mode == QP_NONE || p->zx.mode == QP_SCALAR) &&
+        (!qlinear || (p->sx.mode == QP_SCALAR && p->sy.mode == QP_SCALAR &&
+                      p->zy.mode == QP_SCALAR))) {
+        p->rt = true;
+        p->slots = c->opt->memory_first ? 1 : QI8_THREADS;
+        p->kp = sym_mul(s, sym_floordiv(s, sym_add(s, p->rows, K(c, 15)), K(c, 16)), K(c, 16));
+        Sym *mgp = sym_mul(s, sym_floordiv(s, sym_add(s, p->mg, K(c, 15)), K(c, 16)), K(c, 16));
+        Sym *slot = sym_mul(s, sym_floordiv(s, sym_add(s, sym_mul(s, p->kp, K(c, 8)), K(c, 32 + 63)),
+                                            K(c, 64)), K(c, 64));
+        /* the slots, the packed weight, the per-output constants */
+        n->scratch = sym_add(s, sym_mul(s, K(c, p->slots), slot),
+                             sym_add(s, sym_mul(s, sym_mul(s, p->group, mgp), p->kp),
+                                     sym_mul(s, p->m, K(c, 5 * 4))));
+        n->priv = p;
+        return;
+    }
     /* scratch: one image of x and all of w widened to int32, the int32 sums when requantized */
     Sym *words = sym_add(s, sym_mul(s, p->c, p->isp), sym_mul(s, p->m, p->rows));
     if (qlinear)
@@ -893,6 +913,50 @@ static const char *qp_ptr(Emit *e, const QParam *q, const char *null_type) {
     if (q->mode == QP_NONE)
         return arena_printf(emit_arena(e), "(const %s *)0", null_type);
     return emit_ptr(e, q->v);
+}
+
+/* A convolution with a run-time weight by the int8 engine (templates/quant_i8_convrt.c). */
+static void emit_qconv_rt(Compiler *c, Emit *e, Node *n) {
+    SymCtx *s = c->sym;
+    QconvPlan *p = n->priv;
+    bool ql = p->qlinear;
+    Value *x = n->in[p->ix], *w = n->in[p->iw], *y = n->out[0];
+    emit_template(e, "quant_i8_convrt", DT_UNDEFINED);
+    const char *zws = qp_stride(e, &p->zw), *sws = "0";
+    if (ql)
+        sws = qp_stride(e, &p->sw);
+    const char *in = emit_sym_array(e, "qc_in", 3, p->in), *out = emit_sym_array(e, "qc_out", 3, p->out);
+    const char *k = emit_sym_array(e, "qc_k", 3, p->k), *st = emit_sym_array(e, "qc_stride", 3, p->stride);
+    const char *dl = emit_sym_array(e, "qc_dil", 3, p->dil), *pd = emit_sym_array(e, "qc_pad", 3, p->pad);
+    Sym *mgp = sym_mul(s, sym_floordiv(s, sym_add(s, p->mg, K(c, 15)), K(c, 16)), K(c, 16));
+    Sym *slot = sym_mul(s, sym_floordiv(s, sym_add(s, sym_mul(s, p->kp, K(c, 8)), K(c, 32 + 63)),
+                                        K(c, 64)), K(c, 64));
+    emit_line(e, "char *const qsl = (char *)(ws + %s);", emit_sym(e, n->scratch_offset));
+    emit_line(e, "int8_t *const qwp = (int8_t *)(void *)(qsl + %s);",
+              emit_sym(e, sym_mul(s, K(c, p->slots), slot)));
+    emit_line(e, "int32_t *const qtab = (int32_t *)(void *)(qwp + %s);",
+              emit_sym(e, sym_mul(s, sym_mul(s, p->group, mgp), p->kp)));
+    bool xu8 = x->dtype == DT_UINT8;
+    if (p->zx.mode == QP_NONE)
+        emit_line(e, "const int32_t qzx = %d;", xu8 ? -128 : 0);
+    else
+        emit_line(e, "const int32_t qzx = (int32_t)%s[0]%s;", emit_ptr(e, p->zx.v), xu8 ? " - 128" : "");
+    const char *lo = "0", *hi = "0";
+    if (ql)
+        qlinear_range(c, n, y->dtype, &lo, &hi);
+    emit_line(e, "qi8_conv_rt(%s, %d, qzx, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, "
+              "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s, qwp, qtab, qsl, %d, %s);",
+              emit_ptr(e, x), xu8, emit_sym(e, x->shape[0]), emit_sym(e, sym_mul(s, p->c, p->isp)),
+              emit_sym(e, p->group), emit_sym(e, p->cg), emit_sym(e, p->mg), in, out, k, st, dl,
+              pd, emit_ptr(e, w), w->dtype == DT_UINT8,
+              p->zw.mode == QP_NONE ? "(const void *)0" : emit_ptr(e, p->zw.v), zws,
+              p->ib >= 0 ? emit_ptr(e, n->in[p->ib]) : "(const int32_t *)0", emit_sym(e, p->kp),
+              ql ? arena_printf(emit_arena(e), "%s[0]", emit_ptr(e, p->sx.v)) : "1.0f",
+              ql ? emit_ptr(e, p->sw.v) : "(const float *)0", sws,
+              ql ? arena_printf(emit_arena(e), "%s[0]", emit_ptr(e, p->sy.v)) : "1.0f",
+              ql ? arena_printf(emit_arena(e), "(int32_t)%s[0]", emit_ptr(e, p->zy.v)) : "0", lo,
+              hi, ql ? (y->dtype == DT_INT8 ? 0 : 1) : 2, emit_ptr(e, y),
+              emit_sym(e, sym_mul(s, p->m, p->osp)), p->slots, emit_sym(e, slot));
 }
 
 static void emit_qconv(Compiler *c, Emit *e, Node *n) {
@@ -930,6 +994,10 @@ static void emit_qconv(Compiler *c, Emit *e, Node *n) {
                       st, dl, pd, (long long)f->kp, (long long)f->mb, emit_ptr(e, f->wpk),
                       qf_args(e, f), emit_ptr(e, y), mosp, p->slots,
                       (long long)QI8_SLOT(f->kp));
+        return;
+    }
+    if (p->rt) {
+        emit_qconv_rt(c, e, n);
         return;
     }
     emit_template(e, "quant_widen", DT_UNDEFINED);
