@@ -613,6 +613,32 @@ static void qmm_batch_close(Emit *e, const MmShape *sh) {
     }
 }
 
+/* The run-time operand paths' arguments.  rt_zp declares `name`: the zero point of an 8-bit
+ * operand of type t as the engine takes it (flipped for uint8; absent: 0). */
+static void rt_zp(Emit *e, const QParam *q, DType t, const char *name) {
+    bool u8 = t == DT_UINT8;
+    if (q->mode == QP_NONE)
+        emit_line(e, "const int32_t %s = %d;", name, u8 ? -128 : 0);
+    else
+        emit_line(e, "const int32_t %s = (int32_t)%s[0]%s;", name, emit_ptr(e, q->v),
+                  u8 ? " - 128" : "");
+}
+
+/* "s1[0], s2, s2_stride, sy[0], zy, lo, hi, ymode": the requantization (a QLinear op) or none
+ * (ymode 2, an Integer op: no scales are read). */
+static const char *rt_requant(Compiler *c, Emit *e, Node *n, bool ql, const QParam *s1,
+                              const QParam *s2, const char *s2s, const QParam *sy,
+                              const QParam *zy) {
+    Arena *a = emit_arena(e);
+    if (!ql)
+        return "1.0f, (const float *)0, 0, 1.0f, 0, 0, 0, 2";
+    const char *lo, *hi;
+    qlinear_range(c, n, n->out[0]->dtype, &lo, &hi);
+    return arena_printf(a, "%s[0], %s, %s, %s[0], (int32_t)%s[0], %s, %s, %d", emit_ptr(e, s1->v),
+                        emit_ptr(e, s2->v), s2s, emit_ptr(e, sy->v), emit_ptr(e, zy->v), lo, hi,
+                        n->out[0]->dtype == DT_INT8 ? 0 : 1);
+}
+
 /* A product with a run-time B by the int8 engine (templates/quant_i8_rowsrt.c), per batch
  * element. */
 static void emit_qmm_rt(Compiler *c, Emit *e, Node *n) {
@@ -630,26 +656,16 @@ static void emit_qmm_rt(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "int32_t *const qs = (int32_t *)(void *)(qw + 16 * %s);", kp);
     emit_line(e, "qi8_col *const qc = (qi8_col *)(void *)(qs + 8);");
     bool au8 = a->dtype == DT_UINT8;
-    if (p->za.mode == QP_NONE)
-        emit_line(e, "const int32_t qza = %d;", au8 ? -128 : 0);
-    else
-        emit_line(e, "const int32_t qza = (int32_t)%s[0]%s;", emit_ptr(e, p->za.v), au8 ? " - 128" : "");
-    const char *lo = "0", *hi = "0";
-    if (ql)
-        qlinear_range(c, n, y->dtype, &lo, &hi);
+    rt_zp(e, &p->za, a->dtype, "qza");
     const MmShape *sh = &p->sh;
     const char *ao, *bo, *yo;
     qmm_batch_open(c, e, sh, &ao, &bo, &yo);
-    emit_line(e, "qi8_rows_rt(%s, %s, %s + %s, %d, qza, %s, %s + %s, %d, %s, %s, %s, %s, %s, %s, "
-              "%s, %s, %s, %d, %s + %s, qw, qt, qc, qs);",
+    emit_line(e, "qi8_rows_rt(%s, %s, %s + %s, %d, qza, %s, %s + %s, %d, %s, %s, %s, %s + %s, qw, "
+              "qt, qc, qs);",
               emit_sym(e, sh->m), emit_sym(e, sh->k), emit_ptr(e, a), ao, au8, emit_sym(e, sh->n),
               emit_ptr(e, b), bo, b->dtype == DT_UINT8,
               p->zb.mode == QP_NONE ? "(const void *)0" : emit_ptr(e, p->zb.v), zbs,
-              ql ? arena_printf(emit_arena(e), "%s[0]", emit_ptr(e, p->sa.v)) : "1.0f",
-              ql ? emit_ptr(e, p->sb.v) : "(const float *)0", sbs,
-              ql ? arena_printf(emit_arena(e), "%s[0]", emit_ptr(e, p->sy.v)) : "1.0f",
-              ql ? arena_printf(emit_arena(e), "(int32_t)%s[0]", emit_ptr(e, p->zy.v)) : "0",
-              lo, hi, ql ? (y->dtype == DT_INT8 ? 0 : 1) : 2, emit_ptr(e, y), yo);
+              rt_requant(c, e, n, ql, &p->sa, &p->sb, sbs, &p->sy, &p->zy), emit_ptr(e, y), yo);
     qmm_batch_close(e, &p->sh);
 }
 
@@ -936,26 +952,15 @@ static void emit_qconv_rt(Compiler *c, Emit *e, Node *n) {
               emit_sym(e, sym_mul(s, K(c, p->slots), slot)));
     emit_line(e, "int32_t *const qtab = (int32_t *)(void *)(qwp + %s);",
               emit_sym(e, sym_mul(s, sym_mul(s, p->group, mgp), p->kp)));
-    bool xu8 = x->dtype == DT_UINT8;
-    if (p->zx.mode == QP_NONE)
-        emit_line(e, "const int32_t qzx = %d;", xu8 ? -128 : 0);
-    else
-        emit_line(e, "const int32_t qzx = (int32_t)%s[0]%s;", emit_ptr(e, p->zx.v), xu8 ? " - 128" : "");
-    const char *lo = "0", *hi = "0";
-    if (ql)
-        qlinear_range(c, n, y->dtype, &lo, &hi);
+    rt_zp(e, &p->zx, x->dtype, "qzx");
     emit_line(e, "qi8_conv_rt(%s, %d, qzx, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, "
-              "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s, qwp, qtab, qsl, %d, %s);",
-              emit_ptr(e, x), xu8, emit_sym(e, x->shape[0]), emit_sym(e, sym_mul(s, p->c, p->isp)),
-              emit_sym(e, p->group), emit_sym(e, p->cg), emit_sym(e, p->mg), in, out, k, st, dl,
-              pd, emit_ptr(e, w), w->dtype == DT_UINT8,
+              "%s, %s, %s, %s, %s, %s, qwp, qtab, qsl, %d, %s);",
+              emit_ptr(e, x), x->dtype == DT_UINT8, emit_sym(e, x->shape[0]),
+              emit_sym(e, sym_mul(s, p->c, p->isp)), emit_sym(e, p->group), emit_sym(e, p->cg),
+              emit_sym(e, p->mg), in, out, k, st, dl, pd, emit_ptr(e, w), w->dtype == DT_UINT8,
               p->zw.mode == QP_NONE ? "(const void *)0" : emit_ptr(e, p->zw.v), zws,
               p->ib >= 0 ? emit_ptr(e, n->in[p->ib]) : "(const int32_t *)0", emit_sym(e, p->kp),
-              ql ? arena_printf(emit_arena(e), "%s[0]", emit_ptr(e, p->sx.v)) : "1.0f",
-              ql ? emit_ptr(e, p->sw.v) : "(const float *)0", sws,
-              ql ? arena_printf(emit_arena(e), "%s[0]", emit_ptr(e, p->sy.v)) : "1.0f",
-              ql ? arena_printf(emit_arena(e), "(int32_t)%s[0]", emit_ptr(e, p->zy.v)) : "0", lo,
-              hi, ql ? (y->dtype == DT_INT8 ? 0 : 1) : 2, emit_ptr(e, y),
+              rt_requant(c, e, n, ql, &p->sx, &p->sw, sws, &p->sy, &p->zy), emit_ptr(e, y),
               emit_sym(e, sym_mul(s, p->m, p->osp)), p->slots, emit_sym(e, slot));
 }
 
