@@ -447,6 +447,8 @@ static const char *weight_expr(Emit *e, Value *v) {
             buf_printf(b, "%s%lld", i ? "," : "", (long long)d);
         }
         buf_puts(b, "] */\n");
+        if (v->pp_if)
+            buf_printf(b, "#if %s\n", v->pp_if);
         if (big)
             write_bytes_union(b, name, v->data, bytes);
         else {
@@ -458,6 +460,8 @@ static const char *weight_expr(Emit *e, Value *v) {
                 buf_puts(b, "0");
             buf_puts(b, "};\n");
         }
+        if (v->pp_if)
+            buf_puts(b, "#endif\n");
     }
     if (big)
         return arena_printf(e->a, "(const %s *)(const void *)&%s", dtype_ctype(v->dtype), name);
@@ -489,7 +493,11 @@ const char *emit_ptr(Emit *e, Value *v) {
 static void declare_value(Emit *e, Buf *b, Value *v) {
     const char *ct = dtype_ctype(v->dtype);
     if (v->data) {
+        if (v->pp_if)
+            buf_printf(b, "#if %s\n", v->pp_if);
         buf_printf(b, "    const %s *const %s = %s;\n", ct, v->cname, weight_expr(e, v));
+        if (v->pp_if)
+            buf_puts(b, "#endif\n");
     } else if (v->kv) {
         int64_t n = ir_known_len(v);
         buf_printf(b, "    const %s %s[%lld] = {", ct, v->cname, (long long)(n > 0 ? n : 1));

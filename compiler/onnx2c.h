@@ -301,6 +301,8 @@ struct Value {
     bool param;              /* an initializer of the model (ir_set_const): --report's parameters */
     bool needs_buffer;       /* some emitted code reads it as a buffer */
     bool emitted_static;     /* emit.c: static array already written */
+    const char *pp_if;       /* a constant only some targets use: its array and pointer are
+                              * emitted under `#if pp_if` (a macro of the kernels) */
 };
 
 struct Node {

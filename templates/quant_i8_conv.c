@@ -20,7 +20,7 @@
  * cbu, zw, mant, sh indexed by output channel.  Scratch: nslot slots of slot bytes, each a
  * tile's column sums (QI8_P) then its columns (QI8_P * Kp); with OpenMP the tiles are shared
  * among up to nslot threads, each in its own slot. */
-static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t cg,
+QI8_UNUSED static void qi8_conv(const void *x, int x_u8, int32_t zx, int64_t group, int64_t cg,
                      int64_t mg, const int64_t *in, const int64_t *out, const int64_t *k,
                      const int64_t *stride, const int64_t *dil, const int64_t *pad, int64_t Kp,
                      int64_t mb, const int8_t *wp, const int32_t *cb, const int32_t *cbu,

@@ -143,6 +143,9 @@ static void require_float(Compiler *c, Node *n, Value *v, const char *what) {
 
 typedef struct QFast {
     Value *wpk;           /* the packed weight (int8) */
+    Value *wx;            /* a convolution the x86 implicit product may run (quant_i8_convx.c):
+                           * the weight packed for it; wpk and wx then exist under QI8_CONVX's
+                           * #if and #if ! */
     Value *cb, *cbu, *zw; /* int32 per output: folded bias and zero-point terms, the same less
                            * 128 sum_k W[m][k] (columns biased by 128); zw NULL: all 0 */
     Value *mant, *sh;     /* int32 per output: the requantization multiplier (QLinear ops) */
@@ -752,6 +755,45 @@ typedef struct QconvPlan {
     Sym *kp;     /* rt: K rounded up to 16 */
 } QconvPlan;
 
+/* The weight of a convolution packed for templates/quant_i8_convx.c (one group, up to two
+ * spatial axes, a weight without zero points, an 8-bit output; not with --memory-first, whose
+ * scratch stays a tile): wx[((mb T + t) CQ + cq) 32 + 4 i + j] = W[8 mb + i][4 cq + j][t]
+ * (T taps, CQ channel quads).  Returns the scratch that path needs (NULL: not this path). */
+static Sym *qconvx_build(Compiler *c, Node *n, QconvPlan *p, const Value *w) {
+    SymCtx *s = c->sym;
+    QFast *f = p->fast;
+    int64_t g, k0, i0, o0, k1, k2, s1, s2, d1, d2, m, cin;
+    if (c->opt->memory_first || f->dw || f->zw || f->ymode == 2 ||
+        !sym_get_const(p->group, &g) || g != 1 || !sym_get_const(p->k[0], &k0) || k0 != 1 ||
+        !sym_get_const(p->in[0], &i0) || i0 != 1 || !sym_get_const(p->out[0], &o0) || o0 != 1 ||
+        !sym_get_const(p->k[1], &k1) || !sym_get_const(p->k[2], &k2) ||
+        !sym_get_const(p->stride[1], &s1) || !sym_get_const(p->stride[2], &s2) ||
+        !sym_get_const(p->dil[1], &d1) || !sym_get_const(p->dil[2], &d2) ||
+        !sym_get_const(p->m, &m) || !sym_get_const(p->cg, &cin) || k1 * k2 > 128)
+        return NULL; /* (128: the kernel's table of taps, QX_TAPS) */
+    int64_t nt = k1 * k2, cq = (cin + 3) / 4, nmb = (m + 7) / 8, count = nmb * nt * cq * 32;
+    bool w_s8 = w->dtype == DT_INT8;
+    int8_t *pk = arena_alloc(c->arena, (size_t)count);
+    const uint8_t *wb = w->data;
+    for (int64_t o = 0; o < m; o++)
+        for (int64_t ci = 0; ci < cin; ci++)
+            for (int64_t t = 0; t < nt; t++) {
+                uint8_t byte = wb[(o * cin + ci) * nt + t];
+                pk[((o / 8 * nt + t) * cq + ci / 4) * 32 + o % 8 * 4 + ci % 4] =
+                    (int8_t)(w_s8 ? byte : (uint8_t)(byte ^ 0x80));
+            }
+    const char *stem = n->name && n->name[0] ? n->name : n->op_type;
+    f->wx = gp_const(c, stem, DT_INT8, count, (unsigned char *)pk);
+    f->wx->pp_if = "QI8_CONVX";
+    f->wpk->pp_if = "!QI8_CONVX";
+    f->cb->pp_if = "!QI8_CONVX"; /* (qi8_convx reads cbu) */
+    /* qi8_xbuf: 4 (CQ S1 S2 H W + 48 + W), H = O1 + (K1 - 1) D1 / S1, W likewise */
+    Sym *hh = sym_add(s, p->out[1], K(c, (k1 - 1) * d1 / s1));
+    Sym *ww = sym_add(s, p->out[2], K(c, (k2 - 1) * d2 / s2));
+    Sym *planes = sym_mul(s, K(c, cq * s1 * s2), sym_mul(s, hh, ww));
+    return sym_mul(s, K(c, 4), sym_add(s, planes, sym_add(s, ww, K(c, 48))));
+}
+
 static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
     SymCtx *s = c->sym;
     QconvPlan *p = arena_alloc(c->arena, sizeof *p);
@@ -873,6 +915,9 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
          * one channel (a 1-D or 2-D convolution whose weight has no zero point) */
         p->slots = c->opt->memory_first ? 1 : QI8_THREADS;
         n->scratch = K(c, p->slots * QI8_SLOT(p->fast->kp));
+        Sym *xs = qconvx_build(c, n, p, w);
+        if (xs)
+            n->scratch = sym_max(s, n->scratch, xs);
         if (dw) {
             int64_t k0, i0, o0;
             bool plane = sym_get_const(p->k[0], &k0) && k0 == 1 && sym_get_const(p->in[0], &i0) &&
@@ -972,6 +1017,8 @@ static void emit_qconv(Compiler *c, Emit *e, Node *n) {
     if (p->fast) {
         const QFast *f = p->fast;
         emit_template(e, f->dw ? "quant_i8_dw" : "quant_i8_conv", DT_UNDEFINED);
+        if (f->wx)
+            emit_template(e, "quant_i8_convx", DT_UNDEFINED);
         const char *in = emit_sym_array(e, "qc_in", 3, p->in), *out = emit_sym_array(e, "qc_out", 3, p->out);
         const char *k = emit_sym_array(e, "qc_k", 3, p->k), *st = emit_sym_array(e, "qc_stride", 3, p->stride);
         const char *dl = emit_sym_array(e, "qc_dil", 3, p->dil), *pd = emit_sym_array(e, "qc_pad", 3, p->pad);
@@ -991,7 +1038,9 @@ static void emit_qconv(Compiler *c, Emit *e, Node *n) {
                       mosp, plane ? arena_printf(emit_arena(e), "(int8_t *)(ws + %s), %d",
                                                   emit_sym(e, n->scratch_offset), p->slots)
                                   : "(int8_t *)0, 1");
-        else
+        else {
+            if (f->wx)
+                emit_raw(e, "#if !QI8_CONVX\n");
             emit_line(e, "    qi8_conv(%s + nb * %s, %d, %d, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
                       "%lld, %lld, %s, %s, %s, nb * %s, qs, %d, %lld);",
                       emit_ptr(e, x), cisp, x->dtype == DT_UINT8, (int)f->zx,
@@ -999,6 +1048,18 @@ static void emit_qconv(Compiler *c, Emit *e, Node *n) {
                       st, dl, pd, (long long)f->kp, (long long)f->mb, emit_ptr(e, f->wpk),
                       qf_args(e, f), emit_ptr(e, y), mosp, p->slots,
                       (long long)QI8_SLOT(f->kp));
+            if (f->wx) {
+                emit_raw(e, "#else\n");
+                emit_line(e, "    qi8_convx(%s + nb * %s, %d, %d, %s, %s, %s, %s, %s, %s, %s, %s, "
+                          "%s, %s, %s, %s, %d, %d, %d, %d, %s, nb * %s, qs, %d);",
+                          emit_ptr(e, x), cisp, x->dtype == DT_UINT8, (int)f->zx,
+                          emit_sym(e, p->cg), emit_sym(e, p->m), in, out, k, st, dl, pd,
+                          emit_ptr(e, f->wx), emit_ptr(e, f->cbu), emit_ptr(e, f->mant),
+                          emit_ptr(e, f->sh), (int)f->zy, (int)f->lo, (int)f->hi, f->ymode,
+                          emit_ptr(e, y), mosp, p->slots);
+                emit_raw(e, "#endif\n");
+            }
+        }
         return;
     }
     if (p->rt) {

@@ -342,6 +342,20 @@ def main():
          ("sy", np.ones((), np.float32)), ("zy", np.zeros((), np.uint8)),
          ("B", np.zeros(1, np.float32))],
         [("y", np.zeros((1, 1, 3, 3), np.uint8))], 10)
+    implicit_cases()
+
+
+def implicit_cases():
+    """The x86 implicit product (templates/quant_i8_convx.c, with AVX-512 VNNI): strides and
+    dilations that differ per axis (phase planes), asymmetric pads, channels that leave a
+    partial quad and outputs a partial block of 8, rows whose padding columns are squeezed out
+    of the stores, a batch, tiles of 48, 32 and 16 positions, int8 and uint8 data."""
+    qconv_case("qconv_x_s2_dil", (1, 6, 13, 17), np.int8, (13, 6, 3, 2), np.int8,
+               strides=[2, 3], dil=[2, 1], pads=[1, 2, 2, 0])
+    qconv_case("qconv_x_u8_batch", (2, 9, 9, 11), np.uint8, (24, 9, 3, 3), np.int8,
+               pads=[1, 1, 1, 1], yt=np.uint8)
+    qconv_case("qconv_x_s2_1x1", (1, 16, 10, 10), np.uint8, (20, 16, 1, 1), np.int8,
+               strides=[2, 2], yt=np.uint8)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,294 @@
+/* quant_i8_convx.c - a convolution of the int8 engine (templates/quant_i8.c) on x86 with
+ * AVX-512 VNNI as an implicit product: no unfolded columns.  For one group, up to two spatial
+ * axes, a weight without zero points and an 8-bit output (the compiler's choice,
+ * compiler/ops/quant.c; elsewhere templates/quant_i8_conv.c).
+ *
+ * The image is first copied into a packed buffer by qi8_xpack: the channels in quads, a
+ * position's four channels one dword of VNNI values (x + 128 as uint8, as the columns of
+ * templates/quant_i8.c), the padding the zero point, and the rows and columns split by the
+ * strides into S1 x S2 phase planes of H x W dwords:
+ *     buf[((cq S1 + a) S2 + b) H W + i W + j] = x[4 cq .. 4 cq + 3][S1 i + a - P1][S2 j + b - P2]
+ * with H = O1 + (K1 - 1) D1 / S1, W = O2 + (K2 - 1) D2 / S2.  Tap (kh, kw) of the outputs
+ * (o1, o2), (o1, o2 + 1), ... is then a run of consecutive dwords of one plane: plane
+ * ((kh D1) % S1, (kw D2) % S2), from (o1 + kh D1 / S1) W + o2 + kw D2 / S2.  So the outputs
+ * are computed over "virtual" rows of W positions (the columns o2 >= O2 compute sums that are
+ * never stored), in tiles of QX_P = 48 positions (three vectors of 16) by 8 output channels:
+ * 24 sums in registers, each VPDPBUSD one vector of 16 positions' dwords times one output's
+ * four weights broadcast.  The compiler packs the weight as
+ *     wx[((mb T + t) CQ + cq) 32 + 4 i + j] = W[8 mb + i][4 cq + j][t / K2][t % K2]
+ * (T = K1 K2 taps, CQ channel quads; zeros beyond M and C).  The sums are requantized 16 lanes
+ * at a time with the output's multiplier and stored into the NCHW output rows, the lanes of
+ * the columns >= O2 squeezed out (VPCOMPRESSB with VBMI2, else one byte at a time).
+ * Buffer: qi8_xbuf bytes (the planes and a tail that the last tile reads beyond them).
+ * Untyped template.
+ * @requires quant_i8 */
+#ifndef O2C_TEMPLATE
+#include "o2c_template.h"
+#include "quant_i8.c"
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#if QI8_VNNI && defined(__AVX512BW__)
+#define QI8_CONVX 1
+#else
+#define QI8_CONVX 0
+#endif
+
+#if QI8_CONVX
+#define QX_P 48
+#define QX_TAPS 128
+
+/* Bytes of the packed buffer: the planes and the tail the last tile reads past them. */
+QI8_UNUSED static inline ptrdiff_t qi8_xbuf(ptrdiff_t cq, ptrdiff_t s1, ptrdiff_t s2, ptrdiff_t h,
+                                 ptrdiff_t w) {
+    return 4 * (cq * s1 * s2 * h * w + QX_P + w);
+}
+
+/* Packs the channels [4 cq, 4 cq + 4) of x (C channels of I1 x I2 bytes) into their planes:
+ * each byte xor xb, the padding (and the channels >= C) zb. */
+static void qi8_xpack(const uint8_t *x, ptrdiff_t C, ptrdiff_t I1, ptrdiff_t I2, ptrdiff_t cq,
+                      ptrdiff_t S1, ptrdiff_t S2, ptrdiff_t P1, ptrdiff_t P2, ptrdiff_t H,
+                      ptrdiff_t W, uint8_t xb, uint8_t zb, uint8_t *buf) {
+    const uint32_t zd = 0x01010101u * zb;
+    const ptrdiff_t c0 = 4 * cq, isp = I1 * I2;
+    for (ptrdiff_t a = 0; a < S1; a++)
+        for (ptrdiff_t b = 0; b < S2; b++) {
+            uint8_t *pl = buf + 4 * ((cq * S1 + a) * S2 + b) * H * W;
+            /* the plane's columns j with S2 j + b - P2 inside the image: [j0, j1) */
+            ptrdiff_t j0 = (P2 - b + S2 - 1) / S2, j1 = (I2 - 1 + P2 - b) / S2 + 1;
+            if (P2 - b < 0)
+                j0 = 0;
+            if (I2 - 1 + P2 - b < 0)
+                j1 = 0;
+            j0 = j0 > W ? W : j0, j1 = j1 > W ? W : j1, j1 = j1 < j0 ? j0 : j1;
+            for (ptrdiff_t i = 0; i < H; i++) {
+                uint8_t *d = pl + 4 * i * W;
+                const ptrdiff_t r = S1 * i + a - P1;
+                if (r < 0 || r >= I1 || c0 >= C) {
+                    for (ptrdiff_t j = 0; j < W; j++)
+                        memcpy(d + 4 * j, &zd, 4);
+                    continue;
+                }
+                for (ptrdiff_t j = 0; j < j0; j++)
+                    memcpy(d + 4 * j, &zd, 4);
+                for (ptrdiff_t j = j1; j < W; j++)
+                    memcpy(d + 4 * j, &zd, 4);
+                const uint8_t *xr = x + c0 * isp + r * I2 + S2 * j0 + b - P2;
+                ptrdiff_t j = j0;
+                if (c0 + 4 <= C && S2 == 1) {
+                    /* 16 positions of the four channels' rows interleaved at a time */
+                    const __m128i f = _mm_set1_epi8((char)xb);
+                    for (; j + 16 <= j1; j += 16, xr += 16) {
+                        const __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)xr);
+                        const __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)(xr + isp));
+                        const __m128i r2 = _mm_loadu_si128((const __m128i *)(const void *)(xr + 2 * isp));
+                        const __m128i r3 = _mm_loadu_si128((const __m128i *)(const void *)(xr + 3 * isp));
+                        const __m128i l01 = _mm_unpacklo_epi8(r0, r1), h01 = _mm_unpackhi_epi8(r0, r1);
+                        const __m128i l23 = _mm_unpacklo_epi8(r2, r3), h23 = _mm_unpackhi_epi8(r2, r3);
+                        __m128i *o = (__m128i *)(void *)(d + 4 * j);
+                        _mm_storeu_si128(o, _mm_xor_si128(_mm_unpacklo_epi16(l01, l23), f));
+                        _mm_storeu_si128(o + 1, _mm_xor_si128(_mm_unpackhi_epi16(l01, l23), f));
+                        _mm_storeu_si128(o + 2, _mm_xor_si128(_mm_unpacklo_epi16(h01, h23), f));
+                        _mm_storeu_si128(o + 3, _mm_xor_si128(_mm_unpackhi_epi16(h01, h23), f));
+                    }
+                }
+                for (; j < j1; j++, xr += S2)
+                    for (ptrdiff_t cc = 0; cc < 4; cc++)
+                        d[4 * j + cc] = c0 + cc < C ? (uint8_t)(xr[cc * isp] ^ xb) : zb;
+            }
+        }
+}
+
+/* Lane l of a tile's vector is stored when its virtual position is an output: mask and the
+ * output index of the first such lane. */
+typedef struct {
+    __mmask16 mk;
+    int full;     /* all 16 lanes, contiguous in the output */
+    ptrdiff_t at; /* output index (o1 O2 + o2) of the first stored lane */
+} qi8_xlanes;
+
+static inline void qi8_xstore(uint8_t *y, const qi8_xlanes *l, __m128i q) {
+    if (l->full)
+        _mm_storeu_si128((__m128i *)(void *)(y + l->at), q);
+    else if (l->mk) {
+#if defined(__AVX512VBMI2__)
+        const __m128i c = _mm_maskz_compress_epi8(l->mk, q);
+        _mm_mask_storeu_epi8(y + l->at, (__mmask16)((1u << __builtin_popcount(l->mk)) - 1u), c);
+#else
+        uint8_t b[16];
+        _mm_storeu_si128((__m128i *)(void *)b, q);
+        ptrdiff_t n = 0;
+        for (int i = 0; i < 16; i++)
+            if (l->mk >> i & 1)
+                y[l->at + n++] = b[i];
+#endif
+    }
+}
+
+/* The sums of nv (1 to 3) vectors of 16 positions from xt (the tile's first position in plane
+ * 0) by the 8 outputs of the weight block wq, into acc[(3 i + j) 16 + lane]; toff[t]: the
+ * byte offset of tap t from a position's dword in plane 0. */
+static O2C_INLINE void qi8_xtile(const int nv, const uint8_t *xt, const int8_t *wq, ptrdiff_t CQ,
+                                 ptrdiff_t NT, const ptrdiff_t *toff, ptrdiff_t cqs,
+                                 int32_t *acc) {
+    __m512i s00 = _mm512_setzero_si512(), s01 = s00, s02 = s00, s10 = s00, s11 = s00,
+            s12 = s00, s20 = s00, s21 = s00, s22 = s00, s30 = s00, s31 = s00, s32 = s00,
+            s40 = s00, s41 = s00, s42 = s00, s50 = s00, s51 = s00, s52 = s00, s60 = s00,
+            s61 = s00, s62 = s00, s70 = s00, s71 = s00, s72 = s00;
+    for (ptrdiff_t t = 0; t < NT; t++) {
+            const uint8_t *xp = xt + toff[t];
+            for (ptrdiff_t c = 0; c < CQ; c++, xp += cqs, wq += 32) {
+                const __m512i x0 = _mm512_loadu_si512((const void *)xp);
+                const __m512i x1 = nv > 1 ? _mm512_loadu_si512((const void *)(xp + 64)) : x0;
+                const __m512i x2 = nv > 2 ? _mm512_loadu_si512((const void *)(xp + 128)) : x0;
+#define QX_STEP(i)                                                                            \
+    {                                                                                         \
+        int32_t wd;                                                                           \
+        memcpy(&wd, wq + 4 * (i), 4);                                                         \
+        const __m512i wv = _mm512_set1_epi32(wd);                                             \
+        s##i##0 = _mm512_dpbusd_epi32(s##i##0, x0, wv);                                       \
+        if (nv > 1)                                                                           \
+            s##i##1 = _mm512_dpbusd_epi32(s##i##1, x1, wv);                                   \
+        if (nv > 2)                                                                           \
+            s##i##2 = _mm512_dpbusd_epi32(s##i##2, x2, wv);                                   \
+    }
+                QX_STEP(0) QX_STEP(1) QX_STEP(2) QX_STEP(3)
+                QX_STEP(4) QX_STEP(5) QX_STEP(6) QX_STEP(7)
+#undef QX_STEP
+            }
+        }
+    __m512i *av = (__m512i *)(void *)acc;
+#define QX_PUT(i)                                                                             \
+    _mm512_storeu_si512(av + 3 * (i), s##i##0);                                               \
+    if (nv > 1)                                                                               \
+        _mm512_storeu_si512(av + 3 * (i) + 1, s##i##1);                                       \
+    if (nv > 2)                                                                               \
+        _mm512_storeu_si512(av + 3 * (i) + 2, s##i##2);
+    QX_PUT(0) QX_PUT(1) QX_PUT(2) QX_PUT(3) QX_PUT(4) QX_PUT(5) QX_PUT(6) QX_PUT(7)
+#undef QX_PUT
+}
+
+/* The stored lanes of the nv vectors from virtual position v0 (rows of W, O2 of them
+ * outputs; nvp positions in all). */
+static void qi8_xlanes_of(ptrdiff_t v0, int nv, ptrdiff_t W, ptrdiff_t O2, ptrdiff_t nvp,
+                          qi8_xlanes *ln) {
+    for (int j = 0; j < nv; j++) {
+        ptrdiff_t v = v0 + 16 * j, r = v / W, cl = v % W;
+        if (W == O2) { /* every column an output: the lanes before the end */
+            ptrdiff_t n = nvp - v < 16 ? nvp - v : 16;
+            ln[j].mk = (__mmask16)(n >= 16 ? 0xffffu : (1u << n) - 1u);
+            ln[j].at = v, ln[j].full = n >= 16;
+            continue;
+        }
+        ln[j].mk = 0, ln[j].at = -1;
+        for (int l = 0; l < 16 && v < nvp; l++, v++) {
+            if (cl < O2) {
+                ln[j].mk = (__mmask16)(ln[j].mk | (1u << l));
+                if (ln[j].at < 0)
+                    ln[j].at = r * O2 + cl;
+            }
+            if (++cl == W)
+                cl = 0, r++;
+        }
+        ln[j].full = ln[j].mk == 0xffff; /* 16 outputs of one row */
+    }
+}
+
+/* Requantizes and stores the sums of nv vectors by the outputs 8 mb .. 8 mb + 7 (< M). */
+static void qi8_xepi(const int32_t *acc, int nv, const qi8_xlanes *ln, ptrdiff_t mb, ptrdiff_t M,
+                     ptrdiff_t osp, const int32_t *cbu, const int32_t *mant, const int32_t *sh,
+                     int32_t zy, int32_t lo, int32_t hi, int ymode, uint8_t *y) {
+    for (int i = 0; i < 8 && 8 * mb + i < M; i++) {
+        const ptrdiff_t mo = 8 * mb + i;
+        uint8_t *ym = y + mo * osp;
+        const int32_t shm = sh[mo];
+        if (shm >= 1 && shm <= 62) {
+            const qi8_rq16_t rq =
+                qi8_rq16_prep(_mm512_set1_epi32(mant[mo]), _mm512_set1_epi32(shm), zy, lo, hi);
+            const __m512i cv = _mm512_set1_epi32(cbu[mo]);
+            for (int j = 0; j < nv; j++)
+                qi8_xstore(ym, &ln[j],
+                           qi8_rq16(_mm512_add_epi32(
+                                        _mm512_loadu_si512((const void *)(acc + (3 * i + j) * 16)),
+                                        cv),
+                                    &rq));
+        } else
+            for (int j = 0; j < nv; j++) {
+                ptrdiff_t n = 0;
+                for (int l = 0; l < 16; l++)
+                    if (ln[j].mk >> l & 1)
+                        qi8_out((uint32_t)acc[(3 * i + j) * 16 + l] + (uint32_t)cbu[mo], mant[mo],
+                                shm, zy, lo, hi, ymode, ym, ln[j].at + n++);
+            }
+    }
+}
+
+/* One image x[C][I1][I2] (8-bit, flip: the sign bit flipped when uint8) into y + yoff (M
+ * channels of O1 x O2); zx the flipped zero point; cbu, mant, sh as in templates/quant_i8.c;
+ * buf: qi8_xbuf bytes; up to nthr threads with OpenMP. */
+static void qi8_convx(const void *x, int x_u8, int32_t zx, int64_t cin, int64_t m,
+                      const int64_t *in, const int64_t *out, const int64_t *k,
+                      const int64_t *stride, const int64_t *dil, const int64_t *pad,
+                      const int8_t *wx, const int32_t *cbu, const int32_t *mant,
+                      const int32_t *sh, int32_t zy, int32_t lo, int32_t hi, int ymode, void *y,
+                      int64_t yoff, void *buf, int64_t nthr) {
+    const ptrdiff_t C = (ptrdiff_t)cin, M = (ptrdiff_t)m, CQ = (C + 3) / 4;
+    const ptrdiff_t I1 = (ptrdiff_t)in[1], I2 = (ptrdiff_t)in[2];
+    const ptrdiff_t O1 = (ptrdiff_t)out[1], O2 = (ptrdiff_t)out[2];
+    const ptrdiff_t K1 = (ptrdiff_t)k[1], K2 = (ptrdiff_t)k[2], NT = K1 * K2;
+    const ptrdiff_t S1 = (ptrdiff_t)stride[1], S2 = (ptrdiff_t)stride[2];
+    const ptrdiff_t D1 = (ptrdiff_t)dil[1], D2 = (ptrdiff_t)dil[2];
+    const ptrdiff_t H = O1 + (K1 - 1) * D1 / S1, W = O2 + (K2 - 1) * D2 / S2;
+    const ptrdiff_t plane = 4 * H * W, cqs = 4 * S1 * S2 * H * W, nvp = O1 * W;
+    const uint8_t flip = x_u8 ? 0x80 : 0, xb = (uint8_t)(flip ^ 0x80);
+    const uint8_t zb = (uint8_t)((uint8_t)zx ^ 0x80); /* the zero point's VNNI value */
+    uint8_t *const pb = (uint8_t *)buf, *const yb = (uint8_t *)y + (ptrdiff_t)yoff;
+    /* tiles of 48 positions; the last one of 16 or 32 when that covers the rest */
+    const ptrdiff_t ntile = (nvp + QX_P - 1) / QX_P, nmb = (M + 7) / 8;
+    /* a weight larger than L2's share: each block of outputs through all tiles (its weights
+     * stay in L1), else each tile through all blocks (the tile's input stays in L1) */
+    const int wmajor = nmb * NT * CQ * 32 > 256 * 1024;
+    int nt = 1;
+    (void)nt, (void)nthr;
+#ifdef _OPENMP
+    nt = omp_get_max_threads();
+    nt = nt < (int)nthr ? nt : (int)nthr;
+    if ((double)nvp * (double)NT * (double)CQ * (double)M < 2e6)
+        nt = 1;
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+#endif
+    for (ptrdiff_t q = 0; q < CQ; q++)
+        qi8_xpack((const uint8_t *)x, C, I1, I2, q, S1, S2, (ptrdiff_t)pad[1], (ptrdiff_t)pad[2],
+                  H, W, xb, zb, pb);
+    ptrdiff_t toff[QX_TAPS]; /* the taps' byte offsets (the compiler keeps NT <= QX_TAPS) */
+    for (ptrdiff_t kh = 0, t = 0; kh < K1; kh++)
+        for (ptrdiff_t kw = 0; kw < K2 && t < QX_TAPS; kw++, t++)
+            toff[t] = ((kh * D1 % S1) * S2 + kw * D2 % S2) * plane +
+                      4 * ((kh * D1 / S1) * W + kw * D2 / S2);
+    const ptrdiff_t nit = wmajor ? ntile * nmb : ntile;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+#endif
+    for (ptrdiff_t it = 0; it < nit; it++) {
+        const ptrdiff_t tile = wmajor ? it % ntile : it;
+        const ptrdiff_t v0 = tile * QX_P, rest = nvp - v0;
+        const int nv = rest > 32 ? 3 : rest > 16 ? 2 : 1;
+        qi8_xlanes ln[3];
+        qi8_xlanes_of(v0, nv, W, O2, nvp, ln);
+        int32_t acc[24 * 16];
+        for (ptrdiff_t mb = wmajor ? it / ntile : 0; mb < (wmajor ? it / ntile + 1 : nmb); mb++) {
+            const int8_t *wq = wx + mb * NT * CQ * 32;
+            const uint8_t *xt = pb + 4 * v0;
+            if (nv == 3)
+                qi8_xtile(3, xt, wq, CQ, NT, toff, cqs, acc);
+            else if (nv == 2)
+                qi8_xtile(2, xt, wq, CQ, NT, toff, cqs, acc);
+            else
+                qi8_xtile(1, xt, wq, CQ, NT, toff, cqs, acc);
+            qi8_xepi(acc, nv, ln, mb, M, O1 * O2, cbu, mant, sh, zy, lo, hi, ymode, yb);
+        }
+    }
+}
+#endif
