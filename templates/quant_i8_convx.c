@@ -46,6 +46,20 @@ QI8_UNUSED static inline ptrdiff_t qi8_xbuf(ptrdiff_t cq, ptrdiff_t s1, ptrdiff_
     return 4 * (cq * s1 * s2 * h * w + QX_P + w);
 }
 
+/* 64 bytes of a row from p: p[0..63] (s 1) or the even bytes p[0], p[2] .. p[126] (s 2), of
+ * which only the first nb are read (the others 0) */
+static inline __mmask64 qi8_xmask(ptrdiff_t n) {
+    return n >= 64 ? ~(__mmask64)0 : n <= 0 ? 0 : ((__mmask64)1 << n) - 1;
+}
+
+static inline __m512i qi8_xrow64(const uint8_t *p, ptrdiff_t s, ptrdiff_t nb) {
+    if (s == 1)
+        return _mm512_maskz_loadu_epi8(qi8_xmask(nb), p);
+    const __m256i lo = _mm512_cvtepi16_epi8(_mm512_maskz_loadu_epi8(qi8_xmask(nb), p));
+    const __m256i hi = _mm512_cvtepi16_epi8(_mm512_maskz_loadu_epi8(qi8_xmask(nb - 64), p + 64));
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+
 /* Packs the channels [4 cq, 4 cq + 4) of x (C channels of I1 x I2 bytes) into their planes:
  * each byte xor xb, the padding (and the channels >= C) zb. */
 static void qi8_xpack(const uint8_t *x, ptrdiff_t C, ptrdiff_t I1, ptrdiff_t I2, ptrdiff_t cq,
@@ -77,21 +91,46 @@ static void qi8_xpack(const uint8_t *x, ptrdiff_t C, ptrdiff_t I1, ptrdiff_t I2,
                     memcpy(d + 4 * j, &zd, 4);
                 const uint8_t *xr = x + c0 * isp + r * I2 + S2 * j0 + b - P2;
                 ptrdiff_t j = j0;
-                if (c0 + 4 <= C && S2 == 1) {
-                    /* 16 positions of the four channels' rows interleaved at a time */
-                    const __m128i f = _mm_set1_epi8((char)xb);
-                    for (; j + 16 <= j1; j += 16, xr += 16) {
-                        const __m128i r0 = _mm_loadu_si128((const __m128i *)(const void *)xr);
-                        const __m128i r1 = _mm_loadu_si128((const __m128i *)(const void *)(xr + isp));
-                        const __m128i r2 = _mm_loadu_si128((const __m128i *)(const void *)(xr + 2 * isp));
-                        const __m128i r3 = _mm_loadu_si128((const __m128i *)(const void *)(xr + 3 * isp));
-                        const __m128i l01 = _mm_unpacklo_epi8(r0, r1), h01 = _mm_unpackhi_epi8(r0, r1);
-                        const __m128i l23 = _mm_unpacklo_epi8(r2, r3), h23 = _mm_unpackhi_epi8(r2, r3);
-                        __m128i *o = (__m128i *)(void *)(d + 4 * j);
-                        _mm_storeu_si128(o, _mm_xor_si128(_mm_unpacklo_epi16(l01, l23), f));
-                        _mm_storeu_si128(o + 1, _mm_xor_si128(_mm_unpackhi_epi16(l01, l23), f));
-                        _mm_storeu_si128(o + 2, _mm_xor_si128(_mm_unpacklo_epi16(h01, h23), f));
-                        _mm_storeu_si128(o + 3, _mm_xor_si128(_mm_unpackhi_epi16(h01, h23), f));
+                if (S2 <= 2) {
+                    /* 64 positions of the four channels' rows (the missing channels of a
+                     * partial quad: the zero point) interleaved at a time: bytes of 4 rows into
+                     * dwords within each 16-byte lane, then the lanes transposed; the rest of
+                     * the row by masked loads and stores */
+                    const __m512i f = _mm512_set1_epi8((char)xb), zv = _mm512_set1_epi8((char)zb);
+                    for (; j < j1; j += 64, xr += 64 * S2) {
+                        const ptrdiff_t n = j1 - j < 64 ? j1 - j : 64;
+                        /* the bytes read: positions' columns, and past the last one's only
+                         * when inside the row (s 2 reads pairs) */
+                        const ptrdiff_t nb = S2 == 1 ? n : 2 * n - (n < 64 || j + 64 >= j1);
+                        __m512i r[4];
+                        for (int cc = 0; cc < 4; cc++)
+                            r[cc] = c0 + cc < C
+                                        ? _mm512_xor_si512(qi8_xrow64(xr + cc * isp, S2, nb), f)
+                                        : zv;
+                        const __m512i l01 = _mm512_unpacklo_epi8(r[0], r[1]);
+                        const __m512i h01 = _mm512_unpackhi_epi8(r[0], r[1]);
+                        const __m512i l23 = _mm512_unpacklo_epi8(r[2], r[3]);
+                        const __m512i h23 = _mm512_unpackhi_epi8(r[2], r[3]);
+                        /* u_k: positions 16 L + 4 k .. + 3 in lane L */
+                        const __m512i u0 = _mm512_unpacklo_epi16(l01, l23);
+                        const __m512i u1 = _mm512_unpackhi_epi16(l01, l23);
+                        const __m512i u2 = _mm512_unpacklo_epi16(h01, h23);
+                        const __m512i u3 = _mm512_unpackhi_epi16(h01, h23);
+                        const __m512i a0 = _mm512_shuffle_i32x4(u0, u1, 0x44); /* u0.0 u0.1 u1.0 u1.1 */
+                        const __m512i a1 = _mm512_shuffle_i32x4(u2, u3, 0x44);
+                        const __m512i a2 = _mm512_shuffle_i32x4(u0, u1, 0xee);
+                        const __m512i a3 = _mm512_shuffle_i32x4(u2, u3, 0xee);
+                        const __m512i o[4] = {_mm512_shuffle_i32x4(a0, a1, 0x88),
+                                              _mm512_shuffle_i32x4(a0, a1, 0xdd),
+                                              _mm512_shuffle_i32x4(a2, a3, 0x88),
+                                              _mm512_shuffle_i32x4(a2, a3, 0xdd)};
+                        for (int q = 0; q < 4 && 16 * q < n; q++) {
+                            const ptrdiff_t m = n - 16 * q < 16 ? n - 16 * q : 16;
+                            _mm512_mask_storeu_epi8(d + 4 * (j + 16 * q),
+                                                    m == 16 ? ~(__mmask64)0
+                                                            : ((__mmask64)1 << (4 * m)) - 1,
+                                                    o[q]);
+                        }
                     }
                 }
                 for (; j < j1; j++, xr += S2)

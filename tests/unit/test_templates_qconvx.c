@@ -2,7 +2,7 @@
  * C, against a direct loop over the ONNX integer definition requantized by qi8_rq: random
  * shapes (channels that leave a partial quad, outputs a partial block of 8, strides and
  * dilations of 1 to 3 per axis, pads, kernels up to 4x5, images narrower than the window's
- * reach), int8 and uint8 data and outputs, a channel whose multiplier saturates (the scalar
+ * reach, rows up to 209 wide), int8 and uint8 data and outputs, a channel whose multiplier saturates (the scalar
  * epilogue), weights above the L2 share (the output-block-major order), and bytes past the
  * output untouched.  The weight is packed as compiler/ops/quant.c's qconvx_build packs it.
  * Compiled with AVX-512 VNNI flags (tests/CMakeLists.txt) and skipped on a CPU without them;
@@ -41,6 +41,8 @@ static int one(int tc, int big) {
     const int u8 = rnd() % 2, yu8 = rnd() % 2;
     if (tc % 3 == 0)
         S1 = S2 = D1 = D2 = 1;
+    if (tc % 4 == 1) /* rows of 64 positions and more (the packing's wide path) */
+        I2 = 60 + (int)(rnd() % 150), I1 = 1 + (int)(rnd() % 4), C = 1 + (int)(rnd() % 9);
     if (big)
         C = 300, M = 120, K1 = K2 = 3, I1 = 5, I2 = 6; /* 15 x 9 x 75 x 32 > 256 KB */
     const int span1 = (K1 - 1) * D1 + 1, span2 = (K2 - 1) * D2 + 1;
