@@ -6,10 +6,17 @@
  * tap inside the input gives `lowest`.  ind (may be NULL) receives the flat index of the max in x
  * (ONNX MaxPool Indices): row-major, or with the spatial axes in column-major order when
  * col_major (storage_order = 1); the (n, c) offset is included either way.  Integer types
- * without indices take a plain loop (no NaN to keep, no position to track).
+ * without indices take a plain loop (no NaN to keep, no position to track): per chunk of up to
+ * 64 outputs of a row, the maximum of the window's rows over the columns the chunk reads
+ * (contiguous, so the C compiler vectorizes it), then each output's taps from that.
  * @requires pool_taps */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#endif
+
+/* The columns an output row's chunk reads at most (the integer path's local row) */
+#ifndef POOL_SPAN
+#define POOL_SPAN 160
 #endif
 
 static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t *in,
@@ -17,9 +24,9 @@ static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t 
                       const int64_t *pad, int64_t col_major, T lowest) {
     int64_t plane = in[0] * in[1] * in[2];
     if (!ind && (T)0.5 == (T)0) {
-        /* integers without indices (no NaN, no position to track): an output row is its own
-         * accumulator, each tap of the window a pass over the row's valid outputs (a loop
-         * the C compiler vectorizes) */
+        /* integers without indices (no NaN, no position to track): chunks of a row's outputs
+         * (see the header); a window wider than POOL_SPAN columns: the output row is its own
+         * accumulator, each tap of the window a pass over the row's valid outputs */
         const ptrdiff_t I0 = (ptrdiff_t)in[0], I1 = (ptrdiff_t)in[1], I2 = (ptrdiff_t)in[2];
         const ptrdiff_t O0 = (ptrdiff_t)out[0], O1 = (ptrdiff_t)out[1], O2 = (ptrdiff_t)out[2];
         const ptrdiff_t D2 = (ptrdiff_t)dl[2], S2 = (ptrdiff_t)st[2], P2 = (ptrdiff_t)pad[2];
@@ -31,6 +38,36 @@ static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t 
                 for (ptrdiff_t o1 = 0; o1 < O1; o1++, y += O2) {
                     int64_t s1 = o1 * st[1] - pad[1], b0, b1;
                     pool_taps_T(s1, I1, k[1], dl[1], &b0, &b1);
+                    /* chunks of ch outputs: the window rows' maximum over the chunk's span of
+                     * columns first (contiguous: vectorized), then each output's taps from it */
+                    const ptrdiff_t K2 = (ptrdiff_t)k[2], reach = (K2 - 1) * D2 + 1;
+                    ptrdiff_t ch = reach <= POOL_SPAN ? (POOL_SPAN - reach) / S2 + 1 : 0;
+                    ch = ch > 64 ? 64 : ch;
+                    if (ch > 0 && a0 < a1 && b0 < b1) {
+                        T vm[POOL_SPAN];
+                        for (ptrdiff_t c = 0; c < O2; c += ch) {
+                            const ptrdiff_t n = O2 - c < ch ? O2 - c : ch;
+                            const ptrdiff_t col0 = c * S2 - P2, span = (n - 1) * S2 + reach;
+                            const ptrdiff_t i0 = col0 < 0 ? -col0 : 0;
+                            const ptrdiff_t i1 = I2 - col0 < span ? I2 - col0 : span;
+                            for (ptrdiff_t i = 0; i < span; i++)
+                                vm[i] = lowest;
+                            for (int64_t a = a0; a < a1; a++)
+                                for (int64_t b = b0; b < b1; b++) {
+                                    const T *row =
+                                        xc + ((s0 + a * dl[0]) * I1 + s1 + b * dl[1]) * I2 + col0;
+                                    for (ptrdiff_t i = i0; i < i1; i++)
+                                        vm[i] = row[i] > vm[i] ? row[i] : vm[i];
+                                }
+                            for (ptrdiff_t o = 0; o < n; o++) {
+                                T v = vm[o * S2];
+                                for (ptrdiff_t j = 1; j < K2; j++)
+                                    v = vm[o * S2 + j * D2] > v ? vm[o * S2 + j * D2] : v;
+                                y[c + o] = v;
+                            }
+                        }
+                        continue;
+                    }
                     for (ptrdiff_t o2 = 0; o2 < O2; o2++)
                         y[o2] = lowest;
                     for (int64_t a = a0; a < a1; a++)

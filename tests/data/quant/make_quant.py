@@ -343,6 +343,19 @@ def main():
          ("B", np.zeros(1, np.float32))],
         [("y", np.zeros((1, 1, 3, 3), np.uint8))], 10)
     implicit_cases()
+    pool_cases()
+
+
+def pool_cases():
+    """Integer MaxPool by chunks of a row (templates/pool_max.c): rows of several chunks with
+    pads on both ends, and a window wider than a chunk's span (the per-tap passes)."""
+    for name, shape, dt, attrs in (
+            ("maxpool_u8_chunks", (1, 2, 5, 300), np.uint8,
+             dict(kernel_shape=[3, 3], strides=[2, 1], pads=[1, 2, 1, 1])),
+            ("maxpool_i8_wide_window", (1, 2, 3, 200), np.int8,
+             dict(kernel_shape=[2, 165], strides=[1, 7], pads=[0, 3, 1, 4]))):
+        x = q8(shape, dt)
+        case(name, "MaxPool", [("x", x)], [("y", maxpool_ref(x, **attrs))], 12, **attrs)
 
 
 def implicit_cases():
