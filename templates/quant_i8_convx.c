@@ -14,11 +14,16 @@
  * are computed over "virtual" rows of W positions (the columns o2 >= O2 compute sums that are
  * never stored), in tiles of QX_P = 48 positions (three vectors of 16) by 8 output channels:
  * 24 sums in registers, each VPDPBUSD one vector of 16 positions' dwords times one output's
- * four weights broadcast.  The compiler packs the weight as
- *     wx[((mb T + t) CQ + cq) 32 + 4 i + j] = W[8 mb + i][4 cq + j][t / K2][t % K2]
- * (T = K1 K2 taps, CQ channel quads; zeros beyond M and C).  The sums are requantized 16 lanes
- * at a time with the output's multiplier and stored into the NCHW output rows, the lanes of
- * the columns >= O2 squeezed out (VPCOMPRESSB with VBMI2, else one byte at a time).
+ * four weights broadcast.  The sums are requantized 16 lanes at a time with the output's
+ * multiplier and stored into the NCHW output rows, the lanes of the columns >= O2 squeezed
+ * out (VPCOMPRESSB with VBMI2, else one byte at a time).
+ * When few positions would fill the vectors of 16 poorly (a 7x7 image: 49 outputs over 64
+ * lanes and more, a virtual row of 9), the lanes are output channels instead: tiles of 6
+ * positions (any, no virtual rows) by 64 outputs, each VPDPBUSD one position's dword
+ * broadcast times 16 outputs' weights; the bytes are then scattered to the NCHW planes.
+ * The compiler packs the weight for both in blocks of 16 outputs:
+ *     wx[((b T + t) CQ + cq) 64 + 4 i + j] = W[16 b + i][4 cq + j][t / K2][t % K2]
+ * (T = K1 K2 taps, CQ channel quads; zeros beyond M and C).
  * Buffer: qi8_xbuf bytes (the planes and a tail that the last tile reads beyond them).
  * Untyped template.
  * @requires quant_i8 */
@@ -167,8 +172,8 @@ static inline void qi8_xstore(uint8_t *y, const qi8_xlanes *l, __m128i q) {
 }
 
 /* The sums of nv (1 to 3) vectors of 16 positions from xt (the tile's first position in plane
- * 0) by the 8 outputs of the weight block wq, into acc[(3 i + j) 16 + lane]; toff[t]: the
- * byte offset of tap t from a position's dword in plane 0. */
+ * 0) by 8 outputs (wq: their first weights in a block of 16), into acc[(3 i + j) 16 + lane];
+ * toff[t]: the byte offset of tap t from a position's dword in plane 0. */
 static O2C_INLINE void qi8_xtile(const int nv, const uint8_t *xt, const int8_t *wq, ptrdiff_t CQ,
                                  ptrdiff_t NT, const ptrdiff_t *toff, ptrdiff_t cqs,
                                  int32_t *acc) {
@@ -178,7 +183,8 @@ static O2C_INLINE void qi8_xtile(const int nv, const uint8_t *xt, const int8_t *
             s61 = s00, s62 = s00, s70 = s00, s71 = s00, s72 = s00;
     for (ptrdiff_t t = 0; t < NT; t++) {
             const uint8_t *xp = xt + toff[t];
-            for (ptrdiff_t c = 0; c < CQ; c++, xp += cqs, wq += 32) {
+            for (ptrdiff_t c = 0; c < CQ; c++, xp += cqs, wq += 64) {
+                _mm_prefetch((const char *)(wq + 2048), _MM_HINT_T0); /* the weight streams */
                 const __m512i x0 = _mm512_loadu_si512((const void *)xp);
                 const __m512i x1 = nv > 1 ? _mm512_loadu_si512((const void *)(xp + 64)) : x0;
                 const __m512i x2 = nv > 2 ? _mm512_loadu_si512((const void *)(xp + 128)) : x0;
@@ -264,6 +270,95 @@ static void qi8_xepi(const int32_t *acc, int nv, const qi8_xlanes *ln, ptrdiff_t
     }
 }
 
+/* The sums of 6 positions (byte offsets vp of their dwords in plane 0) by nq (1 to 4) blocks
+ * of 16 outputs (wb: the first block's weights, bs bytes from one block to the next), into
+ * acc[(4 p + q) 16 + lane]. */
+static O2C_INLINE void qi8_xtile_c(const int nq, const uint8_t *pb, const ptrdiff_t *vp,
+                                   const int8_t *wb, ptrdiff_t bs, ptrdiff_t CQ, ptrdiff_t NT,
+                                   const ptrdiff_t *toff, ptrdiff_t cqs, int32_t *acc) {
+    __m512i s00 = _mm512_setzero_si512(), s01 = s00, s02 = s00, s03 = s00, s10 = s00, s11 = s00,
+            s12 = s00, s13 = s00, s20 = s00, s21 = s00, s22 = s00, s23 = s00, s30 = s00,
+            s31 = s00, s32 = s00, s33 = s00, s40 = s00, s41 = s00, s42 = s00, s43 = s00,
+            s50 = s00, s51 = s00, s52 = s00, s53 = s00;
+    const int8_t *wq = wb;
+    for (ptrdiff_t t = 0; t < NT; t++) {
+        const uint8_t *xp = pb + toff[t];
+        for (ptrdiff_t c = 0; c < CQ; c++, xp += cqs, wq += 64) {
+            /* the weight streams (one line of each block an iteration) */
+            _mm_prefetch((const char *)(wq + 2048), _MM_HINT_T0);
+            if (nq > 1)
+                _mm_prefetch((const char *)(wq + bs + 2048), _MM_HINT_T0);
+            if (nq > 2)
+                _mm_prefetch((const char *)(wq + 2 * bs + 2048), _MM_HINT_T0);
+            if (nq > 3)
+                _mm_prefetch((const char *)(wq + 3 * bs + 2048), _MM_HINT_T0);
+            const __m512i w0 = _mm512_loadu_si512((const void *)wq);
+            const __m512i w1 = nq > 1 ? _mm512_loadu_si512((const void *)(wq + bs)) : w0;
+            const __m512i w2 = nq > 2 ? _mm512_loadu_si512((const void *)(wq + 2 * bs)) : w0;
+            const __m512i w3 = nq > 3 ? _mm512_loadu_si512((const void *)(wq + 3 * bs)) : w0;
+#define QX_CSTEP(p)                                                                           \
+    {                                                                                         \
+        int32_t xd;                                                                           \
+        memcpy(&xd, xp + vp[p], 4);                                                           \
+        const __m512i xv = _mm512_set1_epi32(xd);                                             \
+        s##p##0 = _mm512_dpbusd_epi32(s##p##0, xv, w0);                                       \
+        if (nq > 1)                                                                           \
+            s##p##1 = _mm512_dpbusd_epi32(s##p##1, xv, w1);                                   \
+        if (nq > 2)                                                                           \
+            s##p##2 = _mm512_dpbusd_epi32(s##p##2, xv, w2);                                   \
+        if (nq > 3)                                                                           \
+            s##p##3 = _mm512_dpbusd_epi32(s##p##3, xv, w3);                                   \
+    }
+            QX_CSTEP(0) QX_CSTEP(1) QX_CSTEP(2) QX_CSTEP(3) QX_CSTEP(4) QX_CSTEP(5)
+#undef QX_CSTEP
+        }
+    }
+    __m512i *av = (__m512i *)(void *)acc;
+#define QX_CPUT(p)                                                                            \
+    _mm512_storeu_si512(av + 4 * (p), s##p##0);                                               \
+    if (nq > 1)                                                                               \
+        _mm512_storeu_si512(av + 4 * (p) + 1, s##p##1);                                       \
+    if (nq > 2)                                                                               \
+        _mm512_storeu_si512(av + 4 * (p) + 2, s##p##2);                                       \
+    if (nq > 3)                                                                               \
+        _mm512_storeu_si512(av + 4 * (p) + 3, s##p##3);
+    QX_CPUT(0) QX_CPUT(1) QX_CPUT(2) QX_CPUT(3) QX_CPUT(4) QX_CPUT(5)
+#undef QX_CPUT
+}
+
+/* Requantizes and stores the sums of np positions (output indices at) by nq blocks of 16
+ * outputs from 16 m0 (< M). */
+static void qi8_xepi_c(const int32_t *acc, int np, const ptrdiff_t *at, int nq, ptrdiff_t m0,
+                       ptrdiff_t M, ptrdiff_t osp, const int32_t *cbu, const int32_t *mant,
+                       const int32_t *sh, int32_t zy, int32_t lo, int32_t hi, int ymode,
+                       uint8_t *y) {
+    for (int q = 0; q < nq; q++) {
+        const ptrdiff_t mq = m0 + 16 * q, nm = M - mq < 16 ? M - mq : 16;
+        const __mmask16 mk = (__mmask16)((1u << nm) - 1u);
+        const __m512i shv = _mm512_maskz_loadu_epi32(mk, sh + mq);
+        const int vec = !_mm512_mask_cmplt_epi32_mask(mk, shv, _mm512_set1_epi32(1)) &&
+                        !_mm512_mask_cmpgt_epi32_mask(mk, shv, _mm512_set1_epi32(62));
+        const qi8_rq16_t rq =
+            qi8_rq16_prep(_mm512_maskz_loadu_epi32(mk, mant + mq), shv, zy, lo, hi);
+        const __m512i cv = _mm512_maskz_loadu_epi32(mk, cbu + mq);
+        for (int p = 0; p < np; p++) {
+            const int32_t *a = acc + (4 * p + q) * 16;
+            uint8_t *yp = y + mq * osp + at[p];
+            if (vec) {
+                uint8_t b[16];
+                _mm_storeu_si128((__m128i *)(void *)b,
+                                 qi8_rq16(_mm512_add_epi32(_mm512_loadu_si512((const void *)a), cv),
+                                          &rq));
+                for (ptrdiff_t i = 0; i < nm; i++)
+                    yp[i * osp] = b[i];
+            } else
+                for (ptrdiff_t i = 0; i < nm; i++)
+                    qi8_out((uint32_t)a[i] + (uint32_t)cbu[mq + i], mant[mq + i], sh[mq + i], zy,
+                            lo, hi, ymode, yp, i * osp);
+        }
+    }
+}
+
 /* One image x[C][I1][I2] (8-bit, flip: the sign bit flipped when uint8) into y + yoff (M
  * channels of O1 x O2); zx the flipped zero point; cbu, mant, sh as in templates/quant_i8.c;
  * buf: qi8_xbuf bytes; up to nthr threads with OpenMP. */
@@ -285,10 +380,17 @@ static void qi8_convx(const void *x, int x_u8, int32_t zx, int64_t cin, int64_t 
     const uint8_t zb = (uint8_t)((uint8_t)zx ^ 0x80); /* the zero point's VNNI value */
     uint8_t *const pb = (uint8_t *)buf, *const yb = (uint8_t *)y + (ptrdiff_t)yoff;
     /* tiles of 48 positions; the last one of 16 or 32 when that covers the rest */
-    const ptrdiff_t ntile = (nvp + QX_P - 1) / QX_P, nmb = (M + 7) / 8;
+    const ptrdiff_t ntile = (nvp + QX_P - 1) / QX_P, nmb = (M + 7) / 8, nb16 = (M + 15) / 16;
+    const ptrdiff_t bs = NT * CQ * 64; /* bytes of a block of 16 outputs' weights */
     /* a weight larger than L2's share: each block of outputs through all tiles (its weights
      * stay in L1), else each tile through all blocks (the tile's input stays in L1) */
-    const int wmajor = nmb * NT * CQ * 32 > 256 * 1024;
+    const int wmajor = nb16 * bs > 256 * 1024;
+    /* lanes as output channels when that fills the vectors better (and the sums are long
+     * enough to pay for the scattered stores) */
+    const ptrdiff_t P = O1 * O2, last = nvp - (ntile - 1) * QX_P;
+    const double fill_p = (double)P / (double)((ntile - 1) * QX_P + (last + 15) / 16 * 16);
+    const double fill_c = (double)P / (double)((P + 5) / 6 * 6) * (double)M / (double)(nb16 * 16);
+    const int chan = NT * CQ >= 16 && M >= 16 && fill_c > fill_p + 0.05;
     int nt = 1;
     (void)nt, (void)nthr;
 #ifdef _OPENMP
@@ -306,6 +408,35 @@ static void qi8_convx(const void *x, int x_u8, int32_t zx, int64_t cin, int64_t 
         for (ptrdiff_t kw = 0; kw < K2 && t < QX_TAPS; kw++, t++)
             toff[t] = ((kh * D1 % S1) * S2 + kw * D2 % S2) * plane +
                       4 * ((kh * D1 / S1) * W + kw * D2 / S2);
+    if (chan) {
+        /* items: groups of 64 outputs (4 blocks) by tiles of 6 positions, group-major (the
+         * group's weights stay in L2 through its tiles) */
+        const ptrdiff_t ng = (nb16 + 3) / 4, npt = (P + 5) / 6;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+#endif
+        for (ptrdiff_t it = 0; it < ng * npt; it++) {
+            const ptrdiff_t g = it / npt, p0 = (it % npt) * 6;
+            const int np = P - p0 < 6 ? (int)(P - p0) : 6, nq = nb16 - 4 * g < 4 ? (int)(nb16 - 4 * g) : 4;
+            ptrdiff_t vp[6], at[6];
+            for (int p = 0; p < 6; p++) {
+                const ptrdiff_t o = p0 + (p < np ? p : 0);
+                at[p] = o, vp[p] = 4 * (o / O2 * W + o % O2);
+            }
+            int32_t acc[24 * 16];
+            const int8_t *wb = wx + 4 * g * bs;
+            if (nq == 4)
+                qi8_xtile_c(4, pb, vp, wb, bs, CQ, NT, toff, cqs, acc);
+            else if (nq == 3)
+                qi8_xtile_c(3, pb, vp, wb, bs, CQ, NT, toff, cqs, acc);
+            else if (nq == 2)
+                qi8_xtile_c(2, pb, vp, wb, bs, CQ, NT, toff, cqs, acc);
+            else
+                qi8_xtile_c(1, pb, vp, wb, bs, CQ, NT, toff, cqs, acc);
+            qi8_xepi_c(acc, np, at, nq, 64 * g, M, O1 * O2, cbu, mant, sh, zy, lo, hi, ymode, yb);
+        }
+        return;
+    }
     const ptrdiff_t nit = wmajor ? ntile * nmb : ntile;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
@@ -318,7 +449,7 @@ static void qi8_convx(const void *x, int x_u8, int32_t zx, int64_t cin, int64_t 
         qi8_xlanes_of(v0, nv, W, O2, nvp, ln);
         int32_t acc[24 * 16];
         for (ptrdiff_t mb = wmajor ? it / ntile : 0; mb < (wmajor ? it / ntile + 1 : nmb); mb++) {
-            const int8_t *wq = wx + mb * NT * CQ * 32;
+            const int8_t *wq = wx + mb / 2 * bs + mb % 2 * 32;
             const uint8_t *xt = pb + 4 * v0;
             if (nv == 3)
                 qi8_xtile(3, xt, wq, CQ, NT, toff, cqs, acc);

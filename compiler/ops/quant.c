@@ -757,7 +757,7 @@ typedef struct QconvPlan {
 
 /* The weight of a convolution packed for templates/quant_i8_convx.c (one group, up to two
  * spatial axes, a weight without zero points, an 8-bit output; not with --memory-first, whose
- * scratch stays a tile): wx[((mb T + t) CQ + cq) 32 + 4 i + j] = W[8 mb + i][4 cq + j][t]
+ * scratch stays a tile): wx[((b T + t) CQ + cq) 64 + 4 i + j] = W[16 b + i][4 cq + j][t]
  * (T taps, CQ channel quads).  Returns the scratch that path needs (NULL: not this path). */
 static Sym *qconvx_build(Compiler *c, Node *n, QconvPlan *p, const Value *w) {
     SymCtx *s = c->sym;
@@ -771,7 +771,7 @@ static Sym *qconvx_build(Compiler *c, Node *n, QconvPlan *p, const Value *w) {
         !sym_get_const(p->dil[1], &d1) || !sym_get_const(p->dil[2], &d2) ||
         !sym_get_const(p->m, &m) || !sym_get_const(p->cg, &cin) || k1 * k2 > 128)
         return NULL; /* (128: the kernel's table of taps, QX_TAPS) */
-    int64_t nt = k1 * k2, cq = (cin + 3) / 4, nmb = (m + 7) / 8, count = nmb * nt * cq * 32;
+    int64_t nt = k1 * k2, cq = (cin + 3) / 4, nb = (m + 15) / 16, count = nb * nt * cq * 64;
     bool w_s8 = w->dtype == DT_INT8;
     int8_t *pk = arena_alloc(c->arena, (size_t)count);
     const uint8_t *wb = w->data;
@@ -779,7 +779,7 @@ static Sym *qconvx_build(Compiler *c, Node *n, QconvPlan *p, const Value *w) {
         for (int64_t ci = 0; ci < cin; ci++)
             for (int64_t t = 0; t < nt; t++) {
                 uint8_t byte = wb[(o * cin + ci) * nt + t];
-                pk[((o / 8 * nt + t) * cq + ci / 4) * 32 + o % 8 * 4 + ci % 4] =
+                pk[((o / 16 * nt + t) * cq + ci / 4) * 64 + o % 16 * 4 + ci % 4] =
                     (int8_t)(w_s8 ? byte : (uint8_t)(byte ^ 0x80));
             }
     const char *stem = n->name && n->name[0] ? n->name : n->op_type;
