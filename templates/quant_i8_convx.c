@@ -69,11 +69,14 @@ static inline __m512i qi8_xrow64(const uint8_t *p, ptrdiff_t s, ptrdiff_t nb) {
  * each byte xor xb, the padding (and the channels >= C) zb. */
 static void qi8_xpack(const uint8_t *x, ptrdiff_t C, ptrdiff_t I1, ptrdiff_t I2, ptrdiff_t cq,
                       ptrdiff_t S1, ptrdiff_t S2, ptrdiff_t P1, ptrdiff_t P2, ptrdiff_t H,
-                      ptrdiff_t W, uint8_t xb, uint8_t zb, uint8_t *buf) {
+                      ptrdiff_t W, uint64_t ua, uint64_t ub, uint8_t xb, uint8_t zb,
+                      uint8_t *buf) {
     const uint32_t zd = 0x01010101u * zb;
     const ptrdiff_t c0 = 4 * cq, isp = I1 * I2;
     for (ptrdiff_t a = 0; a < S1; a++)
         for (ptrdiff_t b = 0; b < S2; b++) {
+            if (a < 64 && b < 64 && !((ua >> a) & (ub >> b) & 1))
+                continue; /* a plane no tap reads (a 1x1 kernel with stride 2: 3 of 4) */
             uint8_t *pl = buf + 4 * ((cq * S1 + a) * S2 + b) * H * W;
             /* the plane's columns j with S2 j + b - P2 inside the image: [j0, j1) */
             ptrdiff_t j0 = (P2 - b + S2 - 1) / S2, j1 = (I2 - 1 + P2 - b) / S2 + 1;
@@ -398,11 +401,19 @@ static void qi8_convx(const void *x, int x_u8, int32_t zx, int64_t cin, int64_t 
     nt = nt < (int)nthr ? nt : (int)nthr;
     if ((double)nvp * (double)NT * (double)CQ * (double)M < 2e6)
         nt = 1;
+#endif
+    /* the row and column phases that some tap reads (bits; phases >= 64 always packed) */
+    uint64_t ua = 0, ub = 0;
+    for (ptrdiff_t kh = 0; kh < K1; kh++)
+        ua |= kh * D1 % S1 < 64 ? (uint64_t)1 << (kh * D1 % S1) : 0;
+    for (ptrdiff_t kw = 0; kw < K2; kw++)
+        ub |= kw * D2 % S2 < 64 ? (uint64_t)1 << (kw * D2 % S2) : 0;
+#ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
 #endif
     for (ptrdiff_t q = 0; q < CQ; q++)
         qi8_xpack((const uint8_t *)x, C, I1, I2, q, S1, S2, (ptrdiff_t)pad[1], (ptrdiff_t)pad[2],
-                  H, W, xb, zb, pb);
+                  H, W, ua, ub, xb, zb, pb);
     ptrdiff_t toff[QX_TAPS]; /* the taps' byte offsets (the compiler keeps NT <= QX_TAPS) */
     for (ptrdiff_t kh = 0, t = 0; kh < K1; kh++)
         for (ptrdiff_t kw = 0; kw < K2 && t < QX_TAPS; kw++, t++)
