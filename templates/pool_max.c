@@ -13,6 +13,9 @@
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #endif
+#if defined(__AVX512BW__) && !defined(O2C_NO_VECTOR) && !defined(__TINYC__)
+#include <immintrin.h>
+#endif
 
 /* The columns an output row's chunk reads at most (the integer path's local row) */
 #ifndef POOL_SPAN
@@ -43,6 +46,45 @@ static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t 
                     const ptrdiff_t K2 = (ptrdiff_t)k[2], reach = (K2 - 1) * D2 + 1;
                     ptrdiff_t ch = reach <= POOL_SPAN ? (POOL_SPAN - reach) / S2 + 1 : 0;
                     ch = ch > 64 ? 64 : ch;
+#if defined(__AVX512BW__) && !defined(O2C_NO_VECTOR) && !defined(__TINYC__)
+                    /* bytes, a window 3 wide with stride 1 or 2 (the 3x3 pools of CNNs):
+                     * each tap of the window's rows a masked 64-byte load, the maxima of the
+                     * columns i, i + 1, i + 2, then (stride 2) the even bytes by a narrowing */
+                    if (sizeof(T) == 1 && K2 == 3 && D2 == 1 && (S2 == 1 || S2 == 2) && a0 < a1 &&
+                        b0 < b1) {
+                        const int sg = (T)-1 < (T)0;
+                        const __m512i lw = _mm512_set1_epi8((char)lowest);
+                        const ptrdiff_t step = S2 == 1 ? 64 : 32;
+                        for (ptrdiff_t c = 0; c < O2; c += step) {
+                            const ptrdiff_t n = O2 - c < step ? O2 - c : step;
+                            __m512i h = lw;
+                            for (int64_t a = a0; a < a1; a++)
+                                for (int64_t b = b0; b < b1; b++) {
+                                    const T *row = xc + ((s0 + a * dl[0]) * I1 + s1 + b * dl[1]) * I2;
+                                    for (ptrdiff_t t = 0; t < 3; t++) {
+                                        const ptrdiff_t c0 = c * S2 - P2 + t;
+                                        ptrdiff_t lo = c0 < 0 ? -c0 : 0, hi = I2 - c0;
+                                        hi = hi > 64 ? 64 : hi;
+                                        if (lo >= hi)
+                                            continue;
+                                        const __mmask64 mk =
+                                            (hi >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << hi) - 1) &
+                                            ~(((__mmask64)1 << lo) - 1);
+                                        const __m512i v =
+                                            _mm512_mask_loadu_epi8(lw, mk, (const void *)(row + c0));
+                                        h = sg ? _mm512_max_epi8(h, v) : _mm512_max_epu8(h, v);
+                                    }
+                                }
+                            const __mmask64 mo = n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+                            if (S2 == 1)
+                                _mm512_mask_storeu_epi8((void *)(y + c), mo, h);
+                            else
+                                _mm256_mask_storeu_epi8((void *)(y + c), (__mmask32)mo,
+                                                        _mm512_cvtepi16_epi8(h));
+                        }
+                        continue;
+                    }
+#endif
                     if (ch > 0 && a0 < a1 && b0 < b1) {
                         T vm[POOL_SPAN];
                         for (ptrdiff_t c = 0; c < O2; c += ch) {
