@@ -157,6 +157,8 @@ QI8_UNUSED static inline int32_t qi8_rq(int32_t v, int32_t mant, int32_t sh, int
  * qi8_rq16 then rounds 16 sums half to even exactly as qi8_rq and narrows them to bytes. */
 typedef struct {
     __m512i me, mo, se, so, be, bo, zy, lo, hi;
+    __m512i s32, b32; /* every lane's sh > 32 (hi32): sh - 32, and 2^(sh - 33) */
+    int hi32;
 } qi8_rq16_t;
 
 __attribute__((unused)) static inline qi8_rq16_t qi8_rq16_prep(__m512i mant, __m512i sh,
@@ -169,6 +171,9 @@ __attribute__((unused)) static inline qi8_rq16_t qi8_rq16_prep(__m512i mant, __m
     r.be = _mm512_sub_epi64(_mm512_sllv_epi64(one, _mm512_sub_epi64(r.se, one)), one);
     r.bo = _mm512_sub_epi64(_mm512_sllv_epi64(one, _mm512_sub_epi64(r.so, one)), one);
     r.zy = _mm512_set1_epi32(zy), r.lo = _mm512_set1_epi32(lo), r.hi = _mm512_set1_epi32(hi);
+    r.hi32 = !_mm512_cmple_epi32_mask(sh, _mm512_set1_epi32(32));
+    r.s32 = _mm512_sub_epi32(sh, _mm512_set1_epi32(32));
+    r.b32 = _mm512_sllv_epi32(_mm512_set1_epi32(1), _mm512_sub_epi32(r.s32, _mm512_set1_epi32(1)));
     return r;
 }
 
@@ -182,6 +187,23 @@ static inline __m512i qi8_rq16_lane(__m512i p, __m512i s, __m512i b) {
 }
 
 __attribute__((unused)) static inline __m128i qi8_rq16(__m512i v, const qi8_rq16_t *r) {
+    if (r->hi32) {
+        /* every multiplier below 1/4 (the usual case): qi8_rq's 32-bit steps on the products'
+         * halves, the high and low words of the 16 products gathered into two vectors */
+        const __m512i pe = _mm512_mul_epi32(v, r->me);
+        const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(v, 32), r->mo);
+        const __m512i h = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
+        const __m512i l = _mm512_mask_blend_epi32(0xAAAA, pe, _mm512_slli_epi64(po, 32));
+        const __m512i zero = _mm512_setzero_si512();
+        const __m512i odd = _mm512_and_si512(_mm512_srav_epi32(h, r->s32), _mm512_set1_epi32(1));
+        const __mmask16 borrow =
+            _mm512_mask_cmpeq_epi32_mask(_mm512_cmpeq_epi32_mask(l, zero), odd, zero);
+        __m512i t = _mm512_add_epi32(h, r->b32);
+        t = _mm512_mask_sub_epi32(t, borrow, t, _mm512_set1_epi32(1));
+        __m512i q = _mm512_add_epi32(_mm512_srav_epi32(t, r->s32), r->zy);
+        q = _mm512_min_epi32(_mm512_max_epi32(q, r->lo), r->hi);
+        return _mm512_cvtepi32_epi8(q);
+    }
     const __m512i pe = _mm512_mul_epi32(v, r->me);
     const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(v, 32), r->mo);
     const __m512i qe = qi8_rq16_lane(pe, r->se, r->be), qo = qi8_rq16_lane(po, r->so, r->bo);

@@ -5,7 +5,8 @@
  * reach, rows up to 209 wide, images of a few positions by up to 165 outputs: the lanes as
  * output channels), int8 and uint8 data and outputs, a channel whose multiplier saturates (the scalar
  * epilogue), weights above the L2 share (the output-block-major order), and bytes past the
- * output untouched.  The weight is packed as compiler/ops/quant.c's qconvx_build packs it.
+ * output untouched; and the 16-lane requantization lane by lane against the scalar one.  The
+ * weight is packed as compiler/ops/quant.c's qconvx_build packs it.
  * Compiled with AVX-512 VNNI flags (tests/CMakeLists.txt) and skipped on a CPU without them;
  * test_templates_qconvx_novbmi2.c builds it again without VBMI2 (the byte-wise stores). */
 #include "../../templates/o2c_template.h"
@@ -116,6 +117,51 @@ static int one(int tc, int big) {
     free(x), free(w), free(wx), free(cbu), free(mant), free(sh), free(bias), free(y), free(yr);
     free(buf);
     return 1;
+}
+
+/* qi8_rq16 (both of its paths: every multiplier below 1/4, and any) against qi8_rq, lane by
+ * lane: random multipliers, sums near the extremes and multiples of powers of two (ties). */
+Test(QX_SUITE, requant16) {
+    if (!ok_cpu())
+        cr_skip_test("no AVX-512 VNNI on this CPU");
+    rs = 3;
+    for (int it = 0; it < 20000; it++) {
+        int32_t v[16], mant[16], sh[16], lo = -128, hi = 127;
+        const int uniform = it % 3 == 0, small = it % 2 == 0; /* small: sh > 32 in every lane */
+        const int32_t zy = (int32_t)(rnd() % 256) - 128;
+        if (it % 5 == 0)
+            lo = 0, hi = 255;
+        for (int l = 0; l < 16; l++) {
+            const int lr = uniform ? 0 : l;
+            if (l == 0 || !uniform) {
+                mant[lr] = (int32_t)(((rnd() & 0x7fffffu) | 0x800000u) << 7);
+                if (rnd() % 4 == 0)
+                    mant[lr] = 1 << 30; /* a power of two: ties */
+                if (rnd() % 2)
+                    mant[lr] = -mant[lr];
+                sh[lr] = small ? 33 + (int32_t)(rnd() % 30) : 1 + (int32_t)(rnd() % 62);
+            }
+            mant[l] = mant[lr], sh[l] = sh[lr];
+            const uint32_t k = rnd() % 4;
+            int32_t x = (int32_t)(rnd() ^ (rnd() << 16));
+            if (k == 1)
+                x = (int32_t)(rnd() % 4096) - 2048;
+            else if (k == 2) /* an odd multiple of a power of two */
+                x = (int32_t)(((rnd() % 2048) * 2 + 1) << (rnd() % 20)) * (rnd() % 2 ? 1 : -1);
+            else if (k == 3)
+                x = rnd() % 2 ? INT32_MAX - (int32_t)(rnd() % 4) : INT32_MIN + (int32_t)(rnd() % 4);
+            v[l] = x;
+        }
+        const qi8_rq16_t r = qi8_rq16_prep(_mm512_loadu_si512((const void *)mant),
+                                           _mm512_loadu_si512((const void *)sh), zy, lo, hi);
+        uint8_t got[16];
+        _mm_storeu_si128((__m128i *)(void *)got, qi8_rq16(_mm512_loadu_si512((const void *)v), &r));
+        for (int l = 0; l < 16; l++) {
+            const uint8_t want = (uint8_t)qi8_rq(v[l], mant[l], sh[l], zy, lo, hi);
+            cr_assert(got[l] == want, "it %d lane %d: v %d mant %d sh %d zy %d: %d, expected %d",
+                      it, l, v[l], mant[l], sh[l], zy, got[l], want);
+        }
+    }
 }
 
 Test(QX_SUITE, random_shapes) {
