@@ -476,7 +476,9 @@ const char *emit_ptr(Emit *e, Value *v) {
         e->val_used[v->id] = 1;
         e->vals[e->nvals++] = v;
     }
-    if (v->data && e->node && !e->val_flash[v->id]) { /* --report: flash by node */
+    /* --report: flash by node; of two alternative arrays (#if X / #if !X: Value.pp_if) only the
+     * first, as a target compiles one of them */
+    if (v->data && e->node && !e->val_flash[v->id] && !(v->pp_if && v->pp_if[0] == '!')) {
         e->val_flash[v->id] = 1;
         e->node->flash += ir_known_len(v) * (int64_t)dtype_size(v->dtype);
     }
