@@ -579,14 +579,21 @@ const char *emit_template(Emit *e, const char *name, DType t) {
         e->tmpl_cap = cap;
     }
     e->tmpl_done[e->ntmpl++] = key;
-    /* dependencies: lines "@requires NAME" (same element type) */
-    for (const char *p = strstr(tp->text, "@requires "); p; p = strstr(p + 1, "@requires ")) {
+    /* dependencies (same element type): the templates the file includes to compile on its
+     * own, the lines `#include "NAME.c"` of its `#ifndef O2C_TEMPLATE` block (which
+     * instantiate drops), in their order */
+    const char *blk = strstr(tp->text, "#ifndef O2C_TEMPLATE\n");
+    const char *end = blk ? strstr(blk, "#endif") : NULL;
+    for (const char *p = blk ? strstr(blk, "#include \"") : NULL; p && p < end;
+         p = strstr(p + 1, "#include \"")) {
         char dep[64];
         size_t k = 0;
-        for (const char *q = p + 10; is_ident_char(*q) && k + 1 < sizeof dep; q++)
+        const char *q = p + 10;
+        for (; is_ident_char(*q) && k + 1 < sizeof dep; q++)
             dep[k++] = *q;
         dep[k] = 0;
-        emit_template(e, dep, t);
+        if (strncmp(q, ".c\"", 3) == 0) /* (not o2c_template.h) */
+            emit_template(e, dep, t);
     }
     instantiate(e, tp->text, t);
     return sfx;

@@ -5,8 +5,7 @@
  * sizeof tests fold at compile time: no double call or conversion remains for float.
  *   o2c_accfn_T(sqrt, v)    sqrt of v in the accumulator type
  *   o2c_accpow_T(a, b)      pow in the accumulator type
- *   o2c_fn_T(exp, v)        exp of v in T
- * @requires o2c_target */
+ *   o2c_fn_T(exp, v)        exp of v in T */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "o2c_target.c"

@@ -20,11 +20,7 @@
  * border columns take one position each over the taps inside the row; the loop over taps is
  * specialised (inlined with literal sizes) for 1x1 kernels and for strides 1 and 2.  A 1x1
  * kernel with stride 1 and no padding treats the whole image as one row.  A block of fewer than
- * 4 channels (M not a multiple of 4) takes a plain loop.
- * @requires gemm_act
- * @requires o2c_target
- * @requires pool_taps
- * @requires pool_inner */
+ * 4 channels (M not a multiple of 4) takes a plain loop. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm_act.c"

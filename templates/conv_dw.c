@@ -15,11 +15,7 @@
  *     input column is inside the image (a plain axpy when sw = 1).
  * Then the residual, and the activation (templates/gemm_act.c) in one pass over the row.
  *
- * x: C x H x W, w: C x KH x KW, bias: C or NULL, y and res: C x OH x OW (res may be NULL).
- * @requires gemm_act
- * @requires o2c_target
- * @requires pool_taps
- * @requires pool_inner */
+ * x: C x H x W, w: C x KH x KW, bias: C or NULL, y and res: C x OH x OW (res may be NULL). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm_act.c"

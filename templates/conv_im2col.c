@@ -14,8 +14,7 @@
  * the interior (a copy, or a strided gather) and the right padding, computed once per run:
  * no bounds test in the inner loops.
  *
- * sizes: in[3] = {D, H, W}, out[3] = {OD, OH, OW}; kern, stride, dil, pad: 3 each.
- * @requires gemm */
+ * sizes: in[3] = {D, H, W}, out[3] = {OD, OH, OW}; kern, stride, dil, pad: 3 each. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm.c"

@@ -15,8 +15,7 @@
  * the activation (templates/gemm_act.c) as the band is stored.
  *
  * x: C x H x W (one group's channels), w: M x C x KH x KW, bias: M or NULL, y and res:
- * M x OH x OW (res may be NULL).
- * @requires gemm_act */
+ * M x OH x OW (res may be NULL). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm_act.c"

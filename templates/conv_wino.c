@@ -21,8 +21,7 @@
  * engine's 8-row panels instead of a fraction of its 32-column ones: V is then written as the
  * packed A operand and U^T is pre-packed as B.
  * Transforms work on one engine panel of tiles at a time, so their arithmetic runs along the
- * panel's contiguous lanes (vectorised by the C compiler).
- * @requires gemm */
+ * panel's contiguous lanes (vectorised by the C compiler). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm.c"

@@ -30,8 +30,7 @@
  * M < MR takes gemm_small_T instead: no MR padding (an 8-row tile for one row wasted 7/8 of
  * the work), A and row-major B read in place, a 1-row or 4-row kernel over NR-column panels.
  * Other compilers (tcc, MSVC) get the same loops in plain C (also when O2C_NO_VECTOR is
- * defined: the unit tests check both paths).
- * @requires gemm_act */
+ * defined: the unit tests check both paths). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm_act.c"

@@ -20,9 +20,7 @@
  *     extended asm), then 16 multiply-adds: 1 load for 16 weights instead of 16;
  *   - anything else (tcc, RV32F, clang on Arm, O2C_NO_VECTOR): the same loops in plain C.
  * k is unrolled by 4 (the odd ks one at a time).  A last block of fewer than 8 outputs takes a
- * plain loop.
- * @requires gemm_act
- * @requires o2c_target */
+ * plain loop. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm_act.c"

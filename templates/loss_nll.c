@@ -7,8 +7,7 @@
  * (SoftmaxCrossEntropyLoss's log_prob output included), is 1 when one is not (NAME_run
  * returns -7); nll_loss_T still never reads outside x or w.
  *
- * The sums in O2C_ACC_T (double; float on single-precision FPUs).
- * @requires o2c_target */
+ * The sums in O2C_ACC_T (double; float on single-precision FPUs). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "o2c_target.c"

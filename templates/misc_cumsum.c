@@ -2,8 +2,7 @@
  * the given shape: y[..., i, ...] = sum of x[..., j, ...] for j <= i (j < i when exclusive;
  * j >= i, or j > i, when reverse).  The axis is a run-time value; ONNX requires it in
  * [-rank, rank): outside, the kernel returns 1 having written nothing (NAME_run returns -7),
- * else 0.  Integer sums wrap modulo 2^n (templates/int_wrap.c).
- * @requires int_wrap */
+ * else 0.  Integer sums wrap modulo 2^n (templates/int_wrap.c). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "int_wrap.c"

@@ -4,9 +4,7 @@
  * an estimate m0 of the mean, a second sums d = x - m0 and d^2, then E[x] = m0 + E[d] and the
  * variance E[d^2] - E[d]^2, where E[d] is small: neither the mean's rounding nor the cancellation
  * of E[x^2] - E[x]^2 grows with the mean's size against the spread.  acc holds
- * 3 * (elements of the kept axes) O2C_ACC_T of scratch (the emitter reserves 8 bytes each).
- * @requires acc_math
- * @requires o2c_target */
+ * 3 * (elements of the kept axes) O2C_ACC_T of scratch (the emitter reserves 8 bytes each). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "acc_math.c"

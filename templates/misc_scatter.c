@@ -3,8 +3,7 @@
  * it is idx[p] (negative counts from the end), gets updates[p]: reduction 0 none (assign),
  * 1 add, 2 mul, 3 max, 4 min.  ONNX calls an index outside [-dshape[axis], dshape[axis]) an
  * error: the indices are all checked first, and the kernel returns 1 having written nothing
- * (NAME_run returns -7), else 0.  Integer add and mul wrap modulo 2^n (templates/int_wrap.c).
- * @requires int_wrap */
+ * (NAME_run returns -7), else 0.  Integer add and mul wrap modulo 2^n (templates/int_wrap.c). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "int_wrap.c"

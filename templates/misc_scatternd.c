@@ -3,8 +3,7 @@
  * y[tuple, ...] gets updates[i, ...]: reduction 0 none (assign), 1 add, 2 mul, 3 max, 4 min.
  * A tuple entry outside [-dshape[j], dshape[j]) is an error (as in GatherND): the indices are
  * all checked first, and the kernel returns 1 having written nothing (NAME_run returns -7),
- * else 0.  Integer add and mul wrap modulo 2^n (templates/int_wrap.c).
- * @requires int_wrap */
+ * else 0.  Integer add and mul wrap modulo 2^n (templates/int_wrap.c). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "int_wrap.c"

@@ -2,9 +2,8 @@
  * y = scale[c] * (x - mean) / sqrt(var + eps) + bias[c], mean and var over each (n, c) plane. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
-#include "norm_moments.c" /* the emitter adds it by the line below */
+#include "norm_moments.c"
 #endif
-/* @requires norm_moments */
 
 static void instancenorm_T(const T *x, const T *scale, const T *bias, T *y, int64_t N, int64_t C,
                            int64_t inner, T eps) {

@@ -5,9 +5,8 @@
  * NULL. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
-#include "norm_moments.c" /* the emitter adds it by the line below */
+#include "norm_moments.c"
 #endif
-/* @requires norm_moments */
 
 static void layernorm_T(const T *x, const T *scale, int64_t scale_n, const T *bias,
                         int64_t bias_n, T *y, T *mean_out, T *invstd_out, int64_t outer, int64_t n,

@@ -4,12 +4,11 @@
  * Shapes and windows as in pool_max.c; pad holds the begin pads of the three axes, then the end
  * pads.  The sum (in O2C_ACC_T: double, float on single-precision FPUs) is divided by the number of taps inside the input, or, when
  * count_include_pad, by the number of taps inside the padded input [-pad_begin, in + pad_end).
- * A window with nothing to count gives 0.
- * @requires o2c_target
- * @requires pool_taps */
+ * A window with nothing to count gives 0. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "o2c_target.c"
+#include "pool_taps.c"
 #endif
 
 static void avgpool_T(const T *x, T *y, int64_t nc, const int64_t *in, const int64_t *out,

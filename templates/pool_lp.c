@@ -2,13 +2,11 @@
  *
  * Shapes and windows as in pool_max.c: y = (sum over the taps inside the input of |x|^p)^(1/p)
  * (padding is zeros, which add nothing), computed in O2C_ACC_T (double; float on single-precision
- * FPUs, where the integer p of LpPool is exact and the sums short).
- * @requires acc_math
- * @requires pool_taps */
+ * FPUs, where the integer p of LpPool is exact and the sums short). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "acc_math.c"
-#include "o2c_target.c"
+#include "pool_taps.c"
 #endif
 
 static void lppool_T(const T *x, T *y, int64_t nc, const int64_t *in, const int64_t *out,

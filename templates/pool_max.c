@@ -8,10 +8,10 @@
  * col_major (storage_order = 1); the (n, c) offset is included either way.  Integer types
  * without indices take a plain loop (no NaN to keep, no position to track): per chunk of up to
  * 64 outputs of a row, the maximum of the window's rows over the columns the chunk reads
- * (contiguous, so the C compiler vectorizes it), then each output's taps from that.
- * @requires pool_taps */
+ * (contiguous, so the C compiler vectorizes it), then each output's taps from that. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "pool_taps.c"
 #endif
 #if defined(__AVX512BW__) && !defined(O2C_NO_VECTOR) && !defined(__TINYC__)
 #include <immintrin.h>

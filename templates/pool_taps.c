@@ -7,6 +7,8 @@
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #endif
+#ifndef O2C_POOL_TAPS_T /* (once per element type: other templates include it) */
+#define O2C_POOL_TAPS_T
 
 static void pool_taps_T(int64_t start, int64_t n, int64_t k, int64_t dil, int64_t *j0,
                         int64_t *j1) {
@@ -20,3 +22,4 @@ static void pool_taps_T(int64_t start, int64_t n, int64_t k, int64_t dil, int64_
     *j0 = a;
     *j1 = b;
 }
+#endif

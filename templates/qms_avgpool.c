@@ -6,9 +6,7 @@
  * y = saturate(nearbyintf(((float)acc * sx) / (float)cnt / sy) + zy), cnt the taps inside the
  * input, or inside the padded input when count_include_pad; a window with nothing to count
  * gives zy; then clamped to [lo, hi] (T's range, or narrower: a folded Relu or Clip).  All of
- * it in float: no double.
- * @requires qms_quant
- * @requires pool_taps */
+ * it in float: no double. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "qms_quant.c"

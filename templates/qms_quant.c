@@ -2,8 +2,7 @@
  * emitter computes it: saturate(nearbyintf(v / s) + z) in float (round half to even in the
  * default rounding mode; NaN gives 0, templates/int_satf.c).  Used by the com.microsoft QLinear
  * ops (compiler/ops/quant_ms.c), which are DequantizeLinear -> float op -> QuantizeLinear in
- * float32.
- * @requires int_satf */
+ * float32. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "int_satf.c"

@@ -38,8 +38,7 @@
  * beyond what 8-bit models produce.)  sh <= 0 marks |r| >= 2^30, where any nonzero sum
  * saturates; sh = -1 an infinite r (y_scale 0: a NaN for a zero sum, which gives 0); sh = -2
  * a NaN r (0).  lo..hi is the output type's range or narrower (an activation folded in by
- * compiler/lower.c).
- * @requires o2c_target */
+ * compiler/lower.c). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "o2c_target.c"

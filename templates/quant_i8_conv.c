@@ -3,8 +3,7 @@
  * finished (qi8_finish), then qi8_tile.  A position whose window lies inside the image copies
  * without checks; a 1x1 kernel with stride 1 and no padding reads its columns straight
  * across the channels.
- * Untyped template.
- * @requires quant_i8_gemm */
+ * Untyped template. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "quant_i8_gemm.c"

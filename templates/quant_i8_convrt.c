@@ -1,8 +1,7 @@
 /* quant_i8_convrt.c - a convolution whose weight is a run-time tensor (a correlation's
  * template, a backend test's inputs) by the int8 engine (templates/quant_i8.c): the weight is
  * packed into the engine's layout (blocks of 16 outputs) and the per-output constants computed
- * on every run, then qi8_conv per image.  Untyped template.
- * @requires quant_i8_conv */
+ * on every run, then qi8_conv per image.  Untyped template. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "quant_i8_conv.c"

@@ -25,8 +25,7 @@
  *     wx[((b T + t) CQ + cq) 64 + 4 i + j] = W[16 b + i][4 cq + j][t / K2][t % K2]
  * (T = K1 K2 taps, CQ channel quads; zeros beyond M and C).
  * Buffer: qi8_xbuf bytes (the planes and a tail that the last tile reads beyond them).
- * Untyped template.
- * @requires quant_i8 */
+ * Untyped template. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "quant_i8.c"

@@ -5,8 +5,7 @@
  * + 1 by the same for the last axis), so no tap is checked; a 3x3 kernel with dilation 1
  * keeps its 9 weights in registers; with OpenMP up to nslot threads take channels, each with a
  * plane of its own (planes: nslot of them, each rounded up to 64 bytes).  Otherwise outputs whose window lies inside the image
- * (and a weight without zero points) take the loop without bounds checks.  Untyped template.
- * @requires quant_i8 */
+ * (and a weight without zero points) take the loop without bounds checks.  Untyped template. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "quant_i8.c"

@@ -1,8 +1,7 @@
 /* quant_i8_gemm.c - the products of the int8 engine (templates/quant_i8.c, whose header
  * describes the packed weight and the columns): the staging and finishing of a tile of
  * columns, the 2 x 2 dot products (SMLAD on Arm DSP, VMLADAVA on Helium, plain C elsewhere)
- * and the tile loop with its requantization.  Untyped template.
- * @requires quant_i8 */
+ * and the tile loop with its requantization.  Untyped template. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "quant_i8.c"

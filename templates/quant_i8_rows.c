@@ -1,7 +1,6 @@
 /* quant_i8_rows.c - a product with a constant right operand by the int8 engine
  * (templates/quant_i8.c): QI8_P rows of A copied into columns at a time (qi8_finish), then qi8_tile.
- * Untyped template.
- * @requires quant_i8_gemm */
+ * Untyped template. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "quant_i8_gemm.c"

@@ -1,7 +1,6 @@
 /* quant_i8_rowsrt.c - a product whose right operand is a run-time tensor (a Transformer's
  * attention: Q K^T, P V) by the int8 engine (templates/quant_i8.c): B packed 16 columns at a
- * time, with their constants computed at run time, then qi8_rows.  Untyped template.
- * @requires quant_i8_rows */
+ * time, with their constants computed at run time, then qi8_rows.  Untyped template. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "quant_i8_rows.c"

@@ -8,8 +8,7 @@
  * clamp(Q(v), Q(lo), Q(hi))).  A NaN multiplier (a zero or NaN scale) gives 0 (clamped to
  * lo..hi), as the saturating conversions of templates/int_sat.c do.  The integer products of
  * quant.c with run-time weights or parameters use it; the int8 engine folds the same
- * multipliers at compile time (compiler/ops/quant.c qmult).  Untyped template.
- * @requires quant_i8 */
+ * multipliers at compile time (compiler/ops/quant.c qmult).  Untyped template. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "quant_i8.c"

@@ -11,6 +11,8 @@
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #endif
+#ifndef O2C_RNN_COMMON_T /* (once per element type: other templates include it) */
+#define O2C_RNN_COMMON_T
 
 static inline T rnn_exp_T(T v) {
     /* the sizeof test folds at compile time: expf for float, exp for double */
@@ -90,3 +92,4 @@ static inline int64_t rnn_len_T(const int32_t *lens, int64_t b, int64_t seq) {
     int64_t len = lens ? (int64_t)lens[b] : seq;
     return len < 0 ? 0 : len > seq ? seq : len;
 }
+#endif

@@ -12,10 +12,10 @@
  * Gate inputs are clipped to [-clip, clip] when clip > 0.  Y is zero past each entry's length;
  * Y_h and Y_c hold the state after the last valid step.  direction: 0 forward, 1 reverse,
  * 2 bidirectional.  Optional pointers (bias, lens, h0, c0, p, y, yh, yc) may be NULL.
- * scratch: 6 * hid elements.
- * @requires rnn_common */
+ * scratch: 6 * hid elements. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "rnn_common.c"
 #endif
 
 static void lstm_T(const T *x, const T *w, const T *r, const T *bias, const int32_t *lens,

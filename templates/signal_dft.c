@@ -1,10 +1,10 @@
 /* signal_dft.c - ONNX DFT along one axis of x viewed as [outer][len][inner][ci] (ci = 1 real or
  * 2 complex samples): y, viewed as [outer][nout][inner][2], holds bins k < nout of the n-point
  * transform (the input is cut or zero-padded to n; nout = n, or n / 2 + 1 when onesided).
- * inverse: the sign of the exponent is + and the result is divided by n.
- * @requires signal_dft1 */
+ * inverse: the sign of the exponent is + and the result is divided by n. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "signal_dft1.c"
 #endif
 
 static void dft_T(const T *x, T *y, int64_t outer, int64_t len, int64_t inner, int64_t ci,

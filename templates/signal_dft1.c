@@ -7,6 +7,8 @@
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #endif
+#ifndef O2C_SIGNAL_DFT1_T /* (once per element type: other templates include it) */
+#define O2C_SIGNAL_DFT1_T
 
 static void dft1_T(const T *x, int64_t xs, int64_t ci, int64_t len, const T *w, int64_t n,
                    int64_t k, int inverse, double *re, double *im) {
@@ -27,3 +29,4 @@ static void dft1_T(const T *x, int64_t xs, int64_t ci, int64_t len, const T *w, 
     *re = sr;
     *im = si;
 }
+#endif

@@ -1,9 +1,9 @@
 /* signal_stft.c - ONNX STFT of x [batch][len][ci] (ci = 1 real or 2 complex samples): frame f
  * starts at sample f * step and holds n samples, multiplied by the window w (NULL: none);
- * y [batch][frames][nbins][2] holds its DFT bins k < nbins (n, or n / 2 + 1 when onesided).
- * @requires signal_dft1 */
+ * y [batch][frames][nbins][2] holds its DFT bins k < nbins (n, or n / 2 + 1 when onesided). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "signal_dft1.c"
 #endif
 
 static void stft_T(const T *x, const T *w, T *y, int64_t batch, int64_t len, int64_t ci,

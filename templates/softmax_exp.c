@@ -3,8 +3,7 @@
  * inner is the stride between consecutive elements along the axis.  float takes expf_fast
  * (templates/exp_fast.c), whose loop the C compiler vectorises; double takes libm's exp.  Along
  * a contiguous axis (inner == 1) the max and the sum run in 8 interleaved lanes, so that they
- * vectorise too (the sum's order is then lane-wise).
- * @requires exp_fast */
+ * vectorise too (the sum's order is then lane-wise). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "exp_fast.c"

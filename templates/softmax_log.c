@@ -1,8 +1,7 @@
 /* softmax_log.c - ONNX LogSoftmax along one axis of a tensor seen as [outer, n, inner]:
  * y = (x - max) - log(sum(exp(x - max))), the max taken over the axis (numerically stable).
  * inner is the stride between consecutive elements along the axis.  float takes expf_fast
- * (templates/exp_fast.c).
- * @requires exp_fast */
+ * (templates/exp_fast.c). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "exp_fast.c"
