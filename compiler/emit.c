@@ -1400,12 +1400,11 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         bool written = v->producer && !v->producer->dead && v->output_index == i && !v->data && !v->kv;
         if (written)
             continue;
-        Value *src = v;
         const char *from;
         if (v->output_index != i && !v->data && !v->kv && v->kind != VAL_INPUT)
             from = arena_printf(c->arena, "outputs[%d]", v->output_index);
         else
-            from = emit_ptr(e, src);
+            from = emit_ptr(e, v);
         emit_line(e, "/* output %d '%s' */", i, emit_comment_text(e, v->name));
         emit_line(e, "memcpy(outputs[%d], %s, (size_t)%s * sizeof(%s));", i, from,
                   emit_sym(e, ir_numel(c, v)), dtype_ctype(v->dtype));

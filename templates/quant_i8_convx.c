@@ -109,15 +109,15 @@ static void qi8_xpack(const uint8_t *x, ptrdiff_t C, ptrdiff_t I1, ptrdiff_t I2,
                         /* the bytes read: positions' columns, and past the last one's only
                          * when inside the row (s 2 reads pairs) */
                         const ptrdiff_t nb = S2 == 1 ? n : 2 * n - (n < 64 || j + 64 >= j1);
-                        __m512i r[4];
+                        __m512i rw[4];
                         for (int cc = 0; cc < 4; cc++)
-                            r[cc] = c0 + cc < C
-                                        ? _mm512_xor_si512(qi8_xrow64(xr + cc * isp, S2, nb), f)
-                                        : zv;
-                        const __m512i l01 = _mm512_unpacklo_epi8(r[0], r[1]);
-                        const __m512i h01 = _mm512_unpackhi_epi8(r[0], r[1]);
-                        const __m512i l23 = _mm512_unpacklo_epi8(r[2], r[3]);
-                        const __m512i h23 = _mm512_unpackhi_epi8(r[2], r[3]);
+                            rw[cc] = c0 + cc < C
+                                         ? _mm512_xor_si512(qi8_xrow64(xr + cc * isp, S2, nb), f)
+                                         : zv;
+                        const __m512i l01 = _mm512_unpacklo_epi8(rw[0], rw[1]);
+                        const __m512i h01 = _mm512_unpackhi_epi8(rw[0], rw[1]);
+                        const __m512i l23 = _mm512_unpacklo_epi8(rw[2], rw[3]);
+                        const __m512i h23 = _mm512_unpackhi_epi8(rw[2], rw[3]);
                         /* u_k: positions 16 L + 4 k .. + 3 in lane L */
                         const __m512i u0 = _mm512_unpacklo_epi16(l01, l23);
                         const __m512i u1 = _mm512_unpackhi_epi16(l01, l23);
