@@ -299,8 +299,6 @@ struct Value {
     int buf;                 /* 1 + the workspace buffer it lives in (values that alias or run
                               * in place share one), 0 outside the workspace */
     bool param;              /* an initializer of the model (ir_set_const): --report's parameters */
-    bool needs_buffer;       /* some emitted code reads it as a buffer */
-    bool emitted_static;     /* emit.c: static array already written */
     const char *pp_if;       /* a constant only some targets use: its array and pointer are
                               * emitted under `#if pp_if` (a macro of the kernels) */
 };
