@@ -155,6 +155,8 @@ Sym *sym_ceildiv(SymCtx *s, Sym *a, Sym *b);
 Sym *sym_mod(SymCtx *s, Sym *a, Sym *b);
 Sym *sym_min(SymCtx *s, Sym *a, Sym *b);
 Sym *sym_max(SymCtx *s, Sym *a, Sym *b);
+/* The product of v[from..to) (1 when empty): a shape's elements from one axis to another. */
+Sym *sym_prod(SymCtx *s, Sym *const *v, int from, int to);
 /* Substitutes dims: dims[i] non-NULL replaces SYM_DIM i (used by --fix and unification). */
 Sym *sym_subst(SymCtx *s, Sym *e, Sym *const *dims);
 bool sym_is_const(const Sym *e);

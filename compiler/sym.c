@@ -807,6 +807,13 @@ Sym *sym_mod(SymCtx *s, Sym *a, Sym *b) { return done(s, mod_(s, a, b)); }
 Sym *sym_min(SymCtx *s, Sym *a, Sym *b) { return done(s, minmax(s, SYM_MIN, a, b)); }
 Sym *sym_max(SymCtx *s, Sym *a, Sym *b) { return done(s, minmax(s, SYM_MAX, a, b)); }
 
+Sym *sym_prod(SymCtx *s, Sym *const *v, int from, int to) {
+    Sym *p = sym_const(s, 1);
+    for (int i = from; i < to; i++)
+        p = sym_mul(s, p, v[i]);
+    return p;
+}
+
 /* ---- walks over the DAG below a node, without recursion: the nodes to visit are collected
  * with an explicit stack, then processed in id order (children have smaller ids than their
  * parents), each once, with its result kept by position. */

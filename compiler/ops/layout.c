@@ -62,13 +62,6 @@ static Sym **contig_strides(Compiler *c, int rank, Sym *const *shape) {
     return st;
 }
 
-static Sym *prod(Compiler *c, Sym *const *shape, int from, int to) {
-    Sym *p = K(c, 1);
-    for (int i = from; i < to; i++)
-        p = sym_mul(c->sym, p, shape[i]);
-    return p;
-}
-
 static Piece *add_piece(Compiler *c, Pieces *ps, Value *src, int out, int rank) {
     if (ps->n == ps->cap) {
         int cap = ps->cap ? ps->cap * 2 : 4;
@@ -889,8 +882,8 @@ static void infer_gather(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], x->dtype, r, shape);
     GatherPriv *g = arena_alloc(c->arena, sizeof *g);
     g->axis = axis;
-    g->outer = prod(c, x->shape, 0, axis);
-    g->inner = prod(c, x->shape, axis + 1, x->rank);
+    g->outer = sym_prod(c->sym, x->shape, 0, axis);
+    g->inner = sym_prod(c->sym, x->shape, axis + 1, x->rank);
     g->nidx = ir_numel(c, idx);
     g->dim = x->shape[axis];
     n->priv = g;
@@ -1289,7 +1282,7 @@ static void emit_revseq(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "if (revseq_%s(%s, %s, %s, %s, %s, %s, %s, %s))", sfx, emit_ptr(e, x),
               emit_ptr(e, n->in[1]), emit_ptr(e, n->out[0]), emit_sym(e, B), emit_sym(e, S),
               ba == 0 ? emit_sym(e, S) : "1", ba == 0 ? "1" : emit_sym(e, B),
-              emit_sym(e, prod(c, x->shape, 2, x->rank)));
+              emit_sym(e, sym_prod(c->sym, x->shape, 2, x->rank)));
     emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
 

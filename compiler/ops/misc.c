@@ -17,13 +17,6 @@
 
 /* ---- helpers */
 
-static Sym *prod(Compiler *c, Sym *const *shape, int from, int to) {
-    Sym *p = sym_const(c->sym, 1);
-    for (int i = from; i < to; i++)
-        p = sym_mul(c->sym, p, shape[i]);
-    return p;
-}
-
 static void require_out(Compiler *c, Node *n, int min, int max) {
     if (n->nout < min || n->nout > max)
         o2c_error(c, n, "%d outputs, expected %d to %d", n->nout, min, max);
@@ -98,7 +91,7 @@ static void emit_trilu(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *k = node_in(n, 1);
     const char *sfx = emit_template(e, "misc_trilu", x->dtype);
     emit_line(e, "trilu_%s(%s, %s, %s, %s, %s, %s, %d);", sfx, emit_ptr(e, x),
-              emit_ptr(e, n->out[0]), emit_sym(e, prod(c, x->shape, 0, x->rank - 2)),
+              emit_ptr(e, n->out[0]), emit_sym(e, sym_prod(c->sym, x->shape, 0, x->rank - 2)),
               emit_sym(e, x->shape[x->rank - 2]), emit_sym(e, x->shape[x->rank - 1]),
               k ? scalar_i64(e, k) : "0", (int)attr_int(c, n, "upper", 1));
 }
@@ -180,8 +173,8 @@ static void infer_onehot(Compiler *c, Node *n) {
     } else
         o2c_error(c, n, "depth must be known at compile time (it is a dim of the output) unless "
                         "the model declares the output's shape");
-    p->outer = prod(c, ind->shape, 0, axis);
-    p->inner = prod(c, ind->shape, axis, r);
+    p->outer = sym_prod(c->sym, ind->shape, 0, axis);
+    p->inner = sym_prod(c->sym, ind->shape, axis, r);
     Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(r + 1));
     for (int i = 0, j = 0; i <= r; i++)
         shape[i] = i == axis ? p->depth : ind->shape[j++];
@@ -306,8 +299,8 @@ static void infer_scatternd(Compiler *c, Node *n) {
     if (p->reduction && !numeric(d->dtype))
         o2c_error(c, n, "reduction on type %s is not supported", dtype_name(d->dtype));
     p->k = sym_const(c->sym, k);
-    p->nidx = prod(c, ind->shape, 0, q - 1);
-    p->slice = prod(c, d->shape, (int)k, d->rank);
+    p->nidx = sym_prod(c->sym, ind->shape, 0, q - 1);
+    p->slice = sym_prod(c->sym, d->shape, (int)k, d->rank);
     ir_set_shape(c, n->out[0], d->dtype, d->rank, d->shape);
     n->priv = p;
 }
@@ -367,10 +360,10 @@ static void infer_gathernd(Compiler *c, Node *n) {
     GatherND *p = arena_alloc(c->arena, sizeof *p);
     p->b = (int)b;
     p->k = (int)k;
-    p->nbatch = prod(c, d->shape, 0, (int)b);
-    p->ntuple = prod(c, ind->shape, (int)b, q - 1);
-    p->slice = prod(c, d->shape, (int)(b + k), r);
-    p->bstride = prod(c, d->shape, (int)b, r);
+    p->nbatch = sym_prod(c->sym, d->shape, 0, (int)b);
+    p->ntuple = sym_prod(c->sym, ind->shape, (int)b, q - 1);
+    p->slice = sym_prod(c->sym, d->shape, (int)(b + k), r);
+    p->bstride = sym_prod(c->sym, d->shape, (int)b, r);
     int orank = q - 1 + r - (int)(b + k);
     Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(orank + 1));
     for (int i = 0; i < orank; i++)
@@ -447,9 +440,9 @@ static void infer_topk(Compiler *c, Node *n) {
         p->k = n->out[0]->shape[axis];
         p->rt_k = rt_k;
     }
-    p->outer = prod(c, x->shape, 0, axis);
+    p->outer = sym_prod(c->sym, x->shape, 0, axis);
     p->n = x->shape[axis];
-    p->inner = prod(c, x->shape, axis + 1, x->rank);
+    p->inner = sym_prod(c->sym, x->shape, axis + 1, x->rank);
     if (rt_k || sym_k)
         ir_constrain(c, n, 1, p->k, p->n, "k must not exceed the size of axis %d", axis);
     else

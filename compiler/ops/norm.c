@@ -25,13 +25,6 @@ typedef struct NormPriv {
     bool training;         /* BatchNormalization training_mode */
 } NormPriv;
 
-static Sym *prod(Compiler *c, Sym *const *shape, int from, int to) {
-    Sym *p = sym_const(c->sym, 1);
-    for (int i = from; i < to; i++)
-        p = sym_mul(c->sym, p, shape[i]);
-    return p;
-}
-
 static Value *float_input(Compiler *c, Node *n, int i) {
     Value *x = infer_in(c, n, i);
     if (!dtype_is_float(x->dtype))
@@ -63,7 +56,7 @@ static NormPriv *nci(Compiler *c, Node *n, const Value *x) {
     NormPriv *p = arena_alloc(c->arena, sizeof *p);
     p->N = x->shape[0];
     p->C = x->shape[1];
-    p->inner = prod(c, x->shape, 2, x->rank);
+    p->inner = sym_prod(c->sym, x->shape, 2, x->rank);
     n->priv = p;
     return p;
 }
@@ -174,7 +167,7 @@ static Sym *layer_param(Compiler *c, Node *n, int i, const Value *x, int axis) {
         ir_constrain(c, n, 0, pd, xd, "input %d dim %d equals input 0 dim %d", i,
                      lead + d, x->rank - k + d);
     }
-    return prod(c, v->shape, 0, v->rank);
+    return sym_prod(c->sym, v->shape, 0, v->rank);
 }
 
 static void infer_layernorm(Compiler *c, Node *n) {
@@ -185,8 +178,8 @@ static void infer_layernorm(Compiler *c, Node *n) {
     int axis = infer_axis(c, n, attr_int(c, n, "axis", -1), x->rank);
     NormPriv *p = arena_alloc(c->arena, sizeof *p);
     n->priv = p;
-    p->N = prod(c, x->shape, 0, axis);
-    p->inner = prod(c, x->shape, axis, x->rank);
+    p->N = sym_prod(c->sym, x->shape, 0, axis);
+    p->inner = sym_prod(c->sym, x->shape, axis, x->rank);
     p->eps = attr_float(c, n, "epsilon", 1e-5f);
     p->scale_n = layer_param(c, n, 1, x, axis);
     if (node_in(n, 2))

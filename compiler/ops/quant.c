@@ -35,14 +35,6 @@
 
 static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
 
-/* Product of shape[from..to). */
-static Sym *prod(Compiler *c, Sym *const *shape, int from, int to) {
-    Sym *r = K(c, 1);
-    for (int i = from; i < to; i++)
-        r = sym_mul(c->sym, r, shape[i]);
-    return r;
-}
-
 static bool is8(DType t) { return t == DT_UINT8 || t == DT_INT8; }
 
 static const char *s8flag(DType t) { return t == DT_INT8 ? "1" : "0"; }
@@ -349,13 +341,13 @@ static void infer_qdq(Compiler *c, Node *n, bool quantize) {
     p->s = qparam(c, n, sc, expect, false, "scale");
     p->z = qparam(c, n, zp, expect, false, "zero point");
     if (axis >= 0) {
-        p->outer = prod(c, x->shape, 0, axis);
+        p->outer = sym_prod(c->sym, x->shape, 0, axis);
         p->ax = x->shape[axis];
-        p->inner = prod(c, x->shape, axis + 1, x->rank);
+        p->inner = sym_prod(c->sym, x->shape, axis + 1, x->rank);
     } else {
         p->outer = K(c, 1);
         p->ax = K(c, 1);
-        p->inner = prod(c, x->shape, 0, x->rank);
+        p->inner = sym_prod(c->sym, x->shape, 0, x->rank);
     }
     DType yt = quantize ? (zp ? zp->dtype : DT_UINT8) : DT_FLOAT;
     ir_set_shape(c, n->out[0], yt, x->rank, x->shape);
@@ -550,7 +542,7 @@ static void infer_qmm(Compiler *c, Node *n, bool qlinear) {
                               qlinear ? n->in[1] : NULL, qlinear ? n->in[4] : NULL,
                               qlinear ? n->in[6] : NULL, qlinear ? n->in[7] : NULL,
                               has_bias ? n->in[8] : NULL, yt);
-        p->rows = prod(c, a->shape, 0, ra - 1);
+        p->rows = sym_prod(c->sym, a->shape, 0, ra - 1);
         n->scratch = qi8_scratch_rows(c, p->rows, K(c, p->fast->kp));
         n->priv = p;
         return;

@@ -16,13 +16,6 @@
 
 /* ---- helpers */
 
-static Sym *prod(Compiler *c, Sym *const *shape, int from, int to) {
-    Sym *p = sym_const(c->sym, 1);
-    for (int i = from; i < to; i++)
-        p = sym_mul(c->sym, p, shape[i]);
-    return p;
-}
-
 /* A scalar (one-element) integer input: its value as a Sym when known at compile time, NULL
  * when it is runtime data. */
 static Sym *scalar_int(Compiler *c, Node *n, Value *v, const char *what) {
@@ -232,9 +225,9 @@ static void infer_dft(Compiler *c, Node *n) {
     p->onesided = flag_attr(c, n, "onesided", 0);
     p->inverse = flag_attr(c, n, "inverse", 0);
     p->n = dl ? scalar_int(c, n, infer_in(c, n, 1), "dft_length") : x->shape[a];
-    p->outer = prod(c, x->shape, 0, (int)a);
+    p->outer = sym_prod(c->sym, x->shape, 0, (int)a);
     p->len = x->shape[a];
-    p->inner = prod(c, x->shape, (int)a + 1, r - 1);
+    p->inner = sym_prod(c->sym, x->shape, (int)a + 1, r - 1);
     p->ci = x->shape[r - 1];
     n->priv = p;
     if (!p->n) {

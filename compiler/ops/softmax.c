@@ -17,13 +17,6 @@ typedef struct SoftmaxPriv {
     Sym *outer, *n, *inner;
 } SoftmaxPriv;
 
-static Sym *prod(Compiler *c, Sym *const *shape, int from, int to) {
-    Sym *p = sym_const(c->sym, 1);
-    for (int i = from; i < to; i++)
-        p = sym_mul(c->sym, p, shape[i]);
-    return p;
-}
-
 static void infer_softmax(Compiler *c, Node *n) {
     infer_require_inputs(c, n, 1, 1);
     Value *x = infer_in(c, n, 0);
@@ -35,13 +28,13 @@ static void infer_softmax(Compiler *c, Node *n) {
         o2c_error(c, n, "input is a scalar: %s needs rank >= 1", n->op_type);
     int axis = infer_axis(c, n, a, x->rank);
     SoftmaxPriv *p = arena_alloc(c->arena, sizeof *p);
-    p->outer = prod(c, x->shape, 0, axis);
+    p->outer = sym_prod(c->sym, x->shape, 0, axis);
     if (coerce) {
-        p->n = prod(c, x->shape, axis, x->rank);
+        p->n = sym_prod(c->sym, x->shape, axis, x->rank);
         p->inner = sym_const(c->sym, 1);
     } else {
         p->n = x->shape[axis];
-        p->inner = prod(c, x->shape, axis + 1, x->rank);
+        p->inner = sym_prod(c->sym, x->shape, axis + 1, x->rank);
     }
     n->priv = p;
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
