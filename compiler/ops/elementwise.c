@@ -277,35 +277,15 @@ static Sym *fold_fmod(SymCtx *s, Sym *a, Sym *b) { /* fmod=1: C %, sign of the d
     return NULL;
 }
 
-/* True when e >= 0 for every value of the dims (which are >= 0), divisions being defined. */
-static bool provably_nonneg(const Sym *e) {
-    switch (e->kind) {
-    case SYM_CONST: return e->c >= 0;
-    case SYM_DIM: return true;
-    case SYM_ADD:
-    case SYM_MUL:
-        for (int i = 0; i < e->n; i++)
-            if (!provably_nonneg(e->args[i]))
-                return false;
-        return true;
-    case SYM_FLOORDIV:
-    case SYM_CEILDIV:
-    case SYM_MIN: return provably_nonneg(e->args[0]) && provably_nonneg(e->args[1]);
-    case SYM_MOD: return provably_nonneg(e->args[1]);
-    case SYM_MAX: return provably_nonneg(e->args[0]) || provably_nonneg(e->args[1]);
-    }
-    return false;
-}
-
 /* -1, 0 or 1 when a < b, a == b or a > b for every value of the dims; 2 when unknown.  Shape
  * arithmetic compares symbolic sizes with constants: torch's expand(N, -1, -1) exports as
  * Where(Equal([N, -1, -1], -1), 1, [N, -1, -1]), where N == -1 is false because N >= 0. */
 static int sym_cmp(SymCtx *s, Sym *a, Sym *b) {
     if (a == b)
         return 0;
-    if (provably_nonneg(sym_sub(s, sym_sub(s, a, b), sym_const(s, 1))))
+    if (sym_nonneg(sym_sub(s, sym_sub(s, a, b), sym_const(s, 1))))
         return 1;
-    if (provably_nonneg(sym_sub(s, sym_sub(s, b, a), sym_const(s, 1))))
+    if (sym_nonneg(sym_sub(s, sym_sub(s, b, a), sym_const(s, 1))))
         return -1;
     return 2;
 }
