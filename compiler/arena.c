@@ -7,6 +7,7 @@
  * for its thread that longjmps to the driver ("FILE: out of memory", exit status 1).  Outside
  * a compile (no handler) the process prints the message and aborts. */
 #include "onnx2c.h"
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,19 @@ void *arena_dup(Arena *a, const void *p, size_t n) {
     void *q = arena_alloc(a, n);
     if (n)
         memcpy(q, p, n);
+    return q;
+}
+
+void *arena_grow(Arena *a, void *p, int n, int *cap, int first, size_t elem) {
+    if (n < *cap)
+        return p;
+    if (*cap > INT_MAX / 2)
+        arena_oom();
+    int nc = *cap ? *cap * 2 : first;
+    void *q = arena_alloc(a, elem * (size_t)nc);
+    if (n)
+        memcpy(q, p, elem * (size_t)n);
+    *cap = nc;
     return q;
 }
 

@@ -164,30 +164,17 @@ static unsigned char *id_flags(Emit *e, unsigned char *flags, int *cap, int id) 
 /* Pushes s on mark_sym's work list; in_poly: s is a term or factor of a sum or product. */
 static void push_sym(Emit *e, Sym *s, bool in_poly) {
     if (e->nstack == e->stack_cap) {
-        int cap = e->stack_cap ? e->stack_cap * 2 : 256;
-        Sym **ns = arena_alloc(e->a, sizeof(Sym *) * (size_t)cap);
-        bool *nf = arena_alloc(e->a, sizeof(bool) * (size_t)cap);
-        if (e->nstack) {
-            memcpy(ns, e->stack, sizeof(Sym *) * (size_t)e->nstack);
-            memcpy(nf, e->stack_in_poly, sizeof(bool) * (size_t)e->nstack);
-        }
-        e->stack = ns;
-        e->stack_in_poly = nf;
-        e->stack_cap = cap;
+        int cap = e->stack_cap; /* the two arrays grow together */
+        e->stack = arena_grow(e->a, e->stack, e->nstack, &cap, 256, sizeof(Sym *));
+        e->stack_in_poly =
+            arena_grow(e->a, e->stack_in_poly, e->nstack, &e->stack_cap, 256, sizeof(bool));
     }
     e->stack_in_poly[e->nstack] = in_poly;
     e->stack[e->nstack++] = s;
 }
 
 static void append_sym(Emit *e, Sym ***list, int *n, int *cap, Sym *s) {
-    if (*n == *cap) {
-        int nc = *cap ? *cap * 2 : 64;
-        Sym **nl = arena_alloc(e->a, sizeof(Sym *) * (size_t)nc);
-        if (*n)
-            memcpy(nl, *list, sizeof(Sym *) * (size_t)*n);
-        *list = nl;
-        *cap = nc;
-    }
+    *list = arena_grow(e->a, *list, *n, cap, 64, sizeof(Sym *));
     (*list)[(*n)++] = s;
 }
 
@@ -570,14 +557,8 @@ const char *emit_template(Emit *e, const char *name, DType t) {
     while (tp->name && strcmp(tp->name, name) != 0)
         tp++;
     O2C_ASSERT(e->c, tp->name != NULL);
-    if (e->ntmpl == e->tmpl_cap) {
-        int cap = e->tmpl_cap ? e->tmpl_cap * 2 : 16;
-        const char **nt = arena_alloc(e->a, sizeof(char *) * (size_t)cap);
-        if (e->ntmpl)
-            memcpy(nt, e->tmpl_done, sizeof(char *) * (size_t)e->ntmpl);
-        e->tmpl_done = nt;
-        e->tmpl_cap = cap;
-    }
+    e->tmpl_done = arena_grow(e->a, (void *)e->tmpl_done, e->ntmpl, &e->tmpl_cap, 16,
+                              sizeof(char *));
     e->tmpl_done[e->ntmpl++] = key;
     /* dependencies (same element type): the templates the file includes to compile on its
      * own, the lines `#include "NAME.c"` of its `#ifndef O2C_TEMPLATE` block (which

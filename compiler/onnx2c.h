@@ -51,6 +51,10 @@ Arena *arena_new(void);
 void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n);
 void *arena_dup(Arena *a, const void *p, size_t n);
+/* Room for one more element in an arena array p of n elements of elem bytes whose capacity is
+ * *cap: when full, a copy of twice the capacity (first when 0), *cap updated.  Returns the
+ * array to use (Lua's luaM_growvector). */
+void *arena_grow(Arena *a, void *p, int n, int *cap, int first, size_t elem);
 char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -465,14 +465,7 @@ static int place_slot(Compiler *c, Slot **slots, int *nslots, int *cap, Sym *siz
     }
     int best = exact >= 0 ? exact : fit >= 0 ? fit : any;
     if (best < 0) {
-        if (*nslots == *cap) {
-            int nc = *cap ? *cap * 2 : 16;
-            Slot *ns = arena_alloc(c->arena, sizeof(Slot) * (size_t)nc);
-            if (*nslots)
-                memcpy(ns, *slots, sizeof(Slot) * (size_t)*nslots);
-            *slots = ns;
-            *cap = nc;
-        }
+        *slots = arena_grow(c->arena, *slots, *nslots, cap, 16, sizeof(Slot));
         best = (*nslots)++;
         (*slots)[best].size = size;
         slot_grow(c, &(*slots)[best], size);

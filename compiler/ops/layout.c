@@ -63,14 +63,7 @@ static Sym **contig_strides(Compiler *c, int rank, Sym *const *shape) {
 }
 
 static Piece *add_piece(Compiler *c, Pieces *ps, Value *src, int out, int rank) {
-    if (ps->n == ps->cap) {
-        int cap = ps->cap ? ps->cap * 2 : 4;
-        Piece *np = arena_alloc(c->arena, sizeof(Piece) * (size_t)cap);
-        if (ps->n)
-            memcpy(np, ps->p, sizeof(Piece) * (size_t)ps->n);
-        ps->p = np;
-        ps->cap = cap;
-    }
+    ps->p = arena_grow(c->arena, ps->p, ps->n, &ps->cap, 4, sizeof(Piece));
     Piece *p = &ps->p[ps->n++];
     p->src = src;
     p->out = out;
