@@ -62,10 +62,14 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
             (int32_t)(cbc - 128u * (uint32_t)(w0 + w1 + w2 + w3 + w4 + w5 + w6 + w7 + w8)));
         /* byte indices: lane j takes (j, j + 1, j + 2, j + 2) (stride 1) or (2j, 2j + 1, 2j + 2,
          * 2j + 2); the 4th byte meets a zero weight */
-        int8_t i1[64], i2[64];
-        for (int j = 0; j < 16; j++)
-            for (int b = 0; b < 4; b++)
-                i1[4 * j + b] = (int8_t)(j + (b < 3 ? b : 2)), i2[4 * j + b] = (int8_t)(2 * j + (b < 3 ? b : 2));
+        static const int8_t i1[64] = {
+            0, 1, 2, 2, 1, 2, 3, 3, 2, 3, 4, 4, 3, 4, 5, 5, 4, 5, 6, 6, 5, 6, 7, 7,
+            6, 7, 8, 8, 7, 8, 9, 9, 8, 9, 10, 10, 9, 10, 11, 11, 10, 11, 12, 12, 11, 12, 13, 13,
+            12, 13, 14, 14, 13, 14, 15, 15, 14, 15, 16, 16, 15, 16, 17, 17};
+        static const int8_t i2[64] = {
+            0, 1, 2, 2, 2, 3, 4, 4, 4, 5, 6, 6, 6, 7, 8, 8, 8, 9, 10, 10, 10, 11, 12, 12,
+            12, 13, 14, 14, 14, 15, 16, 16, 16, 17, 18, 18, 18, 19, 20, 20, 20, 21, 22, 22,
+            22, 23, 24, 24, 24, 25, 26, 26, 26, 27, 28, 28, 28, 29, 30, 30, 30, 31, 32, 32};
         const __m512i ix1 = _mm512_loadu_si512((const void *)i1), ix2 = _mm512_loadu_si512((const void *)i2);
         const __m512i wr[3] = {
             _mm512_set1_epi32((int32_t)((uint32_t)(uint8_t)w0 | (uint32_t)(uint8_t)w1 << 8 | (uint32_t)(uint8_t)w2 << 16)),
@@ -79,7 +83,34 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
                                _mm512_set1_epi32(w3), _mm512_set1_epi32(w4), _mm512_set1_epi32(w5),
                                _mm512_set1_epi32(w6), _mm512_set1_epi32(w7), _mm512_set1_epi32(w8)};
 #endif
-        for (ptrdiff_t o1 = 0; o1 < O1; o1++) {
+        ptrdiff_t o1 = 0;
+#ifdef __AVX512VBMI__
+        /* four output rows at a time: each input row loaded and permuted once for the (up to
+         * three) outputs rows that read it, four independent sums (the loop is latency-bound
+         * one row at a time) */
+        for (; o1 + 4 <= O1; o1 += 4)
+            for (ptrdiff_t o2 = 0; o2 < O2; o2 += 16) {
+                const ptrdiff_t n = O2 - o2 < 16 ? O2 - o2 : 16;
+                const __mmask16 m1 = (__mmask16)((1u << n) - 1u);
+                const __mmask64 lm = S2 == 1 ? (((__mmask64)1 << (n + 2)) - 1)
+                                             : (((__mmask64)1 << (2 * n + 1)) - 1);
+                const int8_t *r0 = pl + o1 * S1 * W + o2 * S2;
+                __m512i acc[4] = {cv, cv, cv, cv};
+                for (ptrdiff_t ir = 0; ir < 3 * S1 + 3; ir++) { /* the input rows read */
+                    const __m512i v = _mm512_permutexvar_epi8(
+                        S2 == 1 ? ix1 : ix2, _mm512_maskz_loadu_epi8(lm, r0 + ir * W));
+                    for (int r = 0; r < 4; r++) {
+                        const ptrdiff_t a = ir - r * S1;
+                        if (a >= 0 && a < 3)
+                            acc[r] = _mm512_dpbusd_epi32(acc[r], v, wr[a]);
+                    }
+                }
+                for (int r = 0; r < 4; r++)
+                    _mm_mask_storeu_epi8((char *)y + at + (o1 + r) * O2 + o2, m1,
+                                         qi8_rq16(acc[r], &rq));
+            }
+#endif
+        for (; o1 < O1; o1++) {
             const int8_t *row = pl + o1 * S1 * W;
             for (ptrdiff_t o2 = 0; o2 < O2; o2 += 16) {
                 const ptrdiff_t n = O2 - o2 < 16 ? O2 - o2 : 16;
