@@ -70,6 +70,11 @@ static void qi8_xpack(const uint8_t *x, ptrdiff_t C, ptrdiff_t I1, ptrdiff_t I2,
                       ptrdiff_t S1, ptrdiff_t S2, ptrdiff_t P1, ptrdiff_t P2, ptrdiff_t H,
                       ptrdiff_t W, uint64_t ua, uint64_t ub, uint8_t xb, uint8_t zb,
                       uint8_t *buf) {
+    if (S1 == 1 && S2 == 1 && P1 == 0 && P2 == 0 && H == I1 && W == I2 && I1 > 1) {
+        /* the planes are the image's rows end to end (a 1x1 kernel, no padding): one row */
+        qi8_xpack(x, C, 1, I1 * I2, cq, 1, 1, 0, 0, 1, I1 * I2, ua, ub, xb, zb, buf);
+        return;
+    }
     const uint32_t zd = 0x01010101u * zb;
     const ptrdiff_t c0 = 4 * cq, isp = I1 * I2;
     for (ptrdiff_t a = 0; a < S1; a++)
