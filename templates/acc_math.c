@@ -5,7 +5,7 @@
  * sizeof tests fold at compile time: no double call or conversion remains for float.
  *   o2c_accfn_T(sqrt, v)    sqrt of v in the accumulator type
  *   o2c_accpow_T(a, b)      pow in the accumulator type
- *   o2c_fn_T(exp, v)        exp of v in T */
+ * (libm on T itself: templates/math_t.c) */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "o2c_target.c"
@@ -15,4 +15,3 @@
 #define o2c_accpow_T(a, b)                                                                      \
     (sizeof(O2C_ACC_T) == sizeof(float) ? (O2C_ACC_T)powf((float)(a), (float)(b))              \
                                         : (O2C_ACC_T)pow((double)(a), (double)(b)))
-#define o2c_fn_T(fn, v) (O2C_F32_T ? (T)fn##f((float)(v)) : (T)fn((double)(v)))

@@ -2,6 +2,7 @@
  * y = (x - mean[c]) / sqrt(var[c] + eps) * scale[c] + bias[c], folded into y = x * a + d. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "math_t.c"
 #endif
 
 static void batchnorm_T(const T *x, const T *scale, const T *bias, const T *mean, const T *var,
@@ -12,7 +13,7 @@ static void batchnorm_T(const T *x, const T *scale, const T *bias, const T *mean
             T *yp = y + (b * C + c) * inner;
             T v = var[c] + eps;
             /* the sizeof test folds at compile time: sqrtf for float, sqrt for double */
-            T a = scale[c] / (T)(sizeof(T) == sizeof(float) ? sqrtf((float)v) : sqrt((double)v));
+            T a = scale[c] / o2c_fn_T(sqrt, v);
             T d = bias[c] - mean[c] * a;
             for (int64_t i = 0; i < inner; i++)
                 yp[i] = xp[i] * a + d;

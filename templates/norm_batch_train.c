@@ -5,6 +5,7 @@
  * run_mean and run_var may be NULL. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "math_t.c"
 #endif
 
 static void batchnorm_train_T(const T *x, const T *scale, const T *bias, const T *mean,
@@ -27,7 +28,7 @@ static void batchnorm_train_T(const T *x, const T *scale, const T *bias, const T
             v /= (T)cnt;
         s = v + eps;
         /* the sizeof test folds at compile time: sqrtf for float, sqrt for double */
-        a = scale[c] / (T)(sizeof(T) == sizeof(float) ? sqrtf((float)s) : sqrt((double)s));
+        a = scale[c] / o2c_fn_T(sqrt, s);
         d = bias[c] - m * a;
         for (int64_t b = 0; b < N; b++)
             for (int64_t i = 0; i < inner; i++)

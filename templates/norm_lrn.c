@@ -3,6 +3,7 @@
  * clipped to [0, C); y = x / (bias + alpha / size * sq)^beta. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "math_t.c"
 #endif
 
 static void lrn_T(const T *x, T *y, int64_t N, int64_t C, int64_t inner, int64_t size, T alpha,
@@ -22,8 +23,7 @@ static void lrn_T(const T *x, T *y, int64_t N, int64_t C, int64_t inner, int64_t
                 /* the sizeof test folds at compile time: powf for float, pow for double */
                 y[(b * C + c) * inner + i] =
                     x[(b * C + c) * inner + i] /
-                    (T)(sizeof(T) == sizeof(float) ? powf((float)base, (float)beta)
-                                                   : pow((double)base, (double)beta));
+                    o2c_fn2_T(pow, base, beta);
             }
         }
     }

@@ -2,6 +2,7 @@
  * variance, two passes for accuracy).  Shared by LayerNormalization and InstanceNormalization. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "math_t.c"
 #endif
 
 static void norm_moments_T(const T *x, int64_t n, T eps, T *mean, T *invstd) {
@@ -17,5 +18,5 @@ static void norm_moments_T(const T *x, int64_t n, T eps, T *mean, T *invstd) {
     v += eps;
     /* the sizeof test folds at compile time: sqrtf for float, sqrt for double */
     *mean = m;
-    *invstd = (T)1 / (T)(sizeof(T) == sizeof(float) ? sqrtf((float)v) : sqrt((double)v));
+    *invstd = (T)1 / o2c_fn_T(sqrt, v);
 }

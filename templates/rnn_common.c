@@ -10,21 +10,22 @@
  * Y_h[dirs, batch, hid]; 1 is X[batch, seq, in], Y[batch, seq, dirs, hid], Y_h[batch, dirs, hid]. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "math_t.c"
 #endif
 #ifndef O2C_RNN_COMMON_T /* (once per element type: other templates include it) */
 #define O2C_RNN_COMMON_T
 
 static inline T rnn_exp_T(T v) {
     /* the sizeof test folds at compile time: expf for float, exp for double */
-    return (T)(sizeof(T) == sizeof(float) ? expf((float)v) : exp((double)v));
+    return o2c_fn_T(exp, v);
 }
 
 static inline T rnn_tanh_T(T v) {
-    return (T)(sizeof(T) == sizeof(float) ? tanhf((float)v) : tanh((double)v));
+    return o2c_fn_T(tanh, v);
 }
 
 static inline T rnn_log1p_T(T v) {
-    return (T)(sizeof(T) == sizeof(float) ? log1pf((float)v) : log1p((double)v));
+    return o2c_fn_T(log1p, v);
 }
 
 static inline T rnn_act_T(int64_t kind, T a, T b, T x) {

@@ -4,6 +4,7 @@
  * (templates/exp_fast.c). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "math_t.c"
 #include "exp_fast.c"
 #endif
 
@@ -21,7 +22,7 @@ static void logsoftmax_T(const T *x, T *y, int64_t outer, int64_t n, int64_t inn
                 T v = xp[k * inner] - mx;
                 sum += (T)(sizeof(T) == sizeof(float) ? expf_fast_T((float)v) : exp((double)v));
             }
-            lse = (T)(sizeof(T) == sizeof(float) ? logf((float)sum) : log((double)sum));
+            lse = o2c_fn_T(log, sum);
             for (int64_t k = 0; k < n; k++)
                 yp[k * inner] = xp[k * inner] - mx - lse;
         }
