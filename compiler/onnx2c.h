@@ -326,6 +326,10 @@ struct Node {
     int64_t flash;       /* emit.c: bytes of the weight arrays first written for it (--report) */
     bool dead;           /* folded away: every output is known at compile time */
     void *priv;          /* op-private data computed by infer for emit */
+    /* attributes infer has read and checked, for emit to trust (ggml's op_params): emitters
+     * read no attribute (they cannot fail on a malformed one) */
+    int64_t op_i[4];
+    float op_f[4];
 };
 
 typedef struct Dim {

@@ -417,6 +417,7 @@ static void infer_split(Compiler *c, Node *n) {
     if (r == 0)
         o2c_error(c, n, "input is a scalar: Split needs rank >= 1");
     int axis = infer_axis(c, n, attr_int(c, n, "axis", 0), r);
+    n->op_i[0] = axis;
     int nout = n->nout;
     Sym *dim = x->shape[axis];
     Sym **sizes = sym_arr(c, nout);
@@ -517,7 +518,7 @@ static void emit_split(Compiler *c, Emit *e, Node *n) {
     const Pieces *ps = n->priv;
     if (ps->rt) {
         Value *sv = (Value *)ps->rt;
-        int axis = infer_axis(c, n, attr_int(c, n, "axis", 0), n->in[0]->rank);
+        int axis = (int)n->op_i[0];
         for (int i = 0; i < n->nout; i++) {
             emit_line(e, "if ((int64_t)%s[%d] != %s)", emit_ptr(e, sv), i,
                       emit_sym(e, n->out[i]->shape[axis]));
@@ -1262,6 +1263,7 @@ static void infer_revseq(Compiler *c, Node *n) {
     if ((ba != 0 && ba != 1) || (ta != 0 && ta != 1) || ba == ta)
         o2c_error(c, n, "batch_axis = %lld, time_axis = %lld: must be 0 and 1 or 1 and 0",
                   (long long)ba, (long long)ta);
+    n->op_i[0] = ba;
     ir_constrain(c, n, 0, lens->shape[0], x->shape[ba],
                  "sequence_lens length must equal the batch dimension");
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
@@ -1269,7 +1271,7 @@ static void infer_revseq(Compiler *c, Node *n) {
 
 static void emit_revseq(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0];
-    int ba = (int)attr_int(c, n, "batch_axis", 1);
+    int ba = (int)n->op_i[0];
     const char *sfx = emit_template(e, "layout_revseq", x->dtype);
     Sym *B = x->shape[ba], *S = x->shape[1 - ba];
     emit_line(e, "if (revseq_%s(%s, %s, %s, %s, %s, %s, %s, %s))", sfx, emit_ptr(e, x),

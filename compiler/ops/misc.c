@@ -84,6 +84,7 @@ static void infer_trilu(Compiler *c, Node *n) {
     int64_t upper = attr_int(c, n, "upper", 1);
     if (upper != 0 && upper != 1)
         o2c_error(c, n, "upper = %lld: must be 0 or 1", (long long)upper);
+    n->op_i[0] = upper;
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }
 
@@ -93,7 +94,7 @@ static void emit_trilu(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "trilu_%s(%s, %s, %s, %s, %s, %s, %d);", sfx, emit_ptr(e, x),
               emit_ptr(e, n->out[0]), emit_sym(e, sym_prod(c->sym, x->shape, 0, x->rank - 2)),
               emit_sym(e, x->shape[x->rank - 2]), emit_sym(e, x->shape[x->rank - 1]),
-              k ? scalar_i64(e, k) : "0", (int)attr_int(c, n, "upper", 1));
+              k ? scalar_i64(e, k) : "0", (int)n->op_i[0]);
 }
 
 /* ---- CumSum (opset 11+): y[..i..] = sum over j <= i (j < i when exclusive; reversed when
@@ -121,6 +122,7 @@ static void infer_cumsum(Compiler *c, Node *n) {
         int64_t v = attr_int(c, n, name, 0);
         if (v != 0 && v != 1)
             o2c_error(c, n, "%s = %lld: must be 0 or 1", name, (long long)v);
+        n->op_i[i] = v; /* exclusive, reverse */
     }
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }
@@ -132,8 +134,8 @@ static void emit_cumsum(Compiler *c, Emit *e, Node *n) {
     double av;
     const char *axis = known_scalar(c, a, &av) ? emit_int(e, (int64_t)av) : scalar_i64(e, a);
     emit_line(e, "if (cumsum_%s(%s, %s, %s, %d, %s, %d, %d))", sfx, emit_ptr(e, x),
-              emit_ptr(e, n->out[0]), shape, x->rank, axis, (int)attr_int(c, n, "exclusive", 0),
-              (int)attr_int(c, n, "reverse", 0));
+              emit_ptr(e, n->out[0]), shape, x->rank, axis, (int)n->op_i[0],
+              (int)n->op_i[1]);
     emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
 
@@ -434,6 +436,7 @@ static void infer_topk(Compiler *c, Node *n) {
     int64_t largest = attr_int(c, n, "largest", 1), sorted = attr_int(c, n, "sorted", 1);
     if ((largest != 0 && largest != 1) || (sorted != 0 && sorted != 1))
         o2c_error(c, n, "largest and sorted must be 0 or 1");
+    n->op_i[0] = largest;
     TopK *p = arena_alloc(c->arena, sizeof *p);
     p->k = sym_k ? sym_k : sym_const(c->sym, (int64_t)kv);
     if (rt_k) {
@@ -460,6 +463,7 @@ static void infer_topk(Compiler *c, Node *n) {
 }
 
 static void emit_topk(Compiler *c, Emit *e, Node *n) {
+    (void)c;
     const TopK *p = n->priv;
     Value *x = n->in[0];
     const char *sfx = emit_template(e, "misc_topk", x->dtype);
@@ -470,7 +474,7 @@ static void emit_topk(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "topk_%s(%s, %s, %s, %s, %s, %s, %s, %d);", sfx, emit_ptr(e, x),
               emit_ptr(e, n->out[0]), emit_ptr(e, n->out[1]), emit_sym(e, p->outer),
               emit_sym(e, p->n), emit_sym(e, p->inner), emit_sym(e, p->k),
-              (int)attr_int(c, n, "largest", 1));
+              (int)n->op_i[0]);
 }
 
 /* ---- EyeLike (opset 9+): y has x's 2-D shape, type `dtype` (default x's type);
@@ -485,16 +489,18 @@ static void infer_eyelike(Compiler *c, Node *n) {
     DType t = (DType)attr_int(c, n, "dtype", x->dtype);
     if (!numeric(t) && t != DT_BOOL)
         o2c_error(c, n, "output type %s is not supported", dtype_name(t));
+    n->op_i[0] = attr_int(c, n, "k", 0);
     ir_set_shape(c, n->out[0], t, 2, x->shape);
 }
 
 static void emit_eyelike(Compiler *c, Emit *e, Node *n) {
+    (void)c;
     Value *y = n->out[0];
     const char *cols = emit_sym(e, y->shape[1]);
     emit_line(e, "for (int64_t i = 0; i < %s; i++)", emit_sym(e, y->shape[0]));
     emit_line(e, "    for (int64_t j = 0; j < %s; j++)", cols);
     emit_line(e, "        %s[i * %s + j] = (%s)(j - i == %s);", emit_ptr(e, y), cols,
-              dtype_ctype(y->dtype), emit_int(e, attr_int(c, n, "k", 0)));
+              dtype_ctype(y->dtype), emit_int(e, n->op_i[0]));
 }
 
 /* ---- Einsum (opset 12+): y[out labels] = sum over the other labels of the product of the

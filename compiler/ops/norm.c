@@ -78,6 +78,8 @@ static void infer_batchnorm(Compiler *c, Node *n) {
         if (tm != 0 && tm != 1)
             o2c_error(c, n, "training_mode must be 0 or 1, got %lld", (long long)tm);
         p->training = tm == 1;
+        if (p->training) /* (read only where it is used, as before) */
+            n->op_f[0] = attr_float(c, n, "momentum", 0.9f);
         if (n->nout > 3)
             o2c_error(c, n, "expects at most 3 outputs, got %d", n->nout);
         if (extra && !p->training)
@@ -104,7 +106,7 @@ static void emit_batchnorm(Compiler *c, Emit *e, Node *n) {
     const char *eps = emit_literal(e, t, p->eps);
     if (p->training) {
         const char *sfx = emit_template(e, "norm_batch_train", t);
-        float momentum = attr_float(c, n, "momentum", 0.9f);
+        float momentum = n->op_f[0];
         emit_line(e, "batchnorm_train_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", sfx, x, s,
                   b, m, v, y, ptr_or_null(e, out_opt(n, 1)), ptr_or_null(e, out_opt(n, 2)), dims,
                   eps, emit_literal(e, t, momentum));
@@ -225,19 +227,22 @@ static void infer_lrn(Compiler *c, Node *n) {
         o2c_error(c, n, "attribute 'size' is required");
     if (attr_int(c, n, "size", 1) < 1)
         o2c_error(c, n, "size must be positive, got %lld", (long long)attr_int(c, n, "size", 1));
+    n->op_i[0] = attr_int(c, n, "size", 1);
+    n->op_f[0] = attr_float(c, n, "alpha", 1e-4f);
+    n->op_f[1] = attr_float(c, n, "beta", 0.75f);
+    n->op_f[2] = attr_float(c, n, "bias", 1.0f);
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }
 
 static void emit_lrn(Compiler *c, Emit *e, Node *n) {
+    (void)c;
     const NormPriv *p = n->priv;
     DType t = n->in[0]->dtype;
     const char *sfx = emit_template(e, "norm_lrn", t);
     emit_line(e, "lrn_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s);", sfx, emit_ptr(e, n->in[0]),
               emit_ptr(e, n->out[0]), emit_sym(e, p->N), emit_sym(e, p->C), emit_sym(e, p->inner),
-              emit_int(e, attr_int(c, n, "size", 1)),
-              emit_literal(e, t, attr_float(c, n, "alpha", 1e-4f)),
-              emit_literal(e, t, attr_float(c, n, "beta", 0.75f)),
-              emit_literal(e, t, attr_float(c, n, "bias", 1.0f)));
+              emit_int(e, n->op_i[0]), emit_literal(e, t, n->op_f[0]),
+              emit_literal(e, t, n->op_f[1]), emit_literal(e, t, n->op_f[2]));
 }
 
 const OpDef ops_norm[] = {

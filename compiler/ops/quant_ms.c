@@ -149,7 +149,7 @@ static void infer_qunary(Compiler *c, Node *n) {
     qscalar(c, n, 3, true, x->dtype, "Y_scale");
     qscalar(c, n, 4, false, x->dtype, "Y_zero_point");
     if (!strcmp(n->op_type, "QLinearLeakyRelu"))
-        attr_float(c, n, "alpha", 0.01f);
+        n->op_f[0] = attr_float(c, n, "alpha", 0.01f);
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }
 
@@ -184,7 +184,7 @@ static void emit_qunary(Compiler *c, Emit *e, Node *n) {
                          emit_literal(e, DT_FLOAT, 1.0 / 6.0));
     else
         f = arena_printf(c->arena, "v < 0 ? %s * v : v",
-                         emit_literal(e, DT_FLOAT, attr_float(c, n, "alpha", 0.01f)));
+                         emit_literal(e, DT_FLOAT, n->op_f[0]));
     const char *lut = emit_lut(c, e, n, x->dtype, n->in[1], node_in(n, 2), n->in[3],
                                node_in(n, 4), f);
     const char *sfx = emit_template(e, "qms_lut", x->dtype);

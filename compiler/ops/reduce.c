@@ -595,6 +595,7 @@ static void infer_arg(Compiler *c, Node *n) {
     int64_t last = attr_int(c, n, "select_last_index", 0);
     if (last && n->opset < 12)
         o2c_error(c, n, "select_last_index needs opset 12");
+    n->op_i[0] = last != 0;
     bool mask[MAXR] = {false};
     mask[axis] = true;
     Sym *shape[MAXR];
@@ -618,7 +619,7 @@ static void emit_arg(Compiler *c, Emit *e, Node *n) {
     const char *sfx = emit_template(e, "reduce_arg", x->dtype);
     emit_line(e, "reduce_arg_%s(%s, %s, %s, %s, %s, %d, %d);", sfx, emit_ptr(e, x), emit_ptr(e, y),
               emit_sym(e, outer), emit_sym(e, x->shape[axis]), emit_sym(e, inner),
-              !strcmp(n->op_type, "ArgMax"), attr_int(c, n, "select_last_index", 0) != 0);
+              !strcmp(n->op_type, "ArgMax"), n->op_i[0] != 0);
 }
 
 const OpDef ops_reduce[] = {

@@ -251,7 +251,7 @@ static void emit_copy(Compiler *c, Emit *e, Node *n) {
 static void emit_reshape(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *t = node_in(n, 1), *y = n->out[0];
     if (n->opset >= 5 && t && !known(t)) {
-        bool allowzero = n->opset >= 14 && attr_int(c, n, "allowzero", 0) != 0;
+        bool allowzero = n->op_i[0] != 0;
         emit_line(e, "int64_t nneg = 0;");
         for (int i = 0; i < y->rank; i++) {
             const char *ok = arena_printf(c->arena, "t == %s", emit_sym(e, y->shape[i]));
@@ -338,6 +338,8 @@ static void infer_reshape(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     Sym **t;
     int64_t len;
+    const bool allowzero = n->opset >= 14 && attr_int(c, n, "allowzero", 0) != 0;
+    n->op_i[0] = allowzero; /* (emit_reshape's run-time check) */
     if (n->opset < 5) {
         infer_require_inputs(c, n, 1, 1);
         const int64_t *a;
@@ -364,7 +366,6 @@ static void infer_reshape(Compiler *c, Node *n) {
     }
     if (len > 64)
         o2c_error(c, n, "target shape has %lld dims, at most 64 are supported", (long long)len);
-    bool allowzero = n->opset >= 14 && attr_int(c, n, "allowzero", 0) != 0;
     Sym *shape[64];
     int infer_at = -1;
     bool has_zero = false;
