@@ -18,8 +18,8 @@
  *    The node's rule runs again on the new weight so that it packs the folded one.
  * 3. A residual Add, then an activation (Relu, Clip with constant bounds, LeakyRelu,
  *    HardSigmoid, HardSwish), that is the only consumer of a Conv, MatMul or Gemm output: moved
- *    into that node's epilogue (residual as input 3, activation as the attributes
- *    o2c_act/o2c_p0/o2c_p1 read by compiler/ops/gemm_plan.h).  For MatMul an Add of a constant
+ *    into that node's epilogue (residual as input 3, activation in Node.epi_act, epi_p0 and
+ *    epi_p1, read by compiler/ops/gemm_plan.h).  For MatMul an Add of a constant
  *    vector along the last dim becomes the epilogue's bias (input 4).  The fused node takes over
  *    the consumer's output value; the consumer is marked dead (plan and emit skip it).
  * Order in the epilogue: bias, residual, activation — an Add after an activation is not fused. */
@@ -347,7 +347,7 @@ static void fuse_epilogue(Compiler *c, Node *p) {
         Node *q = sole_consumer(g, y);
         if (!q || q->nout != 1)
             return;
-        if (attr_int(c, p, "o2c_act", 0) != ACT_NONE)
+        if (p->epi_act != ACT_NONE)
             return;
         if (is_op(q, "Add") && q->nin == 2 && q->in[0] && q->in[1] && q->in[0] != q->in[1]) {
             Value *r = q->in[0] == y ? q->in[1] : q->in[0];
@@ -371,9 +371,7 @@ static void fuse_epilogue(Compiler *c, Node *p) {
         int act = activation(c, q, &p0, &p1);
         if (act == ACT_NONE || q->in[0] != y || !ir_same_shape(q->out[0], y))
             return;
-        set_attr(c, p, "o2c_act", ATTR_INT, act, 0);
-        set_attr(c, p, "o2c_p0", ATTR_FLOAT, 0, p0);
-        set_attr(c, p, "o2c_p1", ATTR_FLOAT, 0, p1);
+        p->epi_act = act, p->epi_p0 = p0, p->epi_p1 = p1;
         take_output(p, q);
     }
 }

@@ -330,6 +330,10 @@ struct Node {
      * read no attribute (they cannot fail on a malformed one) */
     int64_t op_i[4];
     float op_f[4];
+    /* the activation the lower pass fused into a Conv / MatMul / Gemm (compiler/lower.c's
+     * ACT_*, 0: none) and its parameters */
+    int epi_act;
+    float epi_p0, epi_p1;
 };
 
 typedef struct Dim {

@@ -414,7 +414,7 @@ static void emit_conv(Compiler *c, Emit *e, Node *n) {
     const char *isp = emit_sym(e, p->isp), *osp = emit_sym(e, p->osp);
     int act;
     float p0, p1;
-    gp_epi_attrs(c, n, &act, &p0, &p1);
+    gp_epi_attrs(n, &act, &p0, &p1);
     if (p->depthwise) {
         const char *dw = emit_template(e, "conv_dw", y->dtype);
         /* the channel loop here, not in the template, so the kernel call keeps the literal

@@ -96,11 +96,11 @@ static inline Value *gp_const(Compiler *c, const char *stem, DType t, int64_t co
     return v;
 }
 
-/* Activation of a fused epilogue: the attributes the lower pass (compiler/lower.c) set. */
-static inline void gp_epi_attrs(Compiler *c, Node *n, int *act, float *p0, float *p1) {
-    *act = (int)attr_int(c, n, "o2c_act", 0);
-    *p0 = attr_float(c, n, "o2c_p0", 0);
-    *p1 = attr_float(c, n, "o2c_p1", 0);
+/* Activation of a fused epilogue: what the lower pass (compiler/lower.c) set in the node. */
+static inline void gp_epi_attrs(const Node *n, int *act, float *p0, float *p1) {
+    *act = n->epi_act;
+    *p0 = n->epi_p0;
+    *p1 = n->epi_p1;
 }
 
 /* Declares the epilogue struct of one engine call and returns its address ("0" when there is

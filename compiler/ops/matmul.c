@@ -11,7 +11,7 @@
  * transpose); a runtime one is packed block by block into the node's scratch.  Gemm with a
  * bias C of shape [N] or [1, N] and beta 1 adds it in the engine's epilogue; other C are
  * copied into Y first and scaled by beta.  The lower pass (compiler/lower.c) may fuse an
- * activation (attributes o2c_act/o2c_p0/o2c_p1), a residual (input 3, shaped like Y) and, for
+ * activation (Node.epi_act, epi_p0, epi_p1), a residual (input 3, shaped like Y) and, for
  * MatMul, a bias along the last dim (input 4) into the epilogue.
  * Under --memory-first a float product with a constant weight (a fully connected layer) runs on
  * templates/gemv.c instead, for any number of rows M (constant or symbolic: one row at a time,
@@ -58,7 +58,8 @@ static const char *eng_literal(Emit *e, DType t, double v) {
 /* The fused epilogue's activation (never set by the lower pass on integers: ignored there, so
  * a model's own o2c_ attributes cannot ask for a float parameter as an integer). */
 static void epi_attrs(Compiler *c, Node *n, DType t, int *act, float *p0, float *p1) {
-    gp_epi_attrs(c, n, act, p0, p1);
+    (void)c;
+    gp_epi_attrs(n, act, p0, p1);
     if (!dtype_is_float(t))
         *act = 0, *p0 = *p1 = 0;
 }
