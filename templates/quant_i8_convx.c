@@ -395,15 +395,15 @@ static void qi8_convx(const void *x, int x_u8, int32_t zx, int64_t cin, int64_t 
     /* lanes as output channels when that fills the vectors better (and the sums are long
      * enough to pay for the scattered stores) */
     const ptrdiff_t P = O1 * O2, last = nvp - (ntile - 1) * QX_P;
-    const double fill_p = (double)P / (double)((ntile - 1) * QX_P + (last + 15) / 16 * 16);
-    const double fill_c = (double)P / (double)((P + 5) / 6 * 6) * (double)M / (double)(nb16 * 16);
-    const int chan = NT * CQ >= 16 && M >= 16 && fill_c > fill_p + 0.05;
+    const float fill_p = (float)P / (float)((ntile - 1) * QX_P + (last + 15) / 16 * 16);
+    const float fill_c = (float)P / (float)((P + 5) / 6 * 6) * (float)M / (float)(nb16 * 16);
+    const int chan = NT * CQ >= 16 && M >= 16 && fill_c > fill_p + 0.05f;
     int nt = 1;
     (void)nt, (void)nthr;
 #ifdef _OPENMP
     nt = omp_get_max_threads();
     nt = nt < (int)nthr ? nt : (int)nthr;
-    if ((double)nvp * (double)NT * (double)CQ * (double)M < 2e6)
+    if ((float)nvp * (float)NT * (float)CQ * (float)M < 2e6f)
         nt = 1;
 #endif
     /* the row and column phases that some tap reads (bits; phases >= 64 always packed) */
