@@ -152,13 +152,22 @@ QI8_UNUSED static inline int32_t qi8_rq(int32_t v, int32_t mant, int32_t sh, int
 
 #if QI8_VNNI
 /* The requantization of 16 lanes at once (AVX-512; the lanes' multipliers with 1 <= sh <= 62):
- * qi8_rq16_prep turns mant and sh into the even and odd lanes' 64-bit terms once per block,
- * qi8_rq16 then rounds 16 sums half to even exactly as qi8_rq and narrows them to bytes. */
+ * qi8_rq16_prep turns mant and sh into the even and odd lanes' 64-bit terms once per block
+ * (qi8_rq16_prep1: one multiplier for all lanes, from scalars), qi8_rq16 then rounds 16 sums
+ * half to even exactly as qi8_rq and narrows them to bytes. */
 typedef struct {
     __m512i me, mo, se, so, be, bo, zy, lo, hi;
-    __m512i s32, b32; /* every lane's sh > 32 (hi32): sh - 32, and 2^(sh - 33) */
+    /* every lane's sh > 32 (hi32): sh - 32, 2^(sh - 33) - 1, bit sh - 32, and lm: the low
+     * 32 bits of mant v are 0 exactly when v & lm is (mant's odd factor is invertible modulo
+     * any power of two: lm = 2^(32 - t) - 1, t mant's trailing zeros) */
+    __m512i s32, b32, bit, lm;
     int hi32;
+    int sat; /* the clamp's top is the type's: 1 int8 (lo >= -128), 2 uint8 (lo >= 0) */
 } qi8_rq16_t;
+
+static inline int qi8_rq16_sat(int32_t lo, int32_t hi) {
+    return hi == 127 && lo >= -128 ? 1 : hi == 255 && lo >= 0 ? 2 : 0;
+}
 
 __attribute__((unused)) static inline qi8_rq16_t qi8_rq16_prep(__m512i mant, __m512i sh,
                                                                int32_t zy, int32_t lo,
@@ -171,9 +180,51 @@ __attribute__((unused)) static inline qi8_rq16_t qi8_rq16_prep(__m512i mant, __m
     r.bo = _mm512_sub_epi64(_mm512_sllv_epi64(one, _mm512_sub_epi64(r.so, one)), one);
     r.zy = _mm512_set1_epi32(zy), r.lo = _mm512_set1_epi32(lo), r.hi = _mm512_set1_epi32(hi);
     r.hi32 = !_mm512_cmple_epi32_mask(sh, _mm512_set1_epi32(32));
+    const __m512i one32 = _mm512_set1_epi32(1);
     r.s32 = _mm512_sub_epi32(sh, _mm512_set1_epi32(32));
-    r.b32 = _mm512_sllv_epi32(_mm512_set1_epi32(1), _mm512_sub_epi32(r.s32, _mm512_set1_epi32(1)));
+    r.b32 = _mm512_sub_epi32(_mm512_sllv_epi32(one32, _mm512_sub_epi32(r.s32, one32)), one32);
+    r.bit = _mm512_sllv_epi32(one32, r.s32);
+    /* t: the exponent of mant's lowest set bit as a float (exact: a power of two) */
+    const __m512i b = _mm512_and_si512(mant, _mm512_sub_epi32(_mm512_setzero_si512(), mant));
+    const __m512i t = _mm512_sub_epi32(
+        _mm512_srli_epi32(_mm512_castps_si512(_mm512_cvtepi32_ps(b)), 23), _mm512_set1_epi32(127));
+    r.lm = _mm512_srlv_epi32(_mm512_set1_epi32(-1), t);
+    r.sat = qi8_rq16_sat(lo, hi);
     return r;
+}
+
+/* The same for one multiplier (1 <= sh <= 62) in every lane: broadcasts when sh > 32. */
+__attribute__((unused)) static inline qi8_rq16_t qi8_rq16_prep1(int32_t mant, int32_t sh,
+                                                                int32_t zy, int32_t lo,
+                                                                int32_t hi) {
+    if (sh <= 32)
+        return qi8_rq16_prep(_mm512_set1_epi32(mant), _mm512_set1_epi32(sh), zy, lo, hi);
+    qi8_rq16_t r;
+    r.me = _mm512_set1_epi32(mant);
+    r.s32 = _mm512_set1_epi32(sh - 32);
+    r.b32 = _mm512_set1_epi32((int32_t)((1u << (sh - 33)) - 1u));
+    r.bit = _mm512_set1_epi32((int32_t)(1u << (sh - 32)));
+    r.lm = _mm512_set1_epi32(mant ? (int32_t)(0xffffffffu >> __builtin_ctz((uint32_t)mant)) : 0);
+    r.zy = _mm512_set1_epi32(zy), r.lo = _mm512_set1_epi32(lo), r.hi = _mm512_set1_epi32(hi);
+    r.hi32 = 1;
+    r.sat = qi8_rq16_sat(lo, hi);
+    r.mo = r.se = r.so = r.be = r.bo = r.me;
+    return r;
+}
+
+/* One output's terms of qi8_rq16's hi32 path as scalars (ok: 33 <= sh <= 62), made once per
+ * call (qi8_rq1_of) and broadcast into each vector's instructions (qi8_rq16_1). */
+typedef struct {
+    int32_t mant, s32, b32, bit, lm, ok;
+} qi8_rq1_t;
+
+__attribute__((unused)) static inline void qi8_rq1_of(int32_t mant, int32_t sh, qi8_rq1_t *o) {
+    o->ok = sh > 32 && sh <= 62 && mant != 0;
+    if (!o->ok)
+        return;
+    o->mant = mant, o->s32 = sh - 32, o->b32 = (int32_t)((1u << (sh - 33)) - 1u);
+    o->bit = (int32_t)(1u << (sh - 32));
+    o->lm = (int32_t)(0xffffffffu >> __builtin_ctz((uint32_t)mant));
 }
 
 /* floor((p + 2^(sh-1) - 1 + odd) / 2^sh), odd the lowest bit of floor(p / 2^sh), in [-2^30,
@@ -185,30 +236,50 @@ static inline __m512i qi8_rq16_lane(__m512i p, __m512i s, __m512i b) {
                             _mm512_set1_epi64(1 << 30));
 }
 
+/* q + zy (no overflow: |q| <= 2^30) clamped to [lo, hi], as bytes */
+static inline __m128i qi8_rq16_narrow(__m512i q, const qi8_rq16_t *r) {
+    if (r->sat == 1) /* the top is int8's: the narrowing saturates */
+        return _mm512_cvtsepi32_epi8(_mm512_max_epi32(q, r->lo));
+    if (r->sat == 2) /* uint8's, once the bottom is clamped */
+        return _mm512_cvtusepi32_epi8(_mm512_max_epi32(q, r->lo));
+    return _mm512_cvtepi32_epi8(_mm512_min_epi32(_mm512_max_epi32(q, r->lo), r->hi));
+}
+
+/* qi8_rq16's hi32 path for the output p (p->ok), zy, lo, hi and sat of the qi8_rq16_t r */
+__attribute__((unused)) static inline __m128i qi8_rq16_1(__m512i v, const qi8_rq1_t *p,
+                                                         const qi8_rq16_t *r) {
+    const __m512i m = _mm512_set1_epi32(p->mant);
+    const __m512i pe = _mm512_mul_epi32(v, m);
+    const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(v, 32), m);
+    const __m512i h = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
+    const __mmask16 c = (__mmask16)(_mm512_test_epi32_mask(v, _mm512_set1_epi32(p->lm)) |
+                                    _mm512_test_epi32_mask(h, _mm512_set1_epi32(p->bit)));
+    __m512i t = _mm512_add_epi32(h, _mm512_set1_epi32(p->b32));
+    t = _mm512_mask_add_epi32(t, c, t, _mm512_set1_epi32(1));
+    return qi8_rq16_narrow(
+        _mm512_add_epi32(_mm512_srav_epi32(t, _mm512_set1_epi32(p->s32)), r->zy), r);
+}
+
 __attribute__((unused)) static inline __m128i qi8_rq16(__m512i v, const qi8_rq16_t *r) {
     if (r->hi32) {
         /* every multiplier below 1/4 (the usual case): qi8_rq's 32-bit steps on the products'
-         * halves, the high and low words of the 16 products gathered into two vectors */
+         * high words h (the low ones l only tested for zero, on v: lm): floor((h + 2^(s-1) -
+         * 1 + c) / 2^s), s = sh - 32, c = 0 only at a tie (l = 0, h's fraction exactly half)
+         * below an even quotient */
         const __m512i pe = _mm512_mul_epi32(v, r->me);
         const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(v, 32), r->mo);
         const __m512i h = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
-        const __m512i l = _mm512_mask_blend_epi32(0xAAAA, pe, _mm512_slli_epi64(po, 32));
-        const __m512i zero = _mm512_setzero_si512();
-        const __m512i odd = _mm512_and_si512(_mm512_srav_epi32(h, r->s32), _mm512_set1_epi32(1));
-        const __mmask16 borrow =
-            _mm512_mask_cmpeq_epi32_mask(_mm512_cmpeq_epi32_mask(l, zero), odd, zero);
+        const __mmask16 c = (__mmask16)(_mm512_test_epi32_mask(v, r->lm) |
+                                        _mm512_test_epi32_mask(h, r->bit));
         __m512i t = _mm512_add_epi32(h, r->b32);
-        t = _mm512_mask_sub_epi32(t, borrow, t, _mm512_set1_epi32(1));
-        __m512i q = _mm512_add_epi32(_mm512_srav_epi32(t, r->s32), r->zy);
-        q = _mm512_min_epi32(_mm512_max_epi32(q, r->lo), r->hi);
-        return _mm512_cvtepi32_epi8(q);
+        t = _mm512_mask_add_epi32(t, c, t, _mm512_set1_epi32(1));
+        return qi8_rq16_narrow(_mm512_add_epi32(_mm512_srav_epi32(t, r->s32), r->zy), r);
     }
     const __m512i pe = _mm512_mul_epi32(v, r->me);
     const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(v, 32), r->mo);
     const __m512i qe = qi8_rq16_lane(pe, r->se, r->be), qo = qi8_rq16_lane(po, r->so, r->bo);
-    __m512i q = _mm512_mask_blend_epi32(0xAAAA, qe, _mm512_slli_epi64(qo, 32));
-    q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, r->zy), r->lo), r->hi);
-    return _mm512_cvtepi32_epi8(q);
+    const __m512i q = _mm512_mask_blend_epi32(0xAAAA, qe, _mm512_slli_epi64(qo, 32));
+    return qi8_rq16_narrow(_mm512_add_epi32(q, r->zy), r);
 }
 #endif
 

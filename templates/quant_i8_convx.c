@@ -43,6 +43,7 @@
 #if QI8_CONVX
 #define QX_P 48
 #define QX_TAPS 128
+#define QX_RQT 2048
 
 /* Bytes of the packed buffer: the planes and the tail the last tile reads past them. */
 QI8_UNUSED static inline ptrdiff_t qi8_xbuf(ptrdiff_t cq, ptrdiff_t s1, ptrdiff_t s2, ptrdiff_t h,
@@ -178,12 +179,24 @@ static inline void qi8_xstore(uint8_t *y, const qi8_xlanes *l, __m128i q) {
     }
 }
 
+/* The epilogue of a block of 8 outputs when every one of them takes qi8_rq16_1: its terms,
+ * biases (cbu), output rows and the tile's lanes. */
+typedef struct {
+    const qi8_rq1_t *rq;
+    const int32_t *cb;
+    const qi8_rq16_t *r1;
+    const qi8_xlanes *ln;
+    uint8_t *y;
+    ptrdiff_t osp;
+    int nm;
+} qi8_xep_t;
+
 /* The sums of nv (1 to 3) vectors of 16 positions from xt (the tile's first position in plane
  * 0) by 8 outputs (wq: their first weights in a block of 16), into acc[(3 i + j) 16 + lane];
  * toff[t]: the byte offset of tap t from a position's dword in plane 0. */
 static O2C_INLINE void qi8_xtile(const int nv, const uint8_t *xt, const int8_t *wq, ptrdiff_t CQ,
                                  ptrdiff_t NT, const ptrdiff_t *toff, ptrdiff_t cqs,
-                                 int32_t *acc) {
+                                 int32_t *acc, const qi8_xep_t *ep) {
     __m512i s00 = _mm512_setzero_si512(), s01 = s00, s02 = s00, s10 = s00, s11 = s00,
             s12 = s00, s20 = s00, s21 = s00, s22 = s00, s30 = s00, s31 = s00, s32 = s00,
             s40 = s00, s41 = s00, s42 = s00, s50 = s00, s51 = s00, s52 = s00, s60 = s00,
@@ -211,6 +224,22 @@ static O2C_INLINE void qi8_xtile(const int nv, const uint8_t *xt, const int8_t *
 #undef QX_STEP
             }
         }
+    if (ep) { /* requantized and stored from the registers */
+#define QX_EPI(i)                                                                             \
+    if ((i) < ep->nm) {                                                                       \
+        const qi8_rq1_t *rp = ep->rq + (i);                                                   \
+        const __m512i cv = _mm512_set1_epi32(ep->cb[i]);                                      \
+        uint8_t *ym = ep->y + (i) * ep->osp;                                                  \
+        qi8_xstore(ym, &ep->ln[0], qi8_rq16_1(_mm512_add_epi32(s##i##0, cv), rp, ep->r1));   \
+        if (nv > 1)                                                                           \
+            qi8_xstore(ym, &ep->ln[1], qi8_rq16_1(_mm512_add_epi32(s##i##1, cv), rp, ep->r1)); \
+        if (nv > 2)                                                                           \
+            qi8_xstore(ym, &ep->ln[2], qi8_rq16_1(_mm512_add_epi32(s##i##2, cv), rp, ep->r1)); \
+    }
+        QX_EPI(0) QX_EPI(1) QX_EPI(2) QX_EPI(3) QX_EPI(4) QX_EPI(5) QX_EPI(6) QX_EPI(7)
+#undef QX_EPI
+        return;
+    }
     __m512i *av = (__m512i *)(void *)acc;
 #define QX_PUT(i)                                                                             \
     _mm512_storeu_si512(av + 3 * (i), s##i##0);                                               \
@@ -251,14 +280,22 @@ static void qi8_xlanes_of(ptrdiff_t v0, int nv, ptrdiff_t W, ptrdiff_t O2, ptrdi
 /* Requantizes and stores the sums of nv vectors by the outputs 8 mb .. 8 mb + 7 (< M). */
 static void qi8_xepi(const int32_t *acc, int nv, const qi8_xlanes *ln, ptrdiff_t mb, ptrdiff_t M,
                      ptrdiff_t osp, const int32_t *cbu, const int32_t *mant, const int32_t *sh,
-                     int32_t zy, int32_t lo, int32_t hi, int ymode, uint8_t *y) {
+                     const qi8_rq1_t *rqt, const qi8_rq16_t *r1, int32_t zy, int32_t lo,
+                     int32_t hi, int ymode, uint8_t *y) {
     for (int i = 0; i < 8 && 8 * mb + i < M; i++) {
         const ptrdiff_t mo = 8 * mb + i;
         uint8_t *ym = y + mo * osp;
         const int32_t shm = sh[mo];
-        if (shm >= 1 && shm <= 62) {
-            const qi8_rq16_t rq =
-                qi8_rq16_prep(_mm512_set1_epi32(mant[mo]), _mm512_set1_epi32(shm), zy, lo, hi);
+        if (rqt && rqt[mo].ok) { /* the terms made once per call */
+            const __m512i cv = _mm512_set1_epi32(cbu[mo]);
+            for (int j = 0; j < nv; j++)
+                qi8_xstore(ym, &ln[j],
+                           qi8_rq16_1(_mm512_add_epi32(
+                                          _mm512_loadu_si512((const void *)(acc + (3 * i + j) * 16)),
+                                          cv),
+                                      &rqt[mo], r1));
+        } else if (shm >= 1 && shm <= 62) {
+            const qi8_rq16_t rq = qi8_rq16_prep1(mant[mo], shm, zy, lo, hi);
             const __m512i cv = _mm512_set1_epi32(cbu[mo]);
             for (int j = 0; j < nv; j++)
                 qi8_xstore(ym, &ln[j],
@@ -348,6 +385,43 @@ static void qi8_xepi_c(const int32_t *acc, int np, const ptrdiff_t *at, int nq, 
         const qi8_rq16_t rq =
             qi8_rq16_prep(_mm512_maskz_loadu_epi32(mk, mant + mq), shv, zy, lo, hi);
         const __m512i cv = _mm512_maskz_loadu_epi32(mk, cbu + mq);
+#if defined(__AVX512VBMI__)
+        if (vec && np == 6 && at[5] == at[0] + 5) {
+            /* six consecutive outputs: the 6 x 16 bytes transposed (VPERMT2B) into 16 rows of
+             * 8, each channel's 6 bytes one masked store */
+            __m128i b[6];
+            for (int p = 0; p < 6; p++)
+                b[p] = qi8_rq16(
+                    _mm512_add_epi32(_mm512_loadu_si512((const void *)(acc + (4 * p + q) * 16)), cv),
+                    &rq);
+            __m512i lo4 = _mm512_castsi128_si512(b[0]);
+            lo4 = _mm512_inserti32x4(lo4, b[1], 1);
+            lo4 = _mm512_inserti32x4(lo4, b[2], 2);
+            lo4 = _mm512_inserti32x4(lo4, b[3], 3);
+            const __m512i hi2 = _mm512_inserti32x4(_mm512_castsi128_si512(b[4]), b[5], 1);
+            /* byte 8 c + p of row block c / 8 <- byte 16 p + c (p < 6) */
+            static const int8_t ix[2][64] = {{
+                0, 16, 32, 48, 64, 80, 80, 80, 1, 17, 33, 49, 65, 81, 81, 81,
+                2, 18, 34, 50, 66, 82, 82, 82, 3, 19, 35, 51, 67, 83, 83, 83,
+                4, 20, 36, 52, 68, 84, 84, 84, 5, 21, 37, 53, 69, 85, 85, 85,
+                6, 22, 38, 54, 70, 86, 86, 86, 7, 23, 39, 55, 71, 87, 87, 87,
+            }, {
+                8, 24, 40, 56, 72, 88, 88, 88, 9, 25, 41, 57, 73, 89, 89, 89,
+                10, 26, 42, 58, 74, 90, 90, 90, 11, 27, 43, 59, 75, 91, 91, 91,
+                12, 28, 44, 60, 76, 92, 92, 92, 13, 29, 45, 61, 77, 93, 93, 93,
+                14, 30, 46, 62, 78, 94, 94, 94, 15, 31, 47, 63, 79, 95, 95, 95,
+            }};
+            const __m512i t0 = _mm512_permutex2var_epi8(lo4, _mm512_loadu_si512((const void *)ix[0]), hi2);
+            const __m512i t1 = _mm512_permutex2var_epi8(lo4, _mm512_loadu_si512((const void *)ix[1]), hi2);
+            uint8_t *yq = y + mq * osp + at[0];
+            for (ptrdiff_t i = 0; i < nm; i++) {
+                const uintptr_t a = (uintptr_t)(yq + i * osp) - (uintptr_t)(8 * (i % 8));
+                _mm512_mask_storeu_epi8((void *)a, (__mmask64)0x3f << (8 * (i % 8)),
+                                        i < 8 ? t0 : t1);
+            }
+            continue;
+        }
+#endif
         for (int p = 0; p < np; p++) {
             const int32_t *a = acc + (4 * p + q) * 16;
             uint8_t *yp = y + mq * osp + at[p];
@@ -452,6 +526,16 @@ static void qi8_convx(const void *x, int x_u8, int32_t zx, int64_t cin, int64_t 
         }
         return;
     }
+    /* the requantization's terms per output (up to QX_RQT outputs; more: per block) */
+    qi8_rq1_t rqt_[QX_RQT], *rqt = ymode != 2 && M <= QX_RQT ? rqt_ : NULL;
+    const qi8_rq16_t r1 = qi8_rq16_prep1(1 << 30, 40, zy, lo, hi); /* zy, lo, hi, sat */
+    unsigned char bfast[QX_RQT / 8]; /* blocks of 8 whose outputs all take qi8_rq16_1 */
+    for (ptrdiff_t i = 0; rqt && i < M; i++) {
+        qi8_rq1_of(mant[i], sh[i], &rqt[i]);
+        if (i % 8 == 0)
+            bfast[i / 8] = 1;
+        bfast[i / 8] &= (unsigned char)rqt[i].ok;
+    }
     const ptrdiff_t nit = wmajor ? ntile * nmb : ntile;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
@@ -466,13 +550,19 @@ static void qi8_convx(const void *x, int x_u8, int32_t zx, int64_t cin, int64_t 
         for (ptrdiff_t mb = wmajor ? it / ntile : 0; mb < (wmajor ? it / ntile + 1 : nmb); mb++) {
             const int8_t *wq = wx + mb / 2 * bs + mb % 2 * 32;
             const uint8_t *xt = pb + 4 * v0;
+            const qi8_xep_t ep = {rqt ? rqt + 8 * mb : NULL, cbu + 8 * mb, &r1, ln,
+                                  yb + 8 * mb * O1 * O2, O1 * O2,
+                                  M - 8 * mb < 8 ? (int)(M - 8 * mb) : 8};
+            const qi8_xep_t *epp = rqt && bfast[mb] ? &ep : NULL;
             if (nv == 3)
-                qi8_xtile(3, xt, wq, CQ, NT, toff, cqs, acc);
+                qi8_xtile(3, xt, wq, CQ, NT, toff, cqs, acc, epp);
             else if (nv == 2)
-                qi8_xtile(2, xt, wq, CQ, NT, toff, cqs, acc);
+                qi8_xtile(2, xt, wq, CQ, NT, toff, cqs, acc, epp);
             else
-                qi8_xtile(1, xt, wq, CQ, NT, toff, cqs, acc);
-            qi8_xepi(acc, nv, ln, mb, M, O1 * O2, cbu, mant, sh, zy, lo, hi, ymode, yb);
+                qi8_xtile(1, xt, wq, CQ, NT, toff, cqs, acc, epp);
+            if (!epp)
+                qi8_xepi(acc, nv, ln, mb, M, O1 * O2, cbu, mant, sh, rqt, &r1, zy, lo, hi, ymode,
+                         yb);
         }
     }
 }

@@ -43,6 +43,45 @@ O2C_INLINE static void qi8_dw_plane(const int8_t *pl, ptrdiff_t W, const int8_t 
     }
 }
 
+#if QI8_VNNI && defined(__AVX512VBMI__)
+/* Rows of a 3x3 plane four at a time (S1 a constant where inlined: the loops unroll, the four
+ * sums stay in registers): each input row loaded and permuted once for the (up to three)
+ * output rows that read it.  Returns the output rows done. */
+static O2C_INLINE ptrdiff_t qi8_dw_rows4(const ptrdiff_t S1, const int8_t *pl, ptrdiff_t W,
+                                         ptrdiff_t S2, ptrdiff_t O1, ptrdiff_t O2, __m512i ix,
+                                         const __m512i *wr, __m512i cv, const qi8_rq16_t *rq,
+                                         uint8_t *y) {
+    ptrdiff_t o1 = 0;
+    for (; o1 + 4 <= O1; o1 += 4)
+        for (ptrdiff_t o2 = 0; o2 < O2; o2 += 16) {
+            const ptrdiff_t n = O2 - o2 < 16 ? O2 - o2 : 16;
+            const __mmask16 m1 = (__mmask16)((1u << n) - 1u);
+            const __mmask64 lm = S2 == 1 ? (((__mmask64)1 << (n + 2)) - 1)
+                                         : (((__mmask64)1 << (2 * n + 1)) - 1);
+            const int8_t *r0 = pl + o1 * S1 * W + o2 * S2;
+            __m512i a0 = cv, a1 = cv, a2 = cv, a3 = cv;
+            for (ptrdiff_t ir = 0; ir < 3 * S1 + 3; ir++) { /* the input rows read */
+                const __m512i v =
+                    _mm512_permutexvar_epi8(ix, _mm512_maskz_loadu_epi8(lm, r0 + ir * W));
+                if (ir < 3)
+                    a0 = _mm512_dpbusd_epi32(a0, v, wr[ir]);
+                if (ir >= S1 && ir - S1 < 3)
+                    a1 = _mm512_dpbusd_epi32(a1, v, wr[ir - S1]);
+                if (ir >= 2 * S1 && ir - 2 * S1 < 3)
+                    a2 = _mm512_dpbusd_epi32(a2, v, wr[ir - 2 * S1]);
+                if (ir >= 3 * S1)
+                    a3 = _mm512_dpbusd_epi32(a3, v, wr[ir - 3 * S1]);
+            }
+            uint8_t *yo = y + o1 * O2 + o2;
+            _mm_mask_storeu_epi8(yo, m1, qi8_rq16(a0, rq));
+            _mm_mask_storeu_epi8(yo + O2, m1, qi8_rq16(a1, rq));
+            _mm_mask_storeu_epi8(yo + 2 * O2, m1, qi8_rq16(a2, rq));
+            _mm_mask_storeu_epi8(yo + 3 * O2, m1, qi8_rq16(a3, rq));
+        }
+    return o1;
+}
+#endif
+
 /* The same for a 3x3 kernel, dilation 1: the weights in registers. */
 static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdiff_t S1,
                           ptrdiff_t S2, ptrdiff_t O1, ptrdiff_t O2, ptrdiff_t ch,
@@ -56,7 +95,7 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
     /* AVX-512: 16 outputs of a row at a time (stride 1 or 2), requantized as a vector; with
      * VBMI a kernel row is one byte permutation and one VPDPBUSD, else 3 multiplies */
     if (ymode != 2 && shc >= 1 && shc <= 62 && (S2 == 1 || S2 == 2)) {
-        const qi8_rq16_t rq = qi8_rq16_prep(_mm512_set1_epi32(mc), _mm512_set1_epi32(shc), zy, lo, hi);
+        const qi8_rq16_t rq = qi8_rq16_prep1(mc, shc, zy, lo, hi);
 #ifdef __AVX512VBMI__
         const __m512i cv = _mm512_set1_epi32(
             (int32_t)(cbc - 128u * (uint32_t)(w0 + w1 + w2 + w3 + w4 + w5 + w6 + w7 + w8)));
@@ -88,27 +127,12 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
         /* four output rows at a time: each input row loaded and permuted once for the (up to
          * three) outputs rows that read it, four independent sums (the loop is latency-bound
          * one row at a time) */
-        for (; o1 + 4 <= O1; o1 += 4)
-            for (ptrdiff_t o2 = 0; o2 < O2; o2 += 16) {
-                const ptrdiff_t n = O2 - o2 < 16 ? O2 - o2 : 16;
-                const __mmask16 m1 = (__mmask16)((1u << n) - 1u);
-                const __mmask64 lm = S2 == 1 ? (((__mmask64)1 << (n + 2)) - 1)
-                                             : (((__mmask64)1 << (2 * n + 1)) - 1);
-                const int8_t *r0 = pl + o1 * S1 * W + o2 * S2;
-                __m512i acc[4] = {cv, cv, cv, cv};
-                for (ptrdiff_t ir = 0; ir < 3 * S1 + 3; ir++) { /* the input rows read */
-                    const __m512i v = _mm512_permutexvar_epi8(
-                        S2 == 1 ? ix1 : ix2, _mm512_maskz_loadu_epi8(lm, r0 + ir * W));
-                    for (int r = 0; r < 4; r++) {
-                        const ptrdiff_t a = ir - r * S1;
-                        if (a >= 0 && a < 3)
-                            acc[r] = _mm512_dpbusd_epi32(acc[r], v, wr[a]);
-                    }
-                }
-                for (int r = 0; r < 4; r++)
-                    _mm_mask_storeu_epi8((char *)y + at + (o1 + r) * O2 + o2, m1,
-                                         qi8_rq16(acc[r], &rq));
-            }
+        if (S1 == 1)
+            o1 = qi8_dw_rows4(1, pl, W, S2, O1, O2, S2 == 1 ? ix1 : ix2, wr, cv, &rq,
+                              (uint8_t *)y + at);
+        else if (S1 == 2)
+            o1 = qi8_dw_rows4(2, pl, W, S2, O1, O2, S2 == 1 ? ix1 : ix2, wr, cv, &rq,
+                              (uint8_t *)y + at);
 #endif
         for (; o1 < O1; o1++) {
             const int8_t *row = pl + o1 * S1 * W;
@@ -198,6 +222,108 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
     }
 }
 
+#if QI8_VNNI && defined(__AVX512VBMI__)
+/* Small planes (fewer than 16 outputs a row; a 3x3 kernel, any stride and dilation), read from
+ * the input itself: the outputs of a channel in groups of 16 consecutive ones (across rows),
+ * each group's taps inside a window of 128 input bytes; per kernel row one two-source byte
+ * permutation (VPERMI2B) whose masked-off bytes, the padded taps, take the zero point from the
+ * index vector, and one VPDPBUSD.  The plan is the same for every channel. */
+#define QI8_DWS_MAX 16
+typedef struct {
+    __m512i ix[3];      /* lane j's dword: its 3 taps of kernel row a (the 4th meets w 0);
+                           a padded tap: the zero point's biased byte */
+    __mmask64 in[3];    /* the taps inside the image */
+    ptrdiff_t base;     /* the input offset of the window */
+    __mmask64 mlo, mhi; /* the window's bytes inside the channel */
+    __mmask16 mo;       /* the group's outputs */
+} qi8_dws_t;
+
+/* Fills t for O1 x O2 outputs of an I1 x I2 channel (pads P1, P2); 0 when a window would not
+ * fit.  zb: the zero point's byte. */
+static int qi8_dws_plan(qi8_dws_t *t, ptrdiff_t I1, ptrdiff_t I2, ptrdiff_t S1, ptrdiff_t S2,
+                        ptrdiff_t D1, ptrdiff_t D2, ptrdiff_t P1, ptrdiff_t P2, ptrdiff_t O1,
+                        ptrdiff_t O2, uint8_t zb) {
+    const ptrdiff_t n = O1 * O2, ng = (n + 15) / 16;
+    if (ng > QI8_DWS_MAX)
+        return 0;
+    for (ptrdiff_t g = 0; g < ng; g++) {
+        uint8_t ix[3][64];
+        ptrdiff_t lo = PTRDIFF_MAX, hi = PTRDIFF_MIN;
+        for (int pass = 0; pass < 2; pass++) { /* the window's extent, then the indices */
+            memset(ix, zb, sizeof ix);
+            t[g].mo = 0;
+            for (int a = 0; a < 3; a++)
+                t[g].in[a] = 0;
+            for (ptrdiff_t j = 0; j < 16 && 16 * g + j < n; j++) {
+                const ptrdiff_t r = (16 * g + j) / O2, c = (16 * g + j) % O2;
+                t[g].mo = (__mmask16)(t[g].mo | (1u << j));
+                for (int a = 0; a < 3; a++)
+                    for (int b = 0; b < 4; b++) {
+                        const ptrdiff_t ir = r * S1 - P1 + a * D1, ic = c * S2 - P2 + (b < 3 ? b : 2) * D2;
+                        if (ir < 0 || ir >= I1 || ic < 0 || ic >= I2)
+                            continue;
+                        const ptrdiff_t off = ir * I2 + ic;
+                        if (pass == 0) {
+                            lo = off < lo ? off : lo, hi = off > hi ? off : hi;
+                            continue;
+                        }
+                        ix[a][4 * j + b] = (uint8_t)(off - lo);
+                        t[g].in[a] |= (__mmask64)1 << (4 * j + b);
+                    }
+            }
+            if (pass == 0 && lo <= hi && hi - lo >= 128)
+                return 0;
+        }
+        if (lo > hi) /* every tap padded */
+            lo = 0;
+        for (int a = 0; a < 3; a++)
+            t[g].ix[a] = _mm512_loadu_si512((const void *)ix[a]);
+        t[g].base = lo;
+        const ptrdiff_t left = I1 * I2 - lo; /* > 0 */
+        t[g].mlo = left >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << left) - 1;
+        t[g].mhi = left >= 128  ? ~(__mmask64)0
+                   : left <= 64 ? 0
+                                : ((__mmask64)1 << (left - 64)) - 1;
+    }
+    return (int)ng;
+}
+
+/* One channel's outputs (xc: its input, each byte xor f the biased value) by the plan t (ng
+ * groups); 0 when its requantization needs the scalar path. */
+static int qi8_dw_small(const uint8_t *xc, uint8_t f, const qi8_dws_t *t, int ng,
+                        const int8_t *wc, ptrdiff_t ch, const int32_t *cb, const int32_t *mant,
+                        const int32_t *sh, int32_t zy, int32_t lo, int32_t hi, uint8_t *y) {
+    const int32_t shc = sh ? sh[ch] : 0;
+    if (shc < 1 || shc > 62)
+        return 0;
+    const qi8_rq16_t rq = qi8_rq16_prep1(mant[ch], shc, zy, lo, hi);
+    int32_t ws = 0;
+    uint32_t wr3[3];
+    for (int a = 0; a < 3; a++) {
+        wr3[a] = (uint32_t)(uint8_t)wc[3 * a] | (uint32_t)(uint8_t)wc[3 * a + 1] << 8 |
+                 (uint32_t)(uint8_t)wc[3 * a + 2] << 16;
+        ws += wc[3 * a] + wc[3 * a + 1] + wc[3 * a + 2];
+    }
+    const __m512i w0 = _mm512_set1_epi32((int32_t)wr3[0]), w1 = _mm512_set1_epi32((int32_t)wr3[1]),
+                  w2 = _mm512_set1_epi32((int32_t)wr3[2]);
+    const __m512i cv = _mm512_set1_epi32((int32_t)((uint32_t)cb[ch] - 128u * (uint32_t)ws));
+    const __m512i fv = _mm512_set1_epi8((char)f);
+    for (int g = 0; g < ng; g++, y += 16) {
+        const uint8_t *b = xc + t[g].base;
+        const __m512i xl = _mm512_xor_si512(_mm512_maskz_loadu_epi8(t[g].mlo, b), fv);
+        const __m512i xh = _mm512_xor_si512(_mm512_maskz_loadu_epi8(t[g].mhi, b + 64), fv);
+        __m512i acc = _mm512_dpbusd_epi32(
+            cv, _mm512_mask2_permutex2var_epi8(xl, t[g].ix[0], t[g].in[0], xh), w0);
+        acc = _mm512_dpbusd_epi32(
+            acc, _mm512_mask2_permutex2var_epi8(xl, t[g].ix[1], t[g].in[1], xh), w1);
+        acc = _mm512_dpbusd_epi32(
+            acc, _mm512_mask2_permutex2var_epi8(xl, t[g].ix[2], t[g].in[2], xh), w2);
+        _mm_mask_storeu_epi8((void *)y, t[g].mo, qi8_rq16(acc, &rq));
+    }
+    return 1;
+}
+#endif
+
 /* One image x[C][in0][in1][in2] (8-bit, flipped when x_u8; zx flipped) into y + yoff, one
  * input and one output channel per group; w[C][kvol] (int8, flipped when the weight is
  * uint8); cb, zw, mant, sh per channel. */
@@ -224,9 +350,22 @@ static void qi8_dw(const void *x, int x_u8, int32_t zx, int64_t C, const int64_t
         nthr = nthr < (int)nslot ? nthr : (int)nslot;
         if ((double)C * (double)osp * (double)kvol < 2e5)
             nthr = 1;
-#pragma omp parallel for schedule(static) num_threads(nthr) if (nthr > 1)
 #else
-        (void)nslot, (void)nthr;
+        (void)nslot;
+#endif
+        /* the padding: the same bytes for every channel, written once a plane */
+        for (int i = 0; i < nthr; i++)
+            memset(planes + i * ((R * W + 63) / 64 * 64), (uint8_t)zx ^ QI8_DW_BIAS,
+                   (size_t)(R * W));
+#if QI8_VNNI && defined(__AVX512VBMI__)
+        int ng = 0;
+        qi8_dws_t tbl[QI8_DWS_MAX];
+        if (K1 == 3 && K2 == 3 && O2 < 16 && ymode != 2)
+            ng = qi8_dws_plan(tbl, I1, I2, S1, S2, D1, D2, P1, P2, O1, O2,
+                              (uint8_t)((uint8_t)zx ^ QI8_DW_BIAS));
+#endif
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthr) if (nthr > 1)
 #endif
         for (ptrdiff_t ch = 0; ch < (ptrdiff_t)C; ch++) {
             const uint8_t *xc = (const uint8_t *)x + ch * isp;
@@ -234,12 +373,29 @@ static void qi8_dw(const void *x, int x_u8, int32_t zx, int64_t C, const int64_t
 #ifdef _OPENMP
             me = omp_get_thread_num();
 #endif
+            const uint8_t f = (uint8_t)(flip ^ QI8_DW_BIAS);
+#if QI8_VNNI && defined(__AVX512VBMI__)
+            if (ng && qi8_dw_small(xc, f, tbl, ng, w + ch * kvol, ch, cb, mant, sh, zy, lo, hi,
+                                   (uint8_t *)y + (ptrdiff_t)yoff + ch * osp))
+                continue;
+#endif
             int8_t *const plane = planes + me * ((R * W + 63) / 64 * 64);
-            memset(plane, (uint8_t)zx ^ QI8_DW_BIAS, (size_t)(R * W));
             for (ptrdiff_t i1 = 0; i1 < I1 && i1 + P1 < R; i1++) {
                 uint8_t *d = (uint8_t *)plane + (i1 + P1) * W + P2;
                 const uint8_t *sr = xc + i1 * I2;
-                const uint8_t f = (uint8_t)(flip ^ QI8_DW_BIAS);
+#if QI8_VNNI
+                if (nc > 0) { /* 64 bytes at a time, the tail masked */
+                    const __m512i fv = _mm512_set1_epi8((char)f);
+                    for (ptrdiff_t i2 = 0; i2 < nc; i2 += 64) {
+                        const __mmask64 mk =
+                            nc - i2 >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << (nc - i2)) - 1;
+                        _mm512_mask_storeu_epi8(
+                            (void *)(d + i2), mk,
+                            _mm512_xor_si512(_mm512_maskz_loadu_epi8(mk, sr + i2), fv));
+                    }
+                    continue;
+                }
+#endif
                 if (f)
                     for (ptrdiff_t i2 = 0; i2 < nc; i2++)
                         d[i2] = (uint8_t)(sr[i2] ^ f);

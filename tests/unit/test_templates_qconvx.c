@@ -5,10 +5,12 @@
  * reach, rows up to 209 wide, images of a few positions by up to 165 outputs: the lanes as
  * output channels), int8 and uint8 data and outputs, a channel whose multiplier saturates (the scalar
  * epilogue), weights above the L2 share (the output-block-major order), and bytes past the
- * output untouched; and the 16-lane requantization lane by lane against the scalar one.  The
+ * output untouched; and the 16-lane requantization lane by lane against the scalar one (clamps
+ * at the type's bounds, a raised bottom, both inside).  The
  * weight is packed as compiler/ops/quant.c's qconvx_build packs it.
  * Compiled with AVX-512 VNNI flags (tests/CMakeLists.txt) and skipped on a CPU without them;
- * test_templates_qconvx_novbmi2.c builds it again without VBMI2 (the byte-wise stores). */
+ * test_templates_qconvx_novbmi2.c builds it again without VBMI and VBMI2 (the byte-wise stores,
+ * the channel lanes' stores one byte at a time). */
 #include "../../templates/o2c_template.h"
 #include "../../templates/quant_i8_convx.c"
 #include <criterion/criterion.h>
@@ -28,6 +30,9 @@ static uint32_t rnd(void) {
 static int ok_cpu(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw")
+#if defined(__AVX512VBMI__)
+           && __builtin_cpu_supports("avx512vbmi")
+#endif
 #if defined(__AVX512VBMI2__)
            && __builtin_cpu_supports("avx512vbmi2")
 #endif
@@ -131,6 +136,10 @@ Test(QX_SUITE, requant16) {
         const int32_t zy = (int32_t)(rnd() % 256) - 128;
         if (it % 5 == 0)
             lo = 0, hi = 255;
+        if (it % 7 == 3) /* a clamp inside the type's range (a fused Clip) */
+            lo += 20, hi -= 30;
+        else if (it % 11 == 4) /* a raised bottom only (a fused Relu): the saturating narrows */
+            lo += 50;
         for (int l = 0; l < 16; l++) {
             const int lr = uniform ? 0 : l;
             if (l == 0 || !uniform) {
