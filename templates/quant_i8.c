@@ -162,6 +162,9 @@ typedef struct {
      * any power of two: lm = 2^(32 - t) - 1, t mant's trailing zeros) */
     __m512i s32, b32, bit, lm;
     int hi32;
+    /* one multiplier, tie-free below the caller's bound (qi8_rq1_t): 2^(s-1) [+ zy 2^s] */
+    __m512i bn;
+    int nt, zf;
     int sat; /* the clamp's top is the type's: 1 int8 (lo >= -128), 2 uint8 (lo >= 0) */
 } qi8_rq16_t;
 
@@ -190,13 +193,42 @@ __attribute__((unused)) static inline qi8_rq16_t qi8_rq16_prep(__m512i mant, __m
         _mm512_srli_epi32(_mm512_castps_si512(_mm512_cvtepi32_ps(b)), 23), _mm512_set1_epi32(127));
     r.lm = _mm512_srlv_epi32(_mm512_set1_epi32(-1), t);
     r.sat = qi8_rq16_sat(lo, hi);
+    r.nt = r.zf = 0, r.bn = r.b32;
     return r;
 }
 
-/* The same for one multiplier (1 <= sh <= 62) in every lane: broadcasts when sh > 32. */
+/* One output's terms of qi8_rq16's hi32 path as scalars (ok: 33 <= sh <= 62), made once per
+ * call (qi8_rq1_of) and broadcast into each vector's instructions (qi8_rq16_1).
+ * Tie-free outputs (nt): a tie needs v mant = 2^(sh-1) modulo 2^sh, so v a multiple of
+ * 2^(sh-1-t) (t: mant's trailing zeros; its odd factor is invertible); when every sum is below
+ * that in magnitude (vmax, the caller's bound on |v|) there is none, and round half up,
+ * floor((h + 2^(s-1)) / 2^s), is the rounding half to even (l / 2^32 < 1 never carries).
+ * bn: 2^(s-1), plus zy 2^s when s <= 21 (zf: no overflow, |h| <= 2^30). */
+typedef struct {
+    int32_t mant, s32, b32, bit, lm, bn;
+    unsigned char ok, nt, zf;
+} qi8_rq1_t;
+
+__attribute__((unused)) static inline void qi8_rq1_of(int32_t mant, int32_t sh, int32_t zy,
+                                                      int64_t vmax, qi8_rq1_t *o) {
+    o->ok = sh > 32 && sh <= 62 && mant != 0;
+    o->nt = o->zf = 0, o->bn = o->mant = o->s32 = o->b32 = o->bit = o->lm = 0;
+    if (!o->ok)
+        return;
+    const int t = __builtin_ctz((uint32_t)mant), s = sh - 32;
+    o->mant = mant, o->s32 = s, o->b32 = (int32_t)((1u << (s - 1)) - 1u);
+    o->bit = (int32_t)(1u << s);
+    o->lm = (int32_t)(0xffffffffu >> t);
+    o->nt = sh - 1 - t >= 32 || (vmax >= 0 && vmax < (int64_t)1 << (sh - 1 - t));
+    o->zf = s <= 21;
+    o->bn = (int32_t)((1u << (s - 1)) + (o->zf ? (uint32_t)zy << s : 0u));
+}
+
+/* The same for one multiplier (1 <= sh <= 62) in every lane: broadcasts when sh > 32; vmax
+ * bounds the sums' magnitude (qi8_rq1_of; -1: no bound). */
 __attribute__((unused)) static inline qi8_rq16_t qi8_rq16_prep1(int32_t mant, int32_t sh,
                                                                 int32_t zy, int32_t lo,
-                                                                int32_t hi) {
+                                                                int32_t hi, int64_t vmax) {
     if (sh <= 32)
         return qi8_rq16_prep(_mm512_set1_epi32(mant), _mm512_set1_epi32(sh), zy, lo, hi);
     qi8_rq16_t r;
@@ -209,22 +241,10 @@ __attribute__((unused)) static inline qi8_rq16_t qi8_rq16_prep1(int32_t mant, in
     r.hi32 = 1;
     r.sat = qi8_rq16_sat(lo, hi);
     r.mo = r.se = r.so = r.be = r.bo = r.me;
+    qi8_rq1_t o;
+    qi8_rq1_of(mant, sh, zy, vmax, &o);
+    r.nt = o.ok && o.nt, r.zf = o.zf, r.bn = _mm512_set1_epi32(o.bn);
     return r;
-}
-
-/* One output's terms of qi8_rq16's hi32 path as scalars (ok: 33 <= sh <= 62), made once per
- * call (qi8_rq1_of) and broadcast into each vector's instructions (qi8_rq16_1). */
-typedef struct {
-    int32_t mant, s32, b32, bit, lm, ok;
-} qi8_rq1_t;
-
-__attribute__((unused)) static inline void qi8_rq1_of(int32_t mant, int32_t sh, qi8_rq1_t *o) {
-    o->ok = sh > 32 && sh <= 62 && mant != 0;
-    if (!o->ok)
-        return;
-    o->mant = mant, o->s32 = sh - 32, o->b32 = (int32_t)((1u << (sh - 33)) - 1u);
-    o->bit = (int32_t)(1u << (sh - 32));
-    o->lm = (int32_t)(0xffffffffu >> __builtin_ctz((uint32_t)mant));
 }
 
 /* floor((p + 2^(sh-1) - 1 + odd) / 2^sh), odd the lowest bit of floor(p / 2^sh), in [-2^30,
@@ -237,7 +257,7 @@ static inline __m512i qi8_rq16_lane(__m512i p, __m512i s, __m512i b) {
 }
 
 /* q + zy (no overflow: |q| <= 2^30) clamped to [lo, hi], as bytes */
-static inline __m128i qi8_rq16_narrow(__m512i q, const qi8_rq16_t *r) {
+__attribute__((always_inline)) static inline __m128i qi8_rq16_narrow(__m512i q, const qi8_rq16_t *r) {
     if (r->sat == 1) /* the top is int8's: the narrowing saturates */
         return _mm512_cvtsepi32_epi8(_mm512_max_epi32(q, r->lo));
     if (r->sat == 2) /* uint8's, once the bottom is clamped */
@@ -246,12 +266,17 @@ static inline __m128i qi8_rq16_narrow(__m512i q, const qi8_rq16_t *r) {
 }
 
 /* qi8_rq16's hi32 path for the output p (p->ok), zy, lo, hi and sat of the qi8_rq16_t r */
-__attribute__((unused)) static inline __m128i qi8_rq16_1(__m512i v, const qi8_rq1_t *p,
+__attribute__((unused, always_inline)) static inline __m128i qi8_rq16_1(__m512i v, const qi8_rq1_t *p,
                                                          const qi8_rq16_t *r) {
     const __m512i m = _mm512_set1_epi32(p->mant);
     const __m512i pe = _mm512_mul_epi32(v, m);
     const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(v, 32), m);
     const __m512i h = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
+    if (p->nt) { /* no tie: half up, zy maybe folded in */
+        const __m512i q =
+            _mm512_srav_epi32(_mm512_add_epi32(h, _mm512_set1_epi32(p->bn)), _mm512_set1_epi32(p->s32));
+        return qi8_rq16_narrow(p->zf ? q : _mm512_add_epi32(q, r->zy), r);
+    }
     const __mmask16 c = (__mmask16)(_mm512_test_epi32_mask(v, _mm512_set1_epi32(p->lm)) |
                                     _mm512_test_epi32_mask(h, _mm512_set1_epi32(p->bit)));
     __m512i t = _mm512_add_epi32(h, _mm512_set1_epi32(p->b32));
@@ -260,7 +285,7 @@ __attribute__((unused)) static inline __m128i qi8_rq16_1(__m512i v, const qi8_rq
         _mm512_add_epi32(_mm512_srav_epi32(t, _mm512_set1_epi32(p->s32)), r->zy), r);
 }
 
-__attribute__((unused)) static inline __m128i qi8_rq16(__m512i v, const qi8_rq16_t *r) {
+__attribute__((unused, always_inline)) static inline __m128i qi8_rq16(__m512i v, const qi8_rq16_t *r) {
     if (r->hi32) {
         /* every multiplier below 1/4 (the usual case): qi8_rq's 32-bit steps on the products'
          * high words h (the low ones l only tested for zero, on v: lm): floor((h + 2^(s-1) -
@@ -269,6 +294,10 @@ __attribute__((unused)) static inline __m128i qi8_rq16(__m512i v, const qi8_rq16
         const __m512i pe = _mm512_mul_epi32(v, r->me);
         const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(v, 32), r->mo);
         const __m512i h = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
+        if (r->nt) { /* qi8_rq1_t's tie-free path */
+            const __m512i q = _mm512_srav_epi32(_mm512_add_epi32(h, r->bn), r->s32);
+            return qi8_rq16_narrow(r->zf ? q : _mm512_add_epi32(q, r->zy), r);
+        }
         const __mmask16 c = (__mmask16)(_mm512_test_epi32_mask(v, r->lm) |
                                         _mm512_test_epi32_mask(h, r->bit));
         __m512i t = _mm512_add_epi32(h, r->b32);

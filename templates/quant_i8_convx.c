@@ -161,7 +161,7 @@ typedef struct {
     ptrdiff_t at; /* output index (o1 O2 + o2) of the first stored lane */
 } qi8_xlanes;
 
-static inline void qi8_xstore(uint8_t *y, const qi8_xlanes *l, __m128i q) {
+__attribute__((always_inline)) static inline void qi8_xstore(uint8_t *y, const qi8_xlanes *l, __m128i q) {
     if (l->full)
         _mm_storeu_si128((__m128i *)(void *)(y + l->at), q);
     else if (l->mk) {
@@ -295,7 +295,7 @@ static void qi8_xepi(const int32_t *acc, int nv, const qi8_xlanes *ln, ptrdiff_t
                                           cv),
                                       &rqt[mo], r1));
         } else if (shm >= 1 && shm <= 62) {
-            const qi8_rq16_t rq = qi8_rq16_prep1(mant[mo], shm, zy, lo, hi);
+            const qi8_rq16_t rq = qi8_rq16_prep1(mant[mo], shm, zy, lo, hi, -1);
             const __m512i cv = _mm512_set1_epi32(cbu[mo]);
             for (int j = 0; j < nv; j++)
                 qi8_xstore(ym, &ln[j],
@@ -528,10 +528,12 @@ static void qi8_convx(const void *x, int x_u8, int32_t zx, int64_t cin, int64_t 
     }
     /* the requantization's terms per output (up to QX_RQT outputs; more: per block) */
     qi8_rq1_t rqt_[QX_RQT], *rqt = ymode != 2 && M <= QX_RQT ? rqt_ : NULL;
-    const qi8_rq16_t r1 = qi8_rq16_prep1(1 << 30, 40, zy, lo, hi); /* zy, lo, hi, sat */
+    const qi8_rq16_t r1 = qi8_rq16_prep1(1 << 30, 40, zy, lo, hi, -1); /* zy, lo, hi, sat */
     unsigned char bfast[QX_RQT / 8]; /* blocks of 8 whose outputs all take qi8_rq16_1 */
     for (ptrdiff_t i = 0; rqt && i < M; i++) {
-        qi8_rq1_of(mant[i], sh[i], &rqt[i]);
+        /* |v| <= the taps' products (uint8 x int8) and the constant */
+        const int64_t cb = cbu[i] < 0 ? -(int64_t)cbu[i] : cbu[i];
+        qi8_rq1_of(mant[i], sh[i], zy, (int64_t)NT * 4 * CQ * 255 * 128 + cb, &rqt[i]);
         if (i % 8 == 0)
             bfast[i / 8] = 1;
         bfast[i / 8] &= (unsigned char)rqt[i].ok;

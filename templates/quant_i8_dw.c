@@ -95,7 +95,9 @@ static void qi8_dw_plane3(const int8_t *pl, ptrdiff_t W, const int8_t *wc, ptrdi
     /* AVX-512: 16 outputs of a row at a time (stride 1 or 2), requantized as a vector; with
      * VBMI a kernel row is one byte permutation and one VPDPBUSD, else 3 multiplies */
     if (ymode != 2 && shc >= 1 && shc <= 62 && (S2 == 1 || S2 == 2)) {
-        const qi8_rq16_t rq = qi8_rq16_prep1(mc, shc, zy, lo, hi);
+        /* |sum| <= the taps' products (biased uint8 or int8, by int8), 128 sum w and cb */
+        const int64_t vmax = 9 * 255 * 128 + 9 * 128 * 128 + (cb[ch] < 0 ? -(int64_t)cb[ch] : cb[ch]);
+        const qi8_rq16_t rq = qi8_rq16_prep1(mc, shc, zy, lo, hi, vmax);
 #ifdef __AVX512VBMI__
         const __m512i cv = _mm512_set1_epi32(
             (int32_t)(cbc - 128u * (uint32_t)(w0 + w1 + w2 + w3 + w4 + w5 + w6 + w7 + w8)));
@@ -296,7 +298,8 @@ static int qi8_dw_small(const uint8_t *xc, uint8_t f, const qi8_dws_t *t, int ng
     const int32_t shc = sh ? sh[ch] : 0;
     if (shc < 1 || shc > 62)
         return 0;
-    const qi8_rq16_t rq = qi8_rq16_prep1(mant[ch], shc, zy, lo, hi);
+    const int64_t vmax = 9 * 255 * 128 + 9 * 128 * 128 + (cb[ch] < 0 ? -(int64_t)cb[ch] : cb[ch]);
+    const qi8_rq16_t rq = qi8_rq16_prep1(mant[ch], shc, zy, lo, hi, vmax); /* as qi8_dw_plane3 */
     int32_t ws = 0;
     uint32_t wr3[3];
     for (int a = 0; a < 3; a++) {

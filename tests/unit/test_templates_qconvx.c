@@ -173,6 +173,59 @@ Test(QX_SUITE, requant16) {
     }
 }
 
+/* qi8_rq16_1 (one output's terms made by qi8_rq1_of: the tie-free path below a bound on the
+ * sums, zy folded into the rounding term) against qi8_rq, lane by lane: sums anywhere within
+ * the bound, at it, and multiples of the powers of two where ties live. */
+Test(QX_SUITE, requant16_1) {
+    if (!ok_cpu())
+        cr_skip_test("no AVX-512 VNNI on this CPU");
+    rs = 13;
+    int nt = 0, zf = 0;
+    for (int it = 0; it < 20000; it++) {
+        int32_t lo = -128, hi = 127;
+        if (it % 5 == 0)
+            lo = 0, hi = 255;
+        if (it % 7 == 3)
+            lo += 20, hi -= 30;
+        const int32_t zy = lo == 0 ? (int32_t)(rnd() % 256) : (int32_t)(rnd() % 256) - 128;
+        int32_t mant = (int32_t)(((rnd() & 0x7fffffu) | 0x800000u) << 7);
+        if (rnd() % 4 == 0) /* more trailing zeros */
+            mant = (int32_t)((uint32_t)mant & ~((1u << (7 + rnd() % 16)) - 1u)) | (1 << 30);
+        const int32_t sh = 33 + (int32_t)(rnd() % 30);
+        const int k = 4 + (int)(rnd() % 28);
+        const int64_t vmax = rnd() % 8 == 0 ? -1 : ((int64_t)1 << k) - 1 - (int64_t)(rnd() % 3);
+        qi8_rq1_t p;
+        qi8_rq1_of(mant, sh, zy, vmax, &p);
+        nt += p.nt, zf += p.zf;
+        const qi8_rq16_t r = qi8_rq16_prep1(mant, sh, zy, lo, hi, -1); /* zy, lo, hi */
+        const int64_t lim = vmax < 0 ? INT32_MAX : vmax;
+        int32_t v[16];
+        for (int l = 0; l < 16; l++) {
+            const uint32_t c = rnd() % 4;
+            int64_t x = (int64_t)(((uint64_t)rnd() << 24 | rnd()) % (uint64_t)(2 * lim + 1)) - lim;
+            if (c == 1) /* a multiple of 2^(sh - 1 - t) or a neighbour power of two */
+                x = (int64_t)(rnd() % 5) * ((int64_t)1 << ((sh - 1 - __builtin_ctz((uint32_t)mant) -
+                                                            (int)(rnd() % 3)) & 31));
+            else if (c == 2)
+                x = rnd() % 2 ? lim : -lim;
+            if (x > lim || x < -lim)
+                x = lim;
+            v[l] = (int32_t)(rnd() % 2 ? x : -x);
+        }
+        uint8_t got[16];
+        _mm_storeu_si128((__m128i *)(void *)got,
+                         qi8_rq16_1(_mm512_loadu_si512((const void *)v), &p, &r));
+        for (int l = 0; l < 16; l++) {
+            const uint8_t want = (uint8_t)qi8_rq(v[l], mant, sh, zy, lo, hi);
+            cr_assert(got[l] == want,
+                      "it %d lane %d: v %d mant %d sh %d zy %d vmax %lld (nt %d zf %d): %d, "
+                      "expected %d", it, l, v[l], mant, sh, zy, (long long)vmax, p.nt, p.zf,
+                      got[l], want);
+        }
+    }
+    cr_expect(nt > 1000 && nt < 19000 && zf > 1000, "paths: %d tie-free, %d folded", nt, zf);
+}
+
 Test(QX_SUITE, random_shapes) {
     if (!ok_cpu())
         cr_skip_test("no AVX-512 VNNI on this CPU");
