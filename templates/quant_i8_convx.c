@@ -197,10 +197,13 @@ typedef struct {
 static O2C_INLINE void qi8_xtile(const int nv, const uint8_t *xt, const int8_t *wq, ptrdiff_t CQ,
                                  ptrdiff_t NT, const ptrdiff_t *toff, ptrdiff_t cqs,
                                  int32_t *acc, const qi8_xep_t *ep) {
-    __m512i s00 = _mm512_setzero_si512(), s01 = s00, s02 = s00, s10 = s00, s11 = s00,
-            s12 = s00, s20 = s00, s21 = s00, s22 = s00, s30 = s00, s31 = s00, s32 = s00,
-            s40 = s00, s41 = s00, s42 = s00, s50 = s00, s51 = s00, s52 = s00, s60 = s00,
-            s61 = s00, s62 = s00, s70 = s00, s71 = s00, s72 = s00;
+    /* the sums start at the constant when the epilogue is here */
+#define QX_C0(i) (ep && (i) < ep->nm ? _mm512_set1_epi32(ep->cb[i]) : _mm512_setzero_si512())
+    __m512i s00 = QX_C0(0), s01 = s00, s02 = s00, s10 = QX_C0(1), s11 = s10, s12 = s10,
+            s20 = QX_C0(2), s21 = s20, s22 = s20, s30 = QX_C0(3), s31 = s30, s32 = s30,
+            s40 = QX_C0(4), s41 = s40, s42 = s40, s50 = QX_C0(5), s51 = s50, s52 = s50,
+            s60 = QX_C0(6), s61 = s60, s62 = s60, s70 = QX_C0(7), s71 = s70, s72 = s70;
+#undef QX_C0
     for (ptrdiff_t t = 0; t < NT; t++) {
             const uint8_t *xp = xt + toff[t];
             for (ptrdiff_t c = 0; c < CQ; c++, xp += cqs, wq += 64) {
@@ -228,13 +231,12 @@ static O2C_INLINE void qi8_xtile(const int nv, const uint8_t *xt, const int8_t *
 #define QX_EPI(i)                                                                             \
     if ((i) < ep->nm) {                                                                       \
         const qi8_rq1_t *rp = ep->rq + (i);                                                   \
-        const __m512i cv = _mm512_set1_epi32(ep->cb[i]);                                      \
         uint8_t *ym = ep->y + (i) * ep->osp;                                                  \
-        qi8_xstore(ym, &ep->ln[0], qi8_rq16_1(_mm512_add_epi32(s##i##0, cv), rp, ep->r1));   \
+        qi8_xstore(ym, &ep->ln[0], qi8_rq16_1(s##i##0, rp, ep->r1));                          \
         if (nv > 1)                                                                           \
-            qi8_xstore(ym, &ep->ln[1], qi8_rq16_1(_mm512_add_epi32(s##i##1, cv), rp, ep->r1)); \
+            qi8_xstore(ym, &ep->ln[1], qi8_rq16_1(s##i##1, rp, ep->r1));                      \
         if (nv > 2)                                                                           \
-            qi8_xstore(ym, &ep->ln[2], qi8_rq16_1(_mm512_add_epi32(s##i##2, cv), rp, ep->r1)); \
+            qi8_xstore(ym, &ep->ln[2], qi8_rq16_1(s##i##2, rp, ep->r1));                      \
     }
         QX_EPI(0) QX_EPI(1) QX_EPI(2) QX_EPI(3) QX_EPI(4) QX_EPI(5) QX_EPI(6) QX_EPI(7)
 #undef QX_EPI

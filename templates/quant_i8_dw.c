@@ -241,45 +241,62 @@ typedef struct {
 } qi8_dws_t;
 
 /* Fills t for O1 x O2 outputs of an I1 x I2 channel (pads P1, P2); 0 when a window would not
- * fit.  zb: the zero point's byte. */
+ * fit.  zb: the zero point's byte.  No division: each group's lanes walk the rows. */
 static int qi8_dws_plan(qi8_dws_t *t, ptrdiff_t I1, ptrdiff_t I2, ptrdiff_t S1, ptrdiff_t S2,
                         ptrdiff_t D1, ptrdiff_t D2, ptrdiff_t P1, ptrdiff_t P2, ptrdiff_t O1,
                         ptrdiff_t O2, uint8_t zb) {
     const ptrdiff_t n = O1 * O2, ng = (n + 15) / 16;
     if (ng > QI8_DWS_MAX)
         return 0;
+    ptrdiff_t r0 = 0, c0 = 0; /* the group's first output */
     for (ptrdiff_t g = 0; g < ng; g++) {
-        uint8_t ix[3][64];
-        ptrdiff_t lo = PTRDIFF_MAX, hi = PTRDIFF_MIN;
-        for (int pass = 0; pass < 2; pass++) { /* the window's extent, then the indices */
-            memset(ix, zb, sizeof ix);
-            t[g].mo = 0;
-            for (int a = 0; a < 3; a++)
-                t[g].in[a] = 0;
-            for (ptrdiff_t j = 0; j < 16 && 16 * g + j < n; j++) {
-                const ptrdiff_t r = (16 * g + j) / O2, c = (16 * g + j) % O2;
-                t[g].mo = (__mmask16)(t[g].mo | (1u << j));
-                for (int a = 0; a < 3; a++)
-                    for (int b = 0; b < 4; b++) {
-                        const ptrdiff_t ir = r * S1 - P1 + a * D1, ic = c * S2 - P2 + (b < 3 ? b : 2) * D2;
-                        if (ir < 0 || ir >= I1 || ic < 0 || ic >= I2)
-                            continue;
-                        const ptrdiff_t off = ir * I2 + ic;
-                        if (pass == 0) {
-                            lo = off < lo ? off : lo, hi = off > hi ? off : hi;
-                            continue;
-                        }
-                        ix[a][4 * j + b] = (uint8_t)(off - lo);
-                        t[g].in[a] |= (__mmask64)1 << (4 * j + b);
-                    }
+        const int nl = n - 16 * g < 16 ? (int)(n - 16 * g) : 16;
+        /* the window: the lowest and highest inside tap offsets of the lanes */
+        ptrdiff_t lo = PTRDIFF_MAX, hi = PTRDIFF_MIN, r = r0, c = c0;
+        for (int j = 0; j < nl; j++) {
+            for (int a = 0; a < 3; a++) {
+                const ptrdiff_t ir = r * S1 - P1 + a * D1;
+                if (ir < 0 || ir >= I1)
+                    continue;
+                for (int b = 0; b < 3; b++) {
+                    const ptrdiff_t ic = c * S2 - P2 + b * D2;
+                    if (ic < 0 || ic >= I2)
+                        continue;
+                    lo = ir * I2 + ic < lo ? ir * I2 + ic : lo;
+                    hi = ir * I2 + ic > hi ? ir * I2 + ic : hi;
+                }
             }
-            if (pass == 0 && lo <= hi && hi - lo >= 128)
-                return 0;
+            if (++c == O2)
+                c = 0, r++;
         }
         if (lo > hi) /* every tap padded */
-            lo = 0;
+            lo = hi = 0;
+        if (hi - lo >= 128)
+            return 0;
+        uint8_t ix[3][64];
+        memset(ix, zb, sizeof ix);
+        __mmask64 in[3] = {0, 0, 0};
+        r = r0, c = c0;
+        for (int j = 0; j < nl; j++) {
+            for (int a = 0; a < 3; a++) {
+                const ptrdiff_t ir = r * S1 - P1 + a * D1;
+                if (ir < 0 || ir >= I1)
+                    continue;
+                for (int b = 0; b < 4; b++) {
+                    const ptrdiff_t ic = c * S2 - P2 + (b < 3 ? b : 2) * D2;
+                    if (ic < 0 || ic >= I2)
+                        continue;
+                    ix[a][4 * j + b] = (uint8_t)(ir * I2 + ic - lo);
+                    in[a] |= (__mmask64)1 << (4 * j + b);
+                }
+            }
+            if (++c == O2)
+                c = 0, r++;
+        }
+        r0 = r, c0 = c;
         for (int a = 0; a < 3; a++)
-            t[g].ix[a] = _mm512_loadu_si512((const void *)ix[a]);
+            t[g].ix[a] = _mm512_loadu_si512((const void *)ix[a]), t[g].in[a] = in[a];
+        t[g].mo = (__mmask16)((1u << nl) - 1u);
         t[g].base = lo;
         const ptrdiff_t left = I1 * I2 - lo; /* > 0 */
         t[g].mlo = left >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << left) - 1;

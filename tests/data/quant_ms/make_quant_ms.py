@@ -89,9 +89,9 @@ def scalar(v, dt, one_d=False):
     return a.reshape(1) if one_d else a
 
 
-def binary(name, op, dt, ashape, bshape, sizes, one_d=False, no_zp=False):
+def binary(name, op, dt, ashape, bshape, sizes, one_d=False, no_zp=False, params=None):
     global NODE_INPUTS
-    (sa, za), (sb, zb), (sc, zc) = qparams(dt), qparams(dt), qparams(dt)
+    (sa, za), (sb, zb), (sc, zc) = params or (qparams(dt), qparams(dt), qparams(dt))
     if no_zp:
         za = zb = zc = 0
     inits = [("sa", scalar(sa, F32, one_d)), ("sb", scalar(sb, F32)), ("sc", scalar(sc, F32))]
@@ -247,6 +247,10 @@ def main():
         [("a", s8, [2, 3]), ("sa", TensorProto.FLOAT, [3]), ("za", s8, []),
          ("b", s8, [2, 3]), ("sb", TensorProto.FLOAT, []), ("zb", s8, []),
          ("sc", TensorProto.FLOAT, []), ("zc", s8, [])], {})
+    # quotients exactly half-way ((a + b) / 14 for some sums), where the product by C_scale's
+    # rounded reciprocal lands past the tie: the division must be the float chain's
+    binary("qlinearadd_uint8_ties", "QLinearAdd", np.uint8, [1000], [1000], [None],
+           params=((F32(2.0 ** -10), 0), (F32(2.0 ** -10), 0), (F32(7.0 / 512), 0)))
 
 
 if __name__ == "__main__":
