@@ -189,6 +189,7 @@ typedef struct {
     uint8_t *y;
     ptrdiff_t osp;
     int nm;
+    int c48; /* three vectors, 48 outputs in a row: narrowed together (qi8_narrow64) */
 } qi8_xep_t;
 
 /* The sums of nv (1 to 3) vectors of 16 positions from xt (the tile's first position in plane
@@ -232,11 +233,19 @@ static O2C_INLINE void qi8_xtile(const int nv, const uint8_t *xt, const int8_t *
     if ((i) < ep->nm) {                                                                       \
         const qi8_rq1_t *rp = ep->rq + (i);                                                   \
         uint8_t *ym = ep->y + (i) * ep->osp;                                                  \
+        if (nv == 3 && ep->c48) {                                                             \
+            _mm512_mask_storeu_epi8(ym + ep->ln[0].at, (__mmask64)0xffffffffffff,             \
+                                    qi8_narrow64(qi8_rq16_1w(s##i##0, rp, ep->r1),            \
+                                                 qi8_rq16_1w(s##i##1, rp, ep->r1),            \
+                                                 qi8_rq16_1w(s##i##2, rp, ep->r1),            \
+                                                 _mm512_setzero_si512(), ep->r1));            \
+        } else {                                                                              \
         qi8_xstore(ym, &ep->ln[0], qi8_rq16_1(s##i##0, rp, ep->r1));                          \
         if (nv > 1)                                                                           \
             qi8_xstore(ym, &ep->ln[1], qi8_rq16_1(s##i##1, rp, ep->r1));                      \
         if (nv > 2)                                                                           \
             qi8_xstore(ym, &ep->ln[2], qi8_rq16_1(s##i##2, rp, ep->r1));                      \
+        }                                                                                     \
     }
         QX_EPI(0) QX_EPI(1) QX_EPI(2) QX_EPI(3) QX_EPI(4) QX_EPI(5) QX_EPI(6) QX_EPI(7)
 #undef QX_EPI
@@ -391,16 +400,13 @@ static void qi8_xepi_c(const int32_t *acc, int np, const ptrdiff_t *at, int nq, 
         if (vec && np == 6 && at[5] == at[0] + 5) {
             /* six consecutive outputs: the 6 x 16 bytes transposed (VPERMT2B) into 16 rows of
              * 8, each channel's 6 bytes one masked store */
-            __m128i b[6];
+            __m512i b[6];
             for (int p = 0; p < 6; p++)
-                b[p] = qi8_rq16(
+                b[p] = qi8_rq16w(
                     _mm512_add_epi32(_mm512_loadu_si512((const void *)(acc + (4 * p + q) * 16)), cv),
                     &rq);
-            __m512i lo4 = _mm512_castsi128_si512(b[0]);
-            lo4 = _mm512_inserti32x4(lo4, b[1], 1);
-            lo4 = _mm512_inserti32x4(lo4, b[2], 2);
-            lo4 = _mm512_inserti32x4(lo4, b[3], 3);
-            const __m512i hi2 = _mm512_inserti32x4(_mm512_castsi128_si512(b[4]), b[5], 1);
+            const __m512i lo4 = qi8_narrow64(b[0], b[1], b[2], b[3], &rq);
+            const __m512i hi2 = qi8_narrow64(b[4], b[5], b[5], b[5], &rq);
             /* byte 8 c + p of row block c / 8 <- byte 16 p + c (p < 6) */
             static const int8_t ix[2][64] = {{
                 0, 16, 32, 48, 64, 80, 80, 80, 1, 17, 33, 49, 65, 81, 81, 81,
@@ -550,13 +556,15 @@ static void qi8_convx(const void *x, int x_u8, int32_t zx, int64_t cin, int64_t 
         const int nv = rest > 32 ? 3 : rest > 16 ? 2 : 1;
         qi8_xlanes ln[3];
         qi8_xlanes_of(v0, nv, W, O2, nvp, ln);
+        const int c48 = nv == 3 && ln[0].full && ln[1].full && ln[2].full &&
+                        ln[1].at == ln[0].at + 16 && ln[2].at == ln[0].at + 32;
         int32_t acc[24 * 16];
         for (ptrdiff_t mb = wmajor ? it / ntile : 0; mb < (wmajor ? it / ntile + 1 : nmb); mb++) {
             const int8_t *wq = wx + mb / 2 * bs + mb % 2 * 32;
             const uint8_t *xt = pb + 4 * v0;
             const qi8_xep_t ep = {rqt ? rqt + 8 * mb : NULL, cbu + 8 * mb, &r1, ln,
                                   yb + 8 * mb * O1 * O2, O1 * O2,
-                                  M - 8 * mb < 8 ? (int)(M - 8 * mb) : 8};
+                                  M - 8 * mb < 8 ? (int)(M - 8 * mb) : 8, c48};
             const qi8_xep_t *epp = rqt && bfast[mb] ? &ep : NULL;
             if (nv == 3)
                 qi8_xtile(3, xt, wq, CQ, NT, toff, cqs, acc, epp);

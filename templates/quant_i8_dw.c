@@ -73,10 +73,12 @@ static O2C_INLINE ptrdiff_t qi8_dw_rows4(const ptrdiff_t S1, const int8_t *pl, p
                     a3 = _mm512_dpbusd_epi32(a3, v, wr[ir - 3 * S1]);
             }
             uint8_t *yo = y + o1 * O2 + o2;
-            _mm_mask_storeu_epi8(yo, m1, qi8_rq16(a0, rq));
-            _mm_mask_storeu_epi8(yo + O2, m1, qi8_rq16(a1, rq));
-            _mm_mask_storeu_epi8(yo + 2 * O2, m1, qi8_rq16(a2, rq));
-            _mm_mask_storeu_epi8(yo + 3 * O2, m1, qi8_rq16(a3, rq));
+            const __m512i q = qi8_narrow64(qi8_rq16w(a0, rq), qi8_rq16w(a1, rq),
+                                           qi8_rq16w(a2, rq), qi8_rq16w(a3, rq), rq);
+            _mm_mask_storeu_epi8(yo, m1, _mm512_castsi512_si128(q));
+            _mm_mask_storeu_epi8(yo + O2, m1, _mm512_extracti32x4_epi32(q, 1));
+            _mm_mask_storeu_epi8(yo + 2 * O2, m1, _mm512_extracti32x4_epi32(q, 2));
+            _mm_mask_storeu_epi8(yo + 3 * O2, m1, _mm512_extracti32x4_epi32(q, 3));
         }
     return o1;
 }
@@ -328,17 +330,28 @@ static int qi8_dw_small(const uint8_t *xc, uint8_t f, const qi8_dws_t *t, int ng
                   w2 = _mm512_set1_epi32((int32_t)wr3[2]);
     const __m512i cv = _mm512_set1_epi32((int32_t)((uint32_t)cb[ch] - 128u * (uint32_t)ws));
     const __m512i fv = _mm512_set1_epi8((char)f);
-    for (int g = 0; g < ng; g++, y += 16) {
-        const uint8_t *b = xc + t[g].base;
-        const __m512i xl = _mm512_xor_si512(_mm512_maskz_loadu_epi8(t[g].mlo, b), fv);
-        const __m512i xh = _mm512_xor_si512(_mm512_maskz_loadu_epi8(t[g].mhi, b + 64), fv);
-        __m512i acc = _mm512_dpbusd_epi32(
-            cv, _mm512_mask2_permutex2var_epi8(xl, t[g].ix[0], t[g].in[0], xh), w0);
-        acc = _mm512_dpbusd_epi32(
-            acc, _mm512_mask2_permutex2var_epi8(xl, t[g].ix[1], t[g].in[1], xh), w1);
-        acc = _mm512_dpbusd_epi32(
-            acc, _mm512_mask2_permutex2var_epi8(xl, t[g].ix[2], t[g].in[2], xh), w2);
-        _mm_mask_storeu_epi8((void *)y, t[g].mo, qi8_rq16(acc, &rq));
+    for (int g0 = 0; g0 < ng; g0 += 4, y += 64) { /* four groups: 64 bytes narrowed at once */
+        __m512i q[4];
+        __mmask64 mo = 0;
+        for (int k = 0; k < 4; k++) {
+            const int g = g0 + k;
+            if (g >= ng) {
+                q[k] = _mm512_setzero_si512();
+                continue;
+            }
+            const uint8_t *b = xc + t[g].base;
+            const __m512i xl = _mm512_xor_si512(_mm512_maskz_loadu_epi8(t[g].mlo, b), fv);
+            const __m512i xh = _mm512_xor_si512(_mm512_maskz_loadu_epi8(t[g].mhi, b + 64), fv);
+            __m512i acc = _mm512_dpbusd_epi32(
+                cv, _mm512_mask2_permutex2var_epi8(xl, t[g].ix[0], t[g].in[0], xh), w0);
+            acc = _mm512_dpbusd_epi32(
+                acc, _mm512_mask2_permutex2var_epi8(xl, t[g].ix[1], t[g].in[1], xh), w1);
+            acc = _mm512_dpbusd_epi32(
+                acc, _mm512_mask2_permutex2var_epi8(xl, t[g].ix[2], t[g].in[2], xh), w2);
+            q[k] = qi8_rq16w(acc, &rq);
+            mo |= (__mmask64)t[g].mo << (16 * k);
+        }
+        _mm512_mask_storeu_epi8((void *)y, mo, qi8_narrow64(q[0], q[1], q[2], q[3], &rq));
     }
     return 1;
 }

@@ -3,10 +3,11 @@
  * shapes (channels that leave a partial quad, outputs a partial block of 8, strides and
  * dilations of 1 to 3 per axis, pads, kernels up to 4x5, images narrower than the window's
  * reach, rows up to 209 wide, images of a few positions by up to 165 outputs: the lanes as
- * output channels), int8 and uint8 data and outputs, a channel whose multiplier saturates (the scalar
+ * output channels), int8 and uint8 data and outputs, fused Relu and Clip ranges (the byte
+ * clamps after the saturating packs), a channel whose multiplier saturates (the scalar
  * epilogue), weights above the L2 share (the output-block-major order), and bytes past the
- * output untouched; and the 16-lane requantization lane by lane against the scalar one (clamps
- * at the type's bounds, a raised bottom, both inside).  The
+ * output untouched; the 16-lane requantization lane by lane against the scalar one (clamps at
+ * the type's bounds, a raised bottom, both inside); and qi8_rq16_1's tie-free path.  The
  * weight is packed as compiler/ops/quant.c's qconvx_build packs it.
  * Compiled with AVX-512 VNNI flags (tests/CMakeLists.txt) and skipped on a CPU without them;
  * test_templates_qconvx_novbmi2.c builds it again without VBMI and VBMI2 (the byte-wise stores,
@@ -72,7 +73,11 @@ static int one(int tc, int big) {
     const int zxr = (int)(rnd() & 255);
     const int32_t zxv = u8 ? zxr : (int8_t)zxr, zxf = u8 ? zxv - 128 : zxv; /* value, flipped */
     const int32_t zy = yu8 ? (int32_t)(rnd() % 256) : (int32_t)(rnd() % 256) - 128;
-    const int32_t lo = yu8 ? 0 : -128, hi = yu8 ? 255 : 127;
+    int32_t lo = yu8 ? 0 : -128, hi = yu8 ? 255 : 127;
+    if (tc % 3 == 1) /* a fused Relu */
+        lo = zy;
+    if (tc % 6 == 4) /* a fused Clip inside the type */
+        hi = (lo + hi) / 2 + 10 < hi ? (lo + hi) / 2 + 10 : hi;
     for (int m = 0; m < M; m++) {
         uint32_t sum = 0;
         for (int c = 0; c < C; c++)
