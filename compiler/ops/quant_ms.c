@@ -128,14 +128,32 @@ static void emit_qbinary(Compiler *c, Emit *e, Node *n) {
     const char *sb = param(e, n->in[4], "sb"), *zb = param(e, node_in(n, 5), "zb");
     const char *sc = param(e, n->in[6], "sc"), *zc = param(e, node_in(n, 7), "zc");
     bool mul = !strcmp(n->op_type, "QLinearMul");
+    int64_t lo, hi;
+    bool nar = narrowed(c, n, y->dtype, &lo, &hi); /* the clamp of a folded Relu or Clip */
+    Value *ins[2] = {a, b};
+    Sym *one = sym_const(c->sym, 1);
+    bool flat = y->rank > 0;
+    for (int k = 0; k < 2; k++) {
+        bool same = ins[k]->rank == y->rank;
+        for (int d = 0; same && d < y->rank; d++)
+            same = ins[k]->shape[d] == y->shape[d];
+        flat &= same || ir_numel(c, ins[k]) == one;
+    }
+    if (flat) { /* no broadcasting: one call (templates/qms_binary.c) */
+        const char *bs = emit_template(e, "qms_binary", y->dtype);
+        out_range(c, n, y->dtype, &lo, &hi);
+        emit_line(e, "qms_binary_%s(%s, %d, %s, %d, %s, %s, %s, %s, %s, %s, %s, %d, %lld, %lld, %s);",
+                  bs, emit_ptr(e, a), ir_numel(c, a) != one, emit_ptr(e, b),
+                  ir_numel(c, b) != one, emit_sym(e, ir_numel(c, y)), sa, za, sb, zb, sc, zc,
+                  mul, (long long)lo, (long long)hi, emit_ptr(e, y));
+        return;
+    }
     const char *expr = arena_printf(
         c->arena, "qms_quant_%s(((float)$0 - %s) * %s %s ((float)$1 - %s) * %s, %s, %s)", sfx, za,
         sa, mul ? "*" : "+", zb, sb, sc, zc);
-    int64_t lo, hi;
-    if (narrowed(c, n, y->dtype, &lo, &hi)) /* the clamp of a folded Relu or Clip */
+    if (nar)
         expr = arena_printf(c->arena, "qms_clamp_%s(%s, %lld, %lld)", sfx, expr, (long long)lo,
                             (long long)hi);
-    Value *ins[2] = {a, b};
     emit_elementwise(e, n, y, 2, ins, expr);
 }
 

@@ -251,6 +251,10 @@ def main():
     # rounded reciprocal lands past the tie: the division must be the float chain's
     binary("qlinearadd_uint8_ties", "QLinearAdd", np.uint8, [1000], [1000], [None],
            params=((F32(2.0 ** -10), 0), (F32(2.0 ** -10), 0), (F32(7.0 / 512), 0)))
+    # no broadcasting (the AVX-512 path: 16 values at a time, then the rest one by one), int8,
+    # and a product with a scalar input
+    binary("qlinearadd_int8_flat", "QLinearAdd", np.int8, [3, 37], [3, 37], [None])
+    binary("qlinearmul_uint8_scalar", "QLinearMul", np.uint8, [70], [1], [None])
 
 
 if __name__ == "__main__":
