@@ -26,7 +26,8 @@ static void qms_binary_T(const T *a, int64_t as, const T *b, int64_t bs, int64_t
         const __m512 vsb = _mm512_set1_ps(sb), vzb = _mm512_set1_ps(zb);
         const __m512 vsc = _mm512_set1_ps(sc), vzc = _mm512_set1_ps(zc);
         const __m512 flo = _mm512_set1_ps((float)lo), fhi = _mm512_set1_ps((float)hi);
-        for (; i + 16 <= n; i += 16) {
+        const int64_t n16 = n / 16 * 16;
+        for (; i < n16; i += 16) {
             __m128i ra, rb;
             if (as)
                 ra = _mm_loadu_si128((const __m128i *)(const void *)(a + i));

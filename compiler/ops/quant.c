@@ -378,6 +378,14 @@ static void emit_qdq(Compiler *c, Emit *e, Node *n, bool quantize) {
         emit_line(e, "const %s z = 0;", dbl ? "double" : "float");
     emit_line(e, "const %s *xp = %s + (o * %s + a) * %s;", dtype_ctype(x->dtype), X, ax, inner);
     emit_line(e, "%s *yp = %s + (o * %s + a) * %s;", dtype_ctype(y->dtype), Y, ax, inner);
+    if (quantize && !dbl && x->dtype == DT_FLOAT &&
+        (y->dtype == DT_INT8 || y->dtype == DT_UINT8)) { /* templates/quant_lin.c */
+        emit_line(e, "qlin_quantize_%s(xp, %s, s, z, yp);", emit_template(e, "quant_lin", y->dtype),
+                  inner);
+        emit_indent(e, -2);
+        emit_line(e, "    }");
+        return;
+    }
     emit_line(e, "for (int64_t i = 0; i < %s; i++) {", inner);
     if (quantize) {
         /* saturate(v): NaN (a NaN input, a zero scale) gives 0 (templates/int_sat.c; float

@@ -344,6 +344,21 @@ def main():
         [("y", np.zeros((1, 1, 3, 3), np.uint8))], 10)
     implicit_cases()
     pool_cases()
+    quantize_cases()
+
+
+def quantize_cases():
+    """QuantizeLinear of floats per tensor (templates/quant_lin.c: 16 values at a time with
+    AVX-512, the rest one by one): exact half-way quotients both ways, values past the type's
+    range, infinities and NaN (0)."""
+    s, z = np.float32(0.25), np.int8(-3)
+    x = (np.arange(-70, 70, dtype=np.float32) * np.float32(0.125)).astype(np.float32)
+    x = np.concatenate([x, np.array([np.inf, -np.inf, np.nan, 1e30, -1e30, 31.875, -32.125,
+                                     np.nan, 0.0, -0.0], np.float32)])
+    q = np.rint(x / s) + np.float32(z)
+    y = np.where(np.isnan(q), 0, np.clip(np.nan_to_num(q, posinf=1e9, neginf=-1e9), -128, 127))
+    case("quantize_f32_int8_special", "QuantizeLinear", [("x", x.reshape(3, 50)), ("s", s),
+         ("z", z)], [("y", y.astype(np.int8).reshape(3, 50))], 13)
 
 
 def pool_cases():
