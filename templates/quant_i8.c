@@ -58,6 +58,13 @@
     defined(__AVX512VNNI__) && defined(__AVX512F__)
 #include <immintrin.h>
 #define QI8_VNNI 1
+#elif !defined(O2C_NO_VECTOR) && !defined(__TINYC__) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__AVX2__)
+#include <immintrin.h>
+#define QI8_AVX2 1
+#endif
+#ifndef QI8_AVX2
+#define QI8_AVX2 0
 #endif
 #ifndef QI8_MVE
 #define QI8_MVE 0

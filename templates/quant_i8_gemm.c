@@ -58,6 +58,32 @@ O2C_HOT static inline void qi8_dot22(ptrdiff_t kc, const int8_t *w, ptrdiff_t ws
         w += 2 * ws, x0 += 8, x1 += 8;
     }
 #undef QI8_QUAD
+#elif QI8_AVX2
+    /* AVX2: a run of 16 bytes widened to int16 (the weight's four quads gathered), VPMADDWD
+     * pairs into 8 int32 sums per output and column, reduced at the end (exact: each pair
+     * sum is below 2^15, the sums wrap in 32 bits as the plain loop's) */
+    __m256i a00 = _mm256_setzero_si256(), a01 = a00, a10 = a00, a11 = a00;
+    for (ptrdiff_t c = 0; c < kc; c++) {
+        int32_t q0, q1, q2, q3, r0, r1, r2, r3;
+        memcpy(&q0, w, 4), memcpy(&q1, w + ws, 4), memcpy(&q2, w + 2 * ws, 4), memcpy(&q3, w + 3 * ws, 4);
+        memcpy(&r0, w + 4, 4), memcpy(&r1, w + ws + 4, 4), memcpy(&r2, w + 2 * ws + 4, 4);
+        memcpy(&r3, w + 3 * ws + 4, 4);
+        const __m256i wa = _mm256_cvtepi8_epi16(_mm_setr_epi32(q0, q1, q2, q3));
+        const __m256i wb = _mm256_cvtepi8_epi16(_mm_setr_epi32(r0, r1, r2, r3));
+        const __m256i b0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)x0));
+        const __m256i b1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)x1));
+        a00 = _mm256_add_epi32(a00, _mm256_madd_epi16(wa, b0));
+        a01 = _mm256_add_epi32(a01, _mm256_madd_epi16(wa, b1));
+        a10 = _mm256_add_epi32(a10, _mm256_madd_epi16(wb, b0));
+        a11 = _mm256_add_epi32(a11, _mm256_madd_epi16(wb, b1));
+        w += 4 * ws, x0 += 16, x1 += 16;
+    }
+    /* horizontal sums: the four vectors' 8 lanes each */
+    const __m256i h01 = _mm256_hadd_epi32(a00, a01), h23 = _mm256_hadd_epi32(a10, a11);
+    const __m256i h = _mm256_hadd_epi32(h01, h23); /* per 128-bit half: s00 s01 s10 s11 */
+    const __m128i t = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    const uint32_t s00 = (uint32_t)_mm_cvtsi128_si32(t), s01 = (uint32_t)_mm_extract_epi32(t, 1);
+    const uint32_t s10 = (uint32_t)_mm_extract_epi32(t, 2), s11 = (uint32_t)_mm_extract_epi32(t, 3);
 #else
     uint32_t s00 = 0, s01 = 0, s10 = 0, s11 = 0;
     for (ptrdiff_t q = 0; q < 4 * kc; q++) {
