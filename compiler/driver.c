@@ -5,22 +5,8 @@
  * Every stage reports errors by longjmp back here; onnx2c_compile returns the status and the
  * one-line message, so the CLI, the harness and the unit tests all see the same thing. */
 #include "onnx2c.h"
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-void onnx2c_cident(const char *s, char *out, size_t outlen) {
-    size_t k = 0;
-    if (outlen == 0)
-        return;
-    if (isdigit((unsigned char)*s) && k + 1 < outlen)
-        out[k++] = '_';
-    for (; *s && k + 1 < outlen; s++)
-        out[k++] = (isalnum((unsigned char)*s) || *s == '_') ? *s : '_';
-    if (k == 0 && outlen > 1)
-        out[k++] = '_';
-    out[k] = 0;
-}
 
 static const char *basename_of(const char *p) {
     const char *b = strrchr(p, '/');

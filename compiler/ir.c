@@ -398,6 +398,21 @@ void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const ch
         unify(c, a, b);
 }
 
+/* s as a C identifier in out (outlen bytes): other bytes become '_', a leading digit gets a
+ * '_' before it, the empty string is "_" */
+void onnx2c_cident(const char *s, char *out, size_t outlen) {
+    size_t k = 0;
+    if (outlen == 0)
+        return;
+    if (isdigit((unsigned char)*s) && k + 1 < outlen)
+        out[k++] = '_';
+    for (; *s && k + 1 < outlen; s++)
+        out[k++] = (isalnum((unsigned char)*s) || *s == '_') ? *s : '_';
+    if (k == 0 && outlen > 1)
+        out[k++] = '_';
+    out[k] = 0;
+}
+
 const char *ir_cident(Compiler *c, const char *prefix, const char *name) {
     char base[200];
     snprintf(base, sizeof base, "%s%s", prefix, name);

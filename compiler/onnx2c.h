@@ -386,6 +386,8 @@ int ir_find_dim(Compiler *c, const char *name);       /* its index, or -1 */
 void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 const char *ir_cident(Compiler *c, const char *prefix, const char *name); /* unique C identifier */
+/* Turns a string into a C identifier ("my-net" -> "my_net"). */
+void onnx2c_cident(const char *s, char *out, size_t outlen);
 /* Applies the dim unifications recorded so far to a Sym (identity when there are none). */
 Sym *ir_unified(Compiler *c, Sym *e);
 void ir_toposort(Compiler *c); /* orders g->nodes; errors on cycles and dangling inputs */
@@ -605,8 +607,6 @@ void onnx2c_output_free(Output *out);
 /* Initialises *b and has onnx2c_compile free its buffer at the end, error or not; b must live
  * in the arena.  Returns b. */
 Buf *buf_track(Compiler *c, Buf *b);
-/* Turns a string into a C identifier ("my-net" -> "my_net"). */
-void onnx2c_cident(const char *s, char *out, size_t outlen);
 
 /* The compiler context: everything one compile owns. */
 struct Compiler {
