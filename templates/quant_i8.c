@@ -173,7 +173,7 @@ typedef struct {
     __m512i bn;
     int nt, zf;
     int sat; /* the clamp's top is the type's: 1 int8 (lo >= -128), 2 uint8 (lo >= 0) */
-    /* qi8_narrow48: unsigned bytes (hi > 127), a bottom or a top inside the type's range,
+    /* qi8_narrow64: unsigned bytes (hi > 127), a bottom or a top inside the type's range,
      * lo and hi as bytes */
     int u8, blo, bhi;
     __m512i lo8, hi8;
@@ -229,15 +229,16 @@ typedef struct {
 
 __attribute__((unused)) static inline void qi8_rq1_of(int32_t mant, int32_t sh, int32_t zy,
                                                       int64_t vmax, qi8_rq1_t *o) {
-    o->ok = sh > 32 && sh <= 62 && mant != 0;
+    o->ok = sh > 32 && sh <= 62;
     o->nt = o->zf = 0, o->bn = o->mant = o->s32 = o->b32 = o->bit = o->lm = 0;
     if (!o->ok)
         return;
-    const int t = __builtin_ctz((uint32_t)mant), s = sh - 32;
+    /* mant 0: every product 0, no tie */
+    const int t = mant ? __builtin_ctz((uint32_t)mant) : 31, s = sh - 32;
     o->mant = mant, o->s32 = s, o->b32 = (int32_t)((1u << (s - 1)) - 1u);
     o->bit = (int32_t)(1u << s);
-    o->lm = (int32_t)(0xffffffffu >> t);
-    o->nt = sh - 1 - t >= 32 || (vmax >= 0 && vmax < (int64_t)1 << (sh - 1 - t));
+    o->lm = mant ? (int32_t)(0xffffffffu >> t) : 0;
+    o->nt = !mant || sh - 1 - t >= 32 || (vmax >= 0 && vmax < (int64_t)1 << (sh - 1 - t));
     o->zf = s <= 21;
     o->bn = (int32_t)((1u << (s - 1)) + (o->zf ? (uint32_t)zy << s : 0u));
 }
@@ -249,20 +250,18 @@ __attribute__((unused)) static inline qi8_rq16_t qi8_rq16_prep1(int32_t mant, in
                                                                 int32_t hi, int64_t vmax) {
     if (sh <= 32)
         return qi8_rq16_prep(_mm512_set1_epi32(mant), _mm512_set1_epi32(sh), zy, lo, hi);
+    qi8_rq1_t o; /* the scalar terms, broadcast */
+    qi8_rq1_of(mant, sh, zy, vmax, &o);
     qi8_rq16_t r;
     r.me = _mm512_set1_epi32(mant);
-    r.s32 = _mm512_set1_epi32(sh - 32);
-    r.b32 = _mm512_set1_epi32((int32_t)((1u << (sh - 33)) - 1u));
-    r.bit = _mm512_set1_epi32((int32_t)(1u << (sh - 32)));
-    r.lm = _mm512_set1_epi32(mant ? (int32_t)(0xffffffffu >> __builtin_ctz((uint32_t)mant)) : 0);
+    r.s32 = _mm512_set1_epi32(o.s32), r.b32 = _mm512_set1_epi32(o.b32);
+    r.bit = _mm512_set1_epi32(o.bit), r.lm = _mm512_set1_epi32(o.lm);
     r.zy = _mm512_set1_epi32(zy), r.lo = _mm512_set1_epi32(lo), r.hi = _mm512_set1_epi32(hi);
     r.hi32 = 1;
     r.sat = qi8_rq16_sat(lo, hi);
     qi8_rq16_bytes(&r, lo, hi);
     r.mo = r.se = r.so = r.be = r.bo = r.me;
-    qi8_rq1_t o;
-    qi8_rq1_of(mant, sh, zy, vmax, &o);
-    r.nt = o.ok && o.nt, r.zf = o.zf, r.bn = _mm512_set1_epi32(o.bn);
+    r.nt = o.nt, r.zf = o.zf, r.bn = _mm512_set1_epi32(o.bn);
     return r;
 }
 

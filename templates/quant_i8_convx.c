@@ -288,24 +288,16 @@ static void qi8_xlanes_of(ptrdiff_t v0, int nv, ptrdiff_t W, ptrdiff_t O2, ptrdi
     }
 }
 
-/* Requantizes and stores the sums of nv vectors by the outputs 8 mb .. 8 mb + 7 (< M). */
+/* Requantizes and stores the sums of nv vectors by the outputs 8 mb .. 8 mb + 7 (< M): a block
+ * that the epilogue in the registers (qi8_xep_t) does not take. */
 static void qi8_xepi(const int32_t *acc, int nv, const qi8_xlanes *ln, ptrdiff_t mb, ptrdiff_t M,
                      ptrdiff_t osp, const int32_t *cbu, const int32_t *mant, const int32_t *sh,
-                     const qi8_rq1_t *rqt, const qi8_rq16_t *r1, int32_t zy, int32_t lo,
-                     int32_t hi, int ymode, uint8_t *y) {
+                     int32_t zy, int32_t lo, int32_t hi, int ymode, uint8_t *y) {
     for (int i = 0; i < 8 && 8 * mb + i < M; i++) {
         const ptrdiff_t mo = 8 * mb + i;
         uint8_t *ym = y + mo * osp;
         const int32_t shm = sh[mo];
-        if (rqt && rqt[mo].ok) { /* the terms made once per call */
-            const __m512i cv = _mm512_set1_epi32(cbu[mo]);
-            for (int j = 0; j < nv; j++)
-                qi8_xstore(ym, &ln[j],
-                           qi8_rq16_1(_mm512_add_epi32(
-                                          _mm512_loadu_si512((const void *)(acc + (3 * i + j) * 16)),
-                                          cv),
-                                      &rqt[mo], r1));
-        } else if (shm >= 1 && shm <= 62) {
+        if (shm >= 1 && shm <= 62) {
             const qi8_rq16_t rq = qi8_rq16_prep1(mant[mo], shm, zy, lo, hi, -1);
             const __m512i cv = _mm512_set1_epi32(cbu[mo]);
             for (int j = 0; j < nv; j++)
@@ -573,8 +565,7 @@ static void qi8_convx(const void *x, int x_u8, int32_t zx, int64_t cin, int64_t 
             else
                 qi8_xtile(1, xt, wq, CQ, NT, toff, cqs, acc, epp);
             if (!epp)
-                qi8_xepi(acc, nv, ln, mb, M, O1 * O2, cbu, mant, sh, rqt, &r1, zy, lo, hi, ymode,
-                         yb);
+                qi8_xepi(acc, nv, ln, mb, M, O1 * O2, cbu, mant, sh, zy, lo, hi, ymode, yb);
         }
     }
 }

@@ -253,22 +253,20 @@ static int qi8_dws_plan(qi8_dws_t *t, ptrdiff_t I1, ptrdiff_t I2, ptrdiff_t S1, 
     ptrdiff_t r0 = 0, c0 = 0; /* the group's first output */
     for (ptrdiff_t g = 0; g < ng; g++) {
         const int nl = n - 16 * g < 16 ? (int)(n - 16 * g) : 16;
-        /* the window: the lowest and highest inside tap offsets of the lanes */
-        ptrdiff_t lo = PTRDIFF_MAX, hi = PTRDIFF_MIN, r = r0, c = c0;
-        for (int j = 0; j < nl; j++) {
-            for (int a = 0; a < 3; a++) {
-                const ptrdiff_t ir = r * S1 - P1 + a * D1;
-                if (ir < 0 || ir >= I1)
-                    continue;
-                for (int b = 0; b < 3; b++) {
-                    const ptrdiff_t ic = c * S2 - P2 + b * D2;
-                    if (ic < 0 || ic >= I2)
-                        continue;
-                    lo = ir * I2 + ic < lo ? ir * I2 + ic : lo;
-                    hi = ir * I2 + ic > hi ? ir * I2 + ic : hi;
+        /* each lane's dword bytes: the input offset of the tap, -1 when padded; the window
+         * from the lowest to the highest inside tap */
+        ptrdiff_t off[3][64], lo = PTRDIFF_MAX, hi = PTRDIFF_MIN, r = r0, c = c0;
+        for (int j = 0; j < 16; j++) {
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 4; b++) {
+                    const ptrdiff_t ir = r * S1 - P1 + a * D1;
+                    const ptrdiff_t ic = c * S2 - P2 + (b < 3 ? b : 2) * D2, o = ir * I2 + ic;
+                    const int inside = j < nl && ir >= 0 && ir < I1 && ic >= 0 && ic < I2;
+                    off[a][4 * j + b] = inside ? o : -1;
+                    if (inside)
+                        lo = o < lo ? o : lo, hi = o > hi ? o : hi;
                 }
-            }
-            if (++c == O2)
+            if (j < nl && ++c == O2)
                 c = 0, r++;
         }
         if (lo > hi) /* every tap padded */
@@ -276,25 +274,12 @@ static int qi8_dws_plan(qi8_dws_t *t, ptrdiff_t I1, ptrdiff_t I2, ptrdiff_t S1, 
         if (hi - lo >= 128)
             return 0;
         uint8_t ix[3][64];
-        memset(ix, zb, sizeof ix);
         __mmask64 in[3] = {0, 0, 0};
-        r = r0, c = c0;
-        for (int j = 0; j < nl; j++) {
-            for (int a = 0; a < 3; a++) {
-                const ptrdiff_t ir = r * S1 - P1 + a * D1;
-                if (ir < 0 || ir >= I1)
-                    continue;
-                for (int b = 0; b < 4; b++) {
-                    const ptrdiff_t ic = c * S2 - P2 + (b < 3 ? b : 2) * D2;
-                    if (ic < 0 || ic >= I2)
-                        continue;
-                    ix[a][4 * j + b] = (uint8_t)(ir * I2 + ic - lo);
-                    in[a] |= (__mmask64)1 << (4 * j + b);
-                }
+        for (int a = 0; a < 3; a++)
+            for (int k = 0; k < 64; k++) {
+                ix[a][k] = off[a][k] < 0 ? zb : (uint8_t)(off[a][k] - lo);
+                in[a] |= (__mmask64)(off[a][k] >= 0) << k;
             }
-            if (++c == O2)
-                c = 0, r++;
-        }
         r0 = r, c0 = c;
         for (int a = 0; a < 3; a++)
             t[g].ix[a] = _mm512_loadu_si512((const void *)ix[a]), t[g].in[a] = in[a];
