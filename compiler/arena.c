@@ -3,6 +3,10 @@
  * The arena is a list of large blocks; allocation bumps a pointer, memory is zeroed, and the
  * whole arena is freed at once when a compile ends.  There is no per-object free.
  *
+ * Beside the blocks the arena owns resizable chunks, one per text buffer of the compile (Buf
+ * made by buf_init_in): they grow by realloc, so a buffer of the generated C costs no more than
+ * a malloc'd one, and an error that unwinds mid-stage leaves nothing to free by hand.
+ *
  * Out of memory is an error like any other during a compile: onnx2c_compile installs a handler
  * for its thread that longjmps to the driver ("FILE: out of memory", exit status 1).  Outside
  * a compile (no handler) the process prints the message and aborts. */
@@ -18,8 +22,15 @@ typedef struct Block {
     _Alignas(16) unsigned char mem[];
 } Block;
 
+/* A resizable chunk, in a doubly linked list so one can be unlinked when it moves or leaves. */
+typedef struct Chunk {
+    struct Chunk *prev, *next;
+    _Alignas(16) unsigned char mem[];
+} Chunk;
+
 struct Arena {
     Block *head;
+    Chunk *chunks;
 };
 
 /* The handler of the compile running on this thread (fn NULL: none). */
@@ -49,6 +60,7 @@ static void *xmalloc(size_t n) {
 Arena *arena_new(void) {
     Arena *a = xmalloc(sizeof *a);
     a->head = NULL;
+    a->chunks = NULL;
     return a;
 }
 
@@ -58,6 +70,10 @@ void arena_free(Arena *a) {
     for (Block *b = a->head, *next; b; b = next) {
         next = b->next;
         free(b);
+    }
+    for (Chunk *ch = a->chunks, *next; ch; ch = next) {
+        next = ch->next;
+        free(ch);
     }
     free(a);
 }
@@ -136,13 +152,81 @@ char *arena_printf(Arena *a, const char *fmt, ...) {
     return s;
 }
 
+/* ---- chunks */
+
+static Chunk *chunk_of(void *p) { return (Chunk *)((unsigned char *)p - offsetof(Chunk, mem)); }
+
+static void chunk_unlink(Arena *a, Chunk *ch) {
+    if (ch->prev)
+        ch->prev->next = ch->next;
+    else
+        a->chunks = ch->next;
+    if (ch->next)
+        ch->next->prev = ch->prev;
+}
+
+static void chunk_link(Arena *a, Chunk *ch) {
+    ch->prev = NULL;
+    ch->next = a->chunks;
+    if (a->chunks)
+        a->chunks->prev = ch;
+    a->chunks = ch;
+}
+
+/* Resizes the chunk at p (NULL: a new one) to n bytes; its contents move with it. */
+static void *chunk_resize(Arena *a, void *p, size_t n) {
+    Chunk *ch = p ? chunk_of(p) : NULL;
+    if (ch)
+        chunk_unlink(a, ch);
+    Chunk *nc = realloc(ch, sizeof(Chunk) + n);
+    if (!nc) {
+        if (ch)
+            chunk_link(a, ch); /* still owned: freed with the arena */
+        arena_oom();
+    }
+    chunk_link(a, nc);
+    return nc->mem;
+}
+
+static void chunk_free(Arena *a, void *p) {
+    if (!p)
+        return;
+    Chunk *ch = chunk_of(p);
+    chunk_unlink(a, ch);
+    free(ch);
+}
+
+/* Hands the first len bytes of the chunk at p to the caller as a malloc'd block. */
+static char *chunk_release(Arena *a, void *p, size_t len) {
+    Chunk *ch = chunk_of(p);
+    chunk_unlink(a, ch);
+    memmove(ch, ch->mem, len);
+    return (char *)ch;
+}
+
 /* ---- Buf */
 
 void buf_init(Buf *b) { memset(b, 0, sizeof *b); }
 
-void buf_free(Buf *b) {
-    free(b->data);
+void buf_init_in(Buf *b, Arena *a) {
     buf_init(b);
+    b->arena = a;
+}
+
+Buf *buf_new(Arena *a) {
+    Buf *b = arena_alloc(a, sizeof *b);
+    b->arena = a;
+    return b;
+}
+
+void buf_free(Buf *b) {
+    Arena *a = b->arena;
+    if (a)
+        chunk_free(a, b->data);
+    else
+        free(b->data);
+    buf_init(b);
+    b->arena = a;
 }
 
 static void reserve(Buf *b, size_t extra) {
@@ -153,7 +237,7 @@ static void reserve(Buf *b, size_t extra) {
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + extra + 1)
         cap *= 2;
-    char *d = realloc(b->data, cap);
+    char *d = b->arena ? chunk_resize(b->arena, b->data, cap) : realloc(b->data, cap);
     if (!d)
         arena_oom();
     b->data = d;
@@ -190,7 +274,9 @@ void buf_printf(Buf *b, const char *fmt, ...) {
 
 char *buf_steal(Buf *b) {
     reserve(b, 0);
-    char *s = b->data;
+    Arena *a = b->arena;
+    char *s = a ? chunk_release(a, b->data, b->len + 1) : b->data;
     buf_init(b);
+    b->arena = a;
     return s;
 }

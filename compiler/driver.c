@@ -181,8 +181,8 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     infer_graph(c);
     lower_graph(c);
     plan_graph(c);
-    Buf *h = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
-    Buf *src = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
+    Buf *h = buf_new(c->arena);
+    Buf *src = buf_new(c->arena);
     emit_graph(c, h, src);
     if (c->opt->report) {
         plan_report(c, c->opt->report_out ? c->opt->report_out : stdout);
@@ -214,19 +214,10 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     if (c->opt->inspect)
         c->opt->inspect(c, c->opt->inspect_user);
 done:
-    for (int i = 0; i < c->nbufs; i++)
-        buf_free(c->bufs[i]);
     arena_free(c->arena);
     arena_on_oom(prev_oom);
     free(c);
     return status;
-}
-
-Buf *buf_track(Compiler *c, Buf *b) {
-    O2C_ASSERT(c, c->nbufs < (int)(sizeof c->bufs / sizeof c->bufs[0]));
-    buf_init(b);
-    c->bufs[c->nbufs++] = b;
-    return b;
 }
 
 void onnx2c_output_free(Output *out) {

@@ -119,7 +119,7 @@ static void put_comment_text(Buf *b, const char *s, size_t max) {
 
 const char *emit_comment_text(Emit *e, const char *s) {
     Buf b;
-    buf_init(&b);
+    buf_init_in(&b, e->a);
     put_comment_text(&b, s, 160);
     const char *r = arena_strdup(e->a, b.data ? b.data : "");
     buf_free(&b);
@@ -232,7 +232,7 @@ const char *emit_sym(Emit *e, Sym *s) {
 const char *emit_sym_array(Emit *e, const char *stem, int n, Sym *const *v) {
     const char *name = emit_tmp(e, stem);
     Buf b;
-    buf_init(&b);
+    buf_init_in(&b, e->a);
     for (int i = 0; i < n; i++)
         buf_printf(&b, "%s%s", i ? ", " : "", emit_sym(e, v[i]));
     emit_line(e, "const int64_t %s[%d] = {%s};", name, n > 0 ? n : 1, n > 0 ? b.data : "0");
@@ -244,7 +244,7 @@ const char *emit_batch_offset(Emit *e, int rb, Sym *const *batch, Sym *const *di
     SymCtx *s = e->c->sym;
     Sym *one = sym_const(s, 1), *stride = mat;
     Buf b;
-    buf_init(&b);
+    buf_init_in(&b, e->a);
     for (int d = rb - 1; d >= 0; d--) {
         if (!(dims[d] == one && batch[d] != one)) {
             if (stride == one)
@@ -262,7 +262,7 @@ const char *emit_batch_offset(Emit *e, int rb, Sym *const *batch, Sym *const *di
 const char *emit_int_array(Emit *e, const char *stem, int n, const int64_t *v) {
     const char *name = emit_tmp(e, stem);
     Buf b;
-    buf_init(&b);
+    buf_init_in(&b, e->a);
     for (int i = 0; i < n; i++)
         buf_printf(&b, "%s%s", i ? ", " : "", emit_int(e, v[i]));
     emit_line(e, "static const int64_t %s[%d] = {%s};", name, n > 0 ? n : 1, n > 0 ? b.data : "0");
@@ -600,7 +600,7 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
     (void)n;
     const char *y = emit_ptr(e, out);
     Buf ix;
-    buf_init(&ix);
+    buf_init_in(&ix, c->arena);
     if (flat || r == 0) {
         emit_line(e, "for (int64_t i = 0; i < %s; i++) {", emit_sym(e, ir_numel(c, out)));
         for (int k = 0; k < nin; k++)
@@ -611,7 +611,7 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
         buf_printf(&ix, "%s[i]", y);
         if (r == 0) {
             buf_free(&ix);
-            buf_init(&ix);
+            buf_init_in(&ix, c->arena);
             buf_printf(&ix, "%s[0]", y);
         }
         emit_indent(e, 1);
@@ -628,7 +628,7 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
             stride = sym_mul(s, stride, out->shape[d]);
         }
         Buf terms;
-        buf_init(&terms);
+        buf_init_in(&terms, c->arena);
         for (int d = 0; d < r; d++) {
             if (ostride[d] == one)
                 buf_printf(&terms, "%si%d", terms.len ? " + " : "", d);
@@ -640,7 +640,7 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
         for (int k = 0; k < nin; k++) {
             Value *v = ins[k];
             Buf t;
-            buf_init(&t);
+            buf_init_in(&t, c->arena);
             Sym **ist = arena_alloc(e->a, sizeof(Sym *) * (size_t)(v->rank + 1));
             Sym *st = one;
             for (int d = v->rank - 1; d >= 0; d--) {
@@ -662,7 +662,7 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
     }
     /* substitute $k, $y, $tk in expr */
     Buf ex;
-    buf_init(&ex);
+    buf_init_in(&ex, c->arena);
     for (const char *p = expr; *p; p++) {
         if (*p == '$' && p[1] >= '0' && p[1] <= '9') {
             int k = p[1] - '0';
@@ -695,7 +695,7 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
 static void begin_function(Emit *e) {
     Graph *g = e->c->g;
     buf_free(&e->body);
-    buf_init(&e->body);
+    buf_init_in(&e->body, e->a);
     e->indent = 1;
     e->nsyms = 0;
     if (e->sym_cap)
@@ -730,10 +730,10 @@ static void note_checked(Emit *e, Sym *s) {
 static void end_function(Emit *e, Buf *out, const char *signature, const char *guard, const char *pre) {
     Graph *g = e->c->g;
     Buf decl;
-    buf_init(&decl);
+    buf_init_in(&decl, e->a);
     /* buffer pointers first: they may mention more Syms (offsets, known values) */
     Buf ptrs;
-    buf_init(&ptrs);
+    buf_init_in(&ptrs, e->a);
     bool uses_ws = false;
     for (int i = 0; i < e->nvals; i++) {
         Value *v = e->vals[i];
@@ -742,7 +742,7 @@ static void end_function(Emit *e, Buf *out, const char *signature, const char *g
     }
     /* Sym locals, children before parents (ids grow with construction) */
     Buf syms;
-    buf_init(&syms);
+    buf_init_in(&syms, e->a);
     if (e->nsyms > 1)
         qsort(e->syms, (size_t)e->nsyms, sizeof(Sym *), cmp_sym_id);
     for (int i = 0; i < e->nsyms; i++) {
@@ -793,7 +793,7 @@ static const char *dim_text(Emit *e, Sym *d) {
 
 static const char *shape_str(Emit *e, const Value *v) {
     Buf b;
-    buf_init(&b);
+    buf_init_in(&b, e->a);
     buf_puts(&b, "[");
     for (int i = 0; i < v->rank && b.len < 400; i++)
         buf_printf(&b, "%s%s", i ? "," : "", dim_text(e, v->shape[i]));
@@ -807,50 +807,6 @@ static const char *shape_str(Emit *e, const Value *v) {
 static const char *model_base(Compiler *c) {
     const char *base = strrchr(c->path, '/');
     return base ? base + 1 : c->path;
-}
-
-/* NAME_WORKSPACE_MAX: the interval bound of the workspace with every dim in [0, --max].  When
- * the bound does not fit in int64 the bounds are refused, naming the dims that make it so. */
-static void write_workspace_max(Compiler *c, Buf *h, const char *U) {
-    Graph *g = c->g;
-    int64_t *lo = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(g->ndims + 1));
-    int64_t *hi = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(g->ndims + 1));
-    for (int i = 0; i < g->ndims; i++) {
-        if (g->dims[i].max < 0)
-            return;
-        hi[i] = g->dims[i].max;
-    }
-    int64_t wsmin, wsmax;
-    if (sym_bounds(g->workspace, lo, hi, &wsmin, &wsmax)) {
-        buf_printf(h, "#define %s_WORKSPACE_MAX %lldu /* bytes: bounds %s_workspace_size for dims within --max */\n",
-                   U, (long long)wsmax, c->prefix);
-        return;
-    }
-    /* No bound: either a divisor's interval holds 0 (no macro, as without --max), or the bound
-     * overflows.  Small bounds tell which; then the dims that overflow alone are named, or all
-     * the large ones when only their combination does. */
-    const int64_t small = 1024;
-    for (int i = 0; i < g->ndims; i++)
-        hi[i] = g->dims[i].max < small ? g->dims[i].max : small;
-    if (!sym_bounds(g->workspace, lo, hi, &wsmin, &wsmax))
-        return;
-    Buf names;
-    buf_init(&names);
-    for (int pass = 0; pass < 2 && !names.len; pass++)
-        for (int i = 0; i < g->ndims; i++) {
-            if (g->dims[i].max <= small)
-                continue;
-            hi[i] = g->dims[i].max;
-            if (pass || !sym_bounds(g->workspace, lo, hi, &wsmin, &wsmax))
-                buf_printf(&names, "%s%s=%lld", names.len ? ", " : "", g->dims[i].name,
-                           (long long)g->dims[i].max);
-            hi[i] = small;
-        }
-    char msg[600];
-    snprintf(msg, sizeof msg, "%s", names.data ? names.data : "");
-    buf_free(&names);
-    o2c_error(c, NULL, "--max %s: the workspace bound for these dims does not fit in 64 bits; "
-                       "give smaller bounds", msg);
 }
 
 static void write_header(Compiler *c, Buf *h) {
@@ -875,7 +831,9 @@ static void write_header(Compiler *c, Buf *h) {
         }
         buf_puts(h, " };\n");
     }
-    write_workspace_max(c, h, U);
+    if (g->workspace_max >= 0)
+        buf_printf(h, "#define %s_WORKSPACE_MAX %lldu /* bytes: bounds %s_workspace_size for dims within --max */\n",
+                   U, (long long)g->workspace_max, c->prefix);
     buf_puts(h, "\n/* Dim names, in enum order (\"batch\", ...). */\n");
     buf_printf(h, "extern const char *const %s_dim_names[];\n", P);
     buf_printf(h, "/* Names of the runtime inputs and of the outputs, in graph order. */\n");
@@ -909,7 +867,7 @@ static void write_header(Compiler *c, Buf *h) {
         for (int i = 0; i < nv; i++) {
             Value *v = pass ? g->outputs[i] : g->inputs[i];
             Buf line;
-            buf_init(&line);
+            buf_init_in(&line, c->arena);
             buf_printf(&line, "%s %d '%s': %s[", pass ? "output" : "input ", i, v->name,
                        dtype_name(v->dtype));
             for (int d = 0; d < v->rank && line.len < 600; d++)
@@ -961,7 +919,7 @@ static void write_strings(Buf *src, const char *P, const char *what, int n, cons
 
 static void emit_node(Compiler *c, Emit *e, Node *n) {
     Buf cm;
-    buf_init(&cm);
+    buf_init_in(&cm, c->arena);
     buf_printf(&cm, "%s: %s ", n->name, n->op_type);
     bool first = true;
     for (int k = 0; k < n->nin && cm.len < 600; k++)
@@ -1107,7 +1065,7 @@ static const char *checked_term(Emit *e, Sym *t) {
         return arena_printf(e->a, "o2c_term1(&acc, %s, %s)", ks, nf ? checked_operand(e, f[0]) : "1");
     }
     Buf b;
-    buf_init(&b);
+    buf_init_in(&b, e->a);
     for (int i = 0; i < nf; i++)
         buf_printf(&b, "%s%s", i ? ", " : "", checked_operand(e, f[i]));
     const char *r = arena_printf(e->a, "o2c_term(&acc, %s, %d, (const int64_t[]){%s})", ks, nf, b.data);
@@ -1154,7 +1112,7 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
                     emit_line(e, "o2c_acc acc;");
                 e->ck_used |= CK_POLY;
                 Buf t;
-                buf_init(&t);
+                buf_init_in(&t, c->arena);
                 buf_puts(&t, "o2c_zero(&acc)");
                 for (int k = 0; k < (s->kind == SYM_ADD ? s->n : 1); k++)
                     buf_printf(&t, ", %s", checked_term(e, s->kind == SYM_ADD ? s->args[k] : s));
@@ -1191,7 +1149,7 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
     }
     /* byte sizes on a target whose size_t is narrower than int64 (always false otherwise) */
     Buf cmp;
-    buf_init(&cmp);
+    buf_init_in(&cmp, c->arena);
     for (int i = 0; i < nsizes; i++) {
         int64_t v;
         if (sym_get_const(sizes[i], &v) && v <= (int64_t)UINT32_MAX)
@@ -1231,7 +1189,7 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
     emit_line(e, "(void)dims;");
     emit_line(e, "return 0;");
     Buf guard;
-    buf_init(&guard);
+    buf_init_in(&guard, c->arena);
     if (g->ndims) {
         buf_printf(&guard, "    if (!dims)\n        return %d;\n", E_NULL);
         buf_printf(&guard, "    for (int i = 0; i < %d; i++)\n", g->ndims);
@@ -1275,13 +1233,13 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         e->dim_names[i] = g->dims[i].name;
         e->dim_local[i] = model_ident(c, "d", g->dims[i].cname);
     }
-    buf_track(c, &e->kernels);
-    buf_track(c, &e->weights);
-    buf_track(c, &e->body);
+    buf_init_in(&e->kernels, c->arena);
+    buf_init_in(&e->weights, c->arena);
+    buf_init_in(&e->body, c->arena);
     write_header(c, h);
 
-    Buf *fns = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
-    Buf *api = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
+    Buf *fns = buf_new(c->arena);
+    Buf *api = buf_new(c->arena);
 
     /* names */
     const char **names = arena_alloc(c->arena, sizeof(char *) * (size_t)(g->ndims + g->ninputs + g->noutputs + 1));
@@ -1333,7 +1291,7 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         for (int i = 0; i < nv; i++) {
             Value *v = pass ? g->outputs[i] : g->inputs[i];
             Buf l;
-            buf_init(&l);
+            buf_init_in(&l, c->arena);
             for (int d = 0; d < v->rank; d++)
                 buf_printf(&l, "shape[%d] = %s; ", d, emit_sym(e, v->shape[d]));
             emit_line(e, "case %d: %sreturn %d;", i, l.data ? l.data : "", v->rank);
@@ -1350,7 +1308,7 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     /* run: argument checks come before any declaration that reads the arguments */
     begin_function(e);
     e->in_run = true;
-    Buf *pre = buf_track(c, arena_alloc(c->arena, sizeof(Buf)));
+    Buf *pre = buf_new(c->arena);
     if (g->ninputs || g->noutputs) {
         buf_puts(pre, "    if (");
         buf_puts(pre, g->ninputs ? "!inputs" : "0");

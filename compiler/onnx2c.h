@@ -60,12 +60,17 @@ char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap);
 
-/* Growable byte buffer (malloc-backed, for output text and file contents). */
+/* Growable byte buffer, for output text and file contents.  buf_init makes one backed by
+ * malloc (the caller frees it); buf_init_in one whose memory the arena owns, so an error that
+ * unwinds the compile frees it with the arena (buf_free may still free it early). */
 typedef struct Buf {
     char *data;
     size_t len, cap;
+    Arena *arena; /* NULL: malloc'd */
 } Buf;
 void buf_init(Buf *b);
+void buf_init_in(Buf *b, Arena *a);
+Buf *buf_new(Arena *a); /* a Buf in the arena, as buf_init_in */
 void buf_free(Buf *b);
 void buf_putn(Buf *b, const char *s, size_t n);
 void buf_puts(Buf *b, const char *s);
@@ -365,6 +370,7 @@ struct Graph {
     int nconstraints, capconstraints;
     Constraint *constraints;
     Sym *workspace;          /* plan.c: total workspace bytes */
+    int64_t workspace_max;   /* plan.c: its bound for dims within --max, or -1 */
     Plan *plan;              /* plan.c: the buffers and their lifetimes, for plan_report */
     Sym **checked;           /* emit.c: the Syms NAME_check evaluates, children first */
     int nchecked;
@@ -604,9 +610,6 @@ typedef struct Output {
  * (no trailing newline) into err. */
 int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err, size_t errlen);
 void onnx2c_output_free(Output *out);
-/* Initialises *b and has onnx2c_compile free its buffer at the end, error or not; b must live
- * in the arena.  Returns b. */
-Buf *buf_track(Compiler *c, Buf *b);
 
 /* The compiler context: everything one compile owns. */
 struct Compiler {
@@ -625,9 +628,6 @@ struct Compiler {
     void *valmap;
     int cident_counter;
     const Node *cur; /* the node being inferred (for errors from ir_set_shape), or NULL */
-    Buf *bufs[16];     /* malloc'd text buffers alive across stages: freed by onnx2c_compile,
-                       * also when an error longjmps out of the stage that fills them */
-    int nbufs;
 };
 
 #endif

@@ -503,6 +503,48 @@ static void place_slots(Compiler *c, PBuf *bufs, int nb) {
 
 /* ---- the plan */
 
+/* NAME_WORKSPACE_MAX: the interval bound of the workspace with every dim in [0, --max], into
+ * g->workspace_max (-1: no macro).  When the bound does not fit in int64 the bounds are
+ * refused, naming the dims that make it so. */
+static void workspace_max(Compiler *c) {
+    Graph *g = c->g;
+    g->workspace_max = -1;
+    int64_t *lo = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(g->ndims + 1));
+    int64_t *hi = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(g->ndims + 1));
+    for (int i = 0; i < g->ndims; i++) {
+        if (g->dims[i].max < 0)
+            return;
+        hi[i] = g->dims[i].max;
+    }
+    int64_t wsmin, wsmax;
+    if (sym_bounds(g->workspace, lo, hi, &wsmin, &wsmax)) {
+        g->workspace_max = wsmax;
+        return;
+    }
+    /* No bound: either a divisor's interval holds 0 (no macro, as without --max), or the bound
+     * overflows.  Small bounds tell which; then the dims that overflow alone are named, or all
+     * the large ones when only their combination does. */
+    const int64_t small = 1024;
+    for (int i = 0; i < g->ndims; i++)
+        hi[i] = g->dims[i].max < small ? g->dims[i].max : small;
+    if (!sym_bounds(g->workspace, lo, hi, &wsmin, &wsmax))
+        return;
+    Buf names;
+    buf_init_in(&names, c->arena);
+    for (int pass = 0; pass < 2 && !names.len; pass++)
+        for (int i = 0; i < g->ndims; i++) {
+            if (g->dims[i].max <= small)
+                continue;
+            hi[i] = g->dims[i].max;
+            if (pass || !sym_bounds(g->workspace, lo, hi, &wsmin, &wsmax))
+                buf_printf(&names, "%s%s=%lld", names.len ? ", " : "", g->dims[i].name,
+                           (long long)g->dims[i].max);
+            hi[i] = small;
+        }
+    o2c_error(c, NULL, "--max %.600s: the workspace bound for these dims does not fit in 64 "
+                       "bits; give smaller bounds", names.data ? names.data : "");
+}
+
 void plan_graph(Compiler *c) {
     Graph *g = c->g;
     SymCtx *s = c->sym;
@@ -591,6 +633,7 @@ void plan_graph(Compiler *c) {
     for (int b = 0; b < nb; b++)
         if (bufs[b].node >= 0)
             g->nodes[bufs[b].node]->scratch_offset = bufs[b].offset;
+    workspace_max(c);
 }
 
 /* ---- the scratch budget of --memory-first */
@@ -699,7 +742,7 @@ void plan_report(Compiler *c, FILE *f) {
             if (v && v->rank < 0)
                 continue;
             Buf sh;
-            buf_init(&sh);
+            buf_init_in(&sh, c->arena);
             const char *where = "-", *bytes = "-";
             if (v) {
                 buf_puts(&sh, dtype_name(v->dtype));

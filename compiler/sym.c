@@ -1357,7 +1357,7 @@ static const char *name_from_array(int i, void *user) {
 
 char *sym_str_max(Arena *a, const Sym *e, const char *const *dim_names, size_t maxlen) {
     Buf b;
-    buf_init(&b);
+    buf_init_in(&b, a);
     Printer p = {.b = &b, .dimname = name_from_array, .user = (void *)dim_names,
                  .max = maxlen < SIZE_MAX / 2 ? maxlen : SIZE_MAX / 2};
     print(&p, e, P_ADD);

@@ -71,7 +71,7 @@ static const char *require_expr(Compiler *c, Node *n, const Exprs *x, DType t) {
 static void emit_expr(Emit *e, Node *n, Value *out, int nin, Value *const *ins, const char *tmpl,
                       DType ct, const double *par, bool raw) {
     Buf b;
-    buf_init(&b);
+    buf_init_in(&b, emit_arena(e));
     bool wrap = !raw && is_half(out->dtype);
     if (wrap) {
         emit_template(e, "ew_float_to_half", DT_UNDEFINED);

@@ -256,8 +256,8 @@ static void emit_piece(Compiler *c, Emit *e, const Piece *p, Value *dst) {
     bool mc = r > 0 && ds[r - 1] == one && ss[r - 1] == one;
     int loops = mc ? r - 1 : r;
     Buf di, si;
-    buf_init(&di);
-    buf_init(&si);
+    buf_init_in(&di, c->arena);
+    buf_init_in(&si, c->arena);
     if (p->dnext)
         buf_puts(&di, "off");
     else if (p->dbase != K(c, 0))
@@ -736,7 +736,7 @@ static void emit_slice(Compiler *c, Emit *e, Node *n) {
     const char *Y = emit_ptr(e, y), *X = emit_ptr(e, x);
     emit_line(e, "int64_t o = 0;");
     Buf ix;
-    buf_init(&ix);
+    buf_init_in(&ix, c->arena);
     for (int d = 0; d < r; d++) {
         emit_line(e, "for (int64_t i%d = 0; i%d < %s[%d]; i%d++) {", d, d, yd, d, d);
         emit_indent(e, 1);
@@ -977,7 +977,7 @@ static void emit_gather_elements(Compiler *c, Emit *e, Node *n) {
     const char *X = emit_ptr(e, x), *I = emit_ptr(e, idx), *Y = emit_ptr(e, y);
     const char *dim = emit_sym(e, x->shape[axis]);
     Buf src;
-    buf_init(&src);
+    buf_init_in(&src, c->arena);
     emit_index_check(c, e, idx, x->shape[axis]);
     emit_line(e, "int64_t o = 0;");
     for (int d = 0; d < r; d++) {
@@ -1146,7 +1146,7 @@ static void emit_pad(Compiler *c, Emit *e, Node *n) {
     const char *X = emit_ptr(e, x), *Y = emit_ptr(e, y);
     Value *cv = n->opset >= 11 ? node_in(n, 2) : NULL;
     Buf src;
-    buf_init(&src);
+    buf_init_in(&src, c->arena);
     const char *ok = NULL;
     bool rt[MAX_RANK] = {false};
     if (pp->rt_pads) {

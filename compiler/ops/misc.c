@@ -703,7 +703,7 @@ static const char *ein_var(Emit *e, int L) {
 /* "v0 * s0 + v1 * s1 ..." for the given labels and shape, row-major. */
 static const char *ein_offset(Compiler *c, Emit *e, int rank, const int *lab, Sym *const *shape) {
     Buf b;
-    buf_init(&b);
+    buf_init_in(&b, c->arena);
     Sym *stride = sym_const(c->sym, 1);
     for (int a = rank - 1; a >= 0; a--) {
         if (lab[a] >= 0) {
@@ -742,7 +742,7 @@ static void emit_einsum(Compiler *c, Emit *e, Node *n) {
         emit_indent(e, 1);
     }
     Buf prod_b;
-    buf_init(&prod_b);
+    buf_init_in(&prod_b, c->arena);
     for (int k = 0; k < n->nin; k++) {
         Value *v = n->in[k];
         buf_printf(&prod_b, "%s%s%s[%s]", k ? " * " : "", wrap ? "(uint64_t)" : "", emit_ptr(e, v),

@@ -325,7 +325,7 @@ static const char *expand(Emit *e, const char *s, DType t, const char *acc, cons
     bool is_real = is_float || !strcmp(acc, "double");
     bool sint = !is_real && dtype_is_signed(t); /* a signed integer in uint64_t */
     Buf b;
-    buf_init(&b);
+    buf_init_in(&b, emit_arena(e));
     for (const char *p = s; *p; p++) {
         if (!strncmp(p, "$N", 2)) {
             buf_printf(&b, "(%s)%s", sint ? "int64_t" : acc, count);
@@ -393,7 +393,7 @@ static void close_loops(Emit *e, int k) {
 static const char *offset_expr(Emit *e, Compiler *c, const Axis *ax, int nax, bool reduced,
                                const char *var) {
     Buf b;
-    buf_init(&b);
+    buf_init_in(&b, c->arena);
     Sym *one = sym_const(c->sym, 1);
     for (int i = 0; i < nax; i++) {
         if (ax[i].reduced != reduced)

@@ -359,9 +359,9 @@ static void emit_resize(Compiler *c, Emit *e, Node *n) {
     const char *out = emit_sym_array(e, "out", k, r->out);
     /* scale (the given one, else out / in) and resized length (scale * in, else out) */
     Buf bs, bl, br;
-    buf_init(&bs);
-    buf_init(&bl);
-    buf_init(&br);
+    buf_init_in(&bs, c->arena);
+    buf_init_in(&bl, c->arena);
+    buf_init_in(&br, c->arena);
     for (int d = 0; d < k; d++) {
         const char *sep = d ? ", " : "";
         if (r->rt_scales) {

@@ -229,7 +229,7 @@ static void infer_rnn(Compiler *c, Node *n) {
 /* `const T name[n] = {...};` for the alpha/beta lists; returns the name. */
 static const char *rnn_literals(Emit *e, const char *stem, DType t, int64_t n, const double *v) {
     Buf b;
-    buf_init(&b);
+    buf_init_in(&b, emit_arena(e));
     for (int64_t i = 0; i < n; i++)
         buf_printf(&b, "%s%s", i ? ", " : "", emit_literal(e, t, v[i]));
     const char *name = emit_tmp(e, stem);

@@ -991,7 +991,7 @@ static void emit_tile(Compiler *c, Emit *e, Node *n) {
         emit_indent(e, 1);
     }
     Buf ix;
-    buf_init(&ix);
+    buf_init_in(&ix, c->arena);
     Sym *stride = one;
     for (int d = r - 1; d >= 0; d--) {
         if (x->shape[d] != one) {
