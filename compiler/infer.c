@@ -60,9 +60,11 @@ void infer_graph(Compiler *c) {
                       n->op_type);
         }
         n->op = op;
+        if (!op->domain[0] && n->opset < op->since)
+            o2c_error(c, n, "operator '%s' does not exist before opset %d; the model imports "
+                            "opset %d", n->op_type, op->since, n->opset);
         /* every op's first output is required, but for the RNNs' (Y) */
-        bool rnn = !strcmp(n->op_type, "LSTM") || !strcmp(n->op_type, "GRU") ||
-                   !strcmp(n->op_type, "RNN");
+        bool rnn = op->variant == OPV_LSTM || op->variant == OPV_GRU || op->variant == OPV_RNN;
         if (n->nout == 0 || (!n->out[0] && !rnn))
             o2c_error(c, n, "output 0 is missing (it is required)");
         for (int k = 0; k < n->nin; k++) {
@@ -75,6 +77,7 @@ void infer_graph(Compiler *c) {
                 o2c_error(c, n, "input '%s' has type %s, which is not supported", v->name,
                           dtype_name(v->dtype));
         }
+        infer_require_inputs(c, n, op->in_min, op->in_max);
         c->cur = n;
         op->infer(c, n);
         c->cur = NULL;

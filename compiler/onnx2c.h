@@ -479,12 +479,32 @@ int64_t infer_implied_len(Compiler *c, Node *n, Value *v, int64_t want, const ch
  * One table of ops.  Each family file defines a NULL-terminated array of OpDefs; ops.c lists
  * the families.  infer: shapes and folding.  emit: the C for one node (may be NULL for ops that
  * are always folded). */
+/* One row of the op table, compiler/ops/optable.h, which says what each field means. */
 struct OpDef {
     const char *name;   /* ONNX op_type */
-    const char *domain; /* NULL or "" for the default domain */
+    const char *domain; /* "" for the default domain */
+    const char *family; /* its file in compiler/ops/ */
+    int since;          /* the first opset of the domain that has it */
+    int in_min, in_max; /* inputs (in_max -1: any number) */
     void (*infer)(Compiler *c, Node *n);
-    void (*emit)(Compiler *c, Emit *e, Node *n);
+    void (*emit)(Compiler *c, Emit *e, Node *n); /* NULL: only when its result is known */
+    int variant;        /* an OPV_ constant, or 0 */
 };
+/* Variants of the rows that share their infer and emit (OpDef.variant). */
+enum {
+    OPV_CASTLIKE = 1,
+    OPV_D2S = 1, OPV_S2D,
+    OPV_POOL_MAX = 1, OPV_POOL_AVG, OPV_POOL_LP, OPV_GPOOL_MAX, OPV_GPOOL_AVG, OPV_GPOOL_LP,
+    OPV_QADD = 1, OPV_QMUL, OPV_QSIGMOID, OPV_QLEAKYRELU, OPV_QHARDSWISH, OPV_QPOOL,
+    OPV_QGLOBALPOOL,
+    OPV_ARGMAX = 1, OPV_ARGMIN,
+    OPV_RESIZE = 1, OPV_UPSAMPLE,
+    OPV_LSTM = 1, OPV_GRU, OPV_RNN,
+    OPV_SQUEEZE = 1, OPV_UNSQUEEZE,
+    OPV_HANN = 1, OPV_HAMMING, OPV_BLACKMAN,
+    OPV_SOFTMAX = 1, OPV_LOGSOFTMAX, OPV_HARDMAX,
+};
+
 const OpDef *ops_find(const char *domain, const char *op_type);
 /* Calls f for every op in the table with the name of its family (its file in compiler/ops/). */
 void ops_each(void (*f)(const OpDef *op, const char *family, void *user), void *user);

@@ -65,7 +65,6 @@ static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
 /* Common checks and attributes of Conv and ConvTranspose.  Fills the 3-D-normalised kernel,
  * stride and dilation (leading axes 1) and returns the spatial rank. */
 static int conv_common(Compiler *c, Node *n, ConvPlan *p, int64_t *pads, int *mode) {
-    infer_require_inputs(c, n, 2, 3);
     Value *x = infer_in(c, n, 0), *w = infer_in(c, n, 1), *b = node_in(n, 2);
     if (w->rank != x->rank)
         o2c_error(c, n, "weight rank %d does not match input rank %d", w->rank, x->rank);
@@ -206,7 +205,7 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
     return true;
 }
 
-static void infer_conv(Compiler *c, Node *n) {
+void infer_conv(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
     ConvPlan *p = arena_alloc(c->arena, sizeof *p);
     int64_t pads[6];
@@ -405,7 +404,7 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
     emit_line(e, "}");
 }
 
-static void emit_conv(Compiler *c, Emit *e, Node *n) {
+void emit_conv(Compiler *c, Emit *e, Node *n) {
     ConvPlan *p = n->priv;
     Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2), *res = node_in(n, 3), *y = n->out[0];
     const char *ct = dtype_ctype(y->dtype);
@@ -545,7 +544,7 @@ static void emit_conv(Compiler *c, Emit *e, Node *n) {
 
 /* ---- ConvTranspose */
 
-static void infer_conv_transpose(Compiler *c, Node *n) {
+void infer_conv_transpose(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
     ConvPlan *p = arena_alloc(c->arena, sizeof *p);
     p->transpose = true;
@@ -608,7 +607,7 @@ static void infer_conv_transpose(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-static void emit_conv_transpose(Compiler *c, Emit *e, Node *n) {
+void emit_conv_transpose(Compiler *c, Emit *e, Node *n) {
     (void)c;
     ConvPlan *p = n->priv;
     Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2), *y = n->out[0];
@@ -652,9 +651,3 @@ static void emit_conv_transpose(Compiler *c, Emit *e, Node *n) {
     emit_indent(e, -1);
     emit_line(e, "}");
 }
-
-const OpDef ops_conv[] = {
-    {"Conv", NULL, infer_conv, emit_conv},
-    {"ConvTranspose", NULL, infer_conv_transpose, emit_conv_transpose},
-    {NULL, NULL, NULL, NULL},
-};

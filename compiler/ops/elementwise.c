@@ -462,10 +462,9 @@ typedef struct {
     double par[3];
 } ExprPriv;
 
-static void infer_unary(Compiler *c, Node *n) {
+void infer_unary(Compiler *c, Node *n) {
     const UnaryOp *op = find_unary(n);
     O2C_ASSERT(c, op != NULL);
-    infer_require_inputs(c, n, 1, 1);
     Value *x = n->in[0];
     ExprPriv *p = arena_alloc(c->arena, sizeof *p);
     p->expr = require_expr(c, n, &op->x, x->dtype);
@@ -485,15 +484,14 @@ static void infer_unary(Compiler *c, Node *n) {
     fold_unary(c, n, op->fold);
 }
 
-static void emit_unary(Compiler *c, Emit *e, Node *n) {
+void emit_unary(Compiler *c, Emit *e, Node *n) {
     (void)c;
     ExprPriv *p = n->priv;
     emit_expr(e, n, n->out[0], 1, n->in, p->expr, compute_type(n->in[0]->dtype), p->par, false);
 }
 
 /* IsInf: y = isinf(x) && (x > 0 ? detect_positive : detect_negative) */
-static void infer_isinf(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_isinf(Compiler *c, Node *n) {
     Value *x = n->in[0];
     if (type_class(x->dtype) != CL_FLOAT)
         o2c_error(c, n, "element type %s is not supported", dtype_name(x->dtype));
@@ -582,7 +580,7 @@ static const BinaryOp *find_binary(Compiler *c, const Node *n) {
     o2c_error(c, n, "unsupported attribute value '%s'", variant ? variant : "");
 }
 
-static void infer_binary(Compiler *c, Node *n) {
+void infer_binary(Compiler *c, Node *n) {
     const BinaryOp *op = find_binary(c, n);
     if (op->variadic) {
         infer_require_inputs(c, n, 1, -1);
@@ -612,7 +610,7 @@ static void infer_binary(Compiler *c, Node *n) {
     fold_nary(c, n, op->fold, n->nin, n->in);
 }
 
-static void emit_binary(Compiler *c, Emit *e, Node *n) {
+void emit_binary(Compiler *c, Emit *e, Node *n) {
     const BinaryOp *op = find_binary(c, n);
     Value *y = n->out[0];
     DType t = n->in[0]->dtype, ct = compute_type(t);
@@ -638,8 +636,7 @@ static void emit_binary(Compiler *c, Emit *e, Node *n) {
 
 /* ---- Pow: y = x ^ p; from opset 12 the exponent's type may differ from the base's */
 
-static void infer_pow(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 2, 2);
+void infer_pow(Compiler *c, Node *n) {
     DType tb = n->in[0]->dtype, te = n->in[1]->dtype;
     TypeClass cb = type_class(tb), ce = type_class(te);
     if (cb == CL_BOOL || cb == CL_NONE || ce == CL_BOOL || ce == CL_NONE)
@@ -649,7 +646,7 @@ static void infer_pow(Compiler *c, Node *n) {
     infer_broadcast_all(c, n, DT_UNDEFINED);
 }
 
-static void emit_pow(Compiler *c, Emit *e, Node *n) {
+void emit_pow(Compiler *c, Emit *e, Node *n) {
     (void)c;
     DType tb = n->in[0]->dtype;
     TypeClass ce = type_class(n->in[1]->dtype);
@@ -674,7 +671,7 @@ typedef struct {
     double par[3];
 } ClipPriv;
 
-static void infer_clip(Compiler *c, Node *n) {
+void infer_clip(Compiler *c, Node *n) {
     ClipPriv *p = arena_alloc(c->arena, sizeof *p);
     Value *x = infer_in(c, n, 0);
     TypeClass cl = type_class(x->dtype);
@@ -719,7 +716,7 @@ static void infer_clip(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }
 
-static void emit_clip(Compiler *c, Emit *e, Node *n) {
+void emit_clip(Compiler *c, Emit *e, Node *n) {
     (void)c;
     ClipPriv *p = n->priv;
     emit_expr(e, n, n->out[0], p->nin, p->ins, p->expr, compute_type(p->ins[0]->dtype), p->par,
@@ -728,8 +725,7 @@ static void emit_clip(Compiler *c, Emit *e, Node *n) {
 
 /* ---- Where: y = cond ? x : y, all three broadcast */
 
-static void infer_where(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 3, 3);
+void infer_where(Compiler *c, Node *n) {
     if (n->in[0]->dtype != DT_BOOL)
         o2c_error(c, n, "condition has type %s, expected bool", dtype_name(n->in[0]->dtype));
     require_same_types(c, n, 1, 3);
@@ -754,7 +750,7 @@ static void infer_where(Compiler *c, Node *n) {
     y->kv = kv;
 }
 
-static void emit_where(Compiler *c, Emit *e, Node *n) {
+void emit_where(Compiler *c, Emit *e, Node *n) {
     (void)c;
     emit_expr(e, n, n->out[0], 3, n->in, "$0 ? $1 : $2", DT_UNDEFINED, NULL, true);
 }
@@ -821,9 +817,9 @@ static void fold_float_known(Compiler *c, Node *n, DType to, const void *data) {
     n->out[0]->kv = kv;
 }
 
-static void infer_cast(Compiler *c, Node *n) {
+void infer_cast(Compiler *c, Node *n) {
     DType to;
-    if (!strcmp(n->op_type, "CastLike")) {
+    if (n->op->variant == OPV_CASTLIKE) {
         infer_require_inputs(c, n, 2, 2);
         to = n->in[1]->dtype;
     } else {
@@ -859,7 +855,7 @@ static void infer_cast(Compiler *c, Node *n) {
     }
 }
 
-static void emit_cast(Compiler *c, Emit *e, Node *n) {
+void emit_cast(Compiler *c, Emit *e, Node *n) {
     (void)c;
     Value *x = n->in[0], *y = n->out[0];
     DType from = x->dtype, to = y->dtype;
@@ -882,26 +878,3 @@ static void emit_cast(Compiler *c, Emit *e, Node *n) {
         expr = "($y)$0";
     emit_expr(e, n, y, 1, n->in, expr, DT_FLOAT, NULL, raw);
 }
-
-const OpDef ops_elementwise[] = {
-#define U(name) {name, NULL, infer_unary, emit_unary}
-    U("Abs"), U("Neg"), U("Relu"), U("Sign"), U("Not"), U("Ceil"), U("Floor"), U("Round"),
-    U("Sqrt"), U("Exp"), U("Log"), U("Sin"), U("Cos"), U("Tan"), U("Asin"), U("Acos"),
-    U("Atan"), U("Sinh"), U("Cosh"), U("Tanh"), U("Asinh"), U("Acosh"), U("Atanh"), U("Erf"),
-    U("Reciprocal"), U("Sigmoid"), U("Softplus"), U("Softsign"), U("Elu"), U("Celu"),
-    U("Selu"), U("LeakyRelu"), U("ThresholdedRelu"), U("HardSigmoid"), U("HardSwish"),
-    U("Shrink"), U("IsNaN"),
-#undef U
-#define B(name) {name, NULL, infer_binary, emit_binary}
-    B("Add"), B("Sub"), B("Mul"), B("Div"), B("Mod"), B("BitShift"), B("Equal"), B("Less"),
-    B("LessOrEqual"), B("Greater"), B("GreaterOrEqual"), B("And"), B("Or"), B("Xor"),
-    B("PRelu"), B("Max"), B("Min"), B("Sum"), B("Mean"),
-#undef B
-    {"IsInf", NULL, infer_isinf, emit_unary},
-    {"Pow", NULL, infer_pow, emit_pow},
-    {"Clip", NULL, infer_clip, emit_clip},
-    {"Where", NULL, infer_where, emit_where},
-    {"Cast", NULL, infer_cast, emit_cast},
-    {"CastLike", NULL, infer_cast, emit_cast},
-    {NULL, NULL, NULL, NULL},
-};

@@ -284,7 +284,7 @@ static void emit_piece(Compiler *c, Emit *e, const Piece *p, Value *dst) {
     buf_free(&si);
 }
 
-static void emit_pieces(Compiler *c, Emit *e, Node *n) {
+void emit_pieces(Compiler *c, Emit *e, Node *n) {
     const Pieces *ps = n->priv;
     bool running = false;
     for (int i = 0; i < ps->n; i++) {
@@ -305,8 +305,7 @@ static void emit_pieces(Compiler *c, Emit *e, Node *n) {
 
 /* ---- Transpose: y = x permuted, y.shape[i] = x.shape[perm[i]] (default perm reverses) */
 
-static void infer_transpose(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_transpose(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0);
     require_rank(c, n, x, -1);
     int r = x->rank;
@@ -342,8 +341,7 @@ static void infer_transpose(Compiler *c, Node *n) {
 
 /* ---- Concat: y = inputs joined along axis; y.shape[axis] = sum of the inputs' */
 
-static void infer_concat(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, -1);
+void infer_concat(Compiler *c, Node *n) {
     Value *x0 = infer_in(c, n, 0);
     require_rank(c, n, x0, -1);
     int r = x0->rank;
@@ -409,8 +407,7 @@ static void infer_concat(Compiler *c, Node *n) {
 /* ---- Split: outputs are consecutive slices along axis.  Sizes: attribute `split` (< 13),
  * input 1 (13+), else equal parts (opset 18 `num_outputs`: ceil(dim / n), the last smaller). */
 
-static void infer_split(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 2);
+void infer_split(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0);
     require_rank(c, n, x, -1);
     int r = x->rank;
@@ -512,9 +509,8 @@ static void infer_split(Compiler *c, Node *n) {
         fold_pieces(c, n, ps);
 }
 
-static void emit_pieces(Compiler *c, Emit *e, Node *n);
 
-static void emit_split(Compiler *c, Emit *e, Node *n) {
+void emit_split(Compiler *c, Emit *e, Node *n) {
     const Pieces *ps = n->priv;
     if (ps->rt) {
         Value *sv = (Value *)ps->rt;
@@ -564,7 +560,7 @@ Sym *slice_axis(SymCtx *s, Sym *dim, Sym *start, Sym *end, int64_t step, Sym **b
     return sym_ceildiv(s, sym_max(s, zero, sym_sub(s, *begin, e)), sym_const(s, mag));
 }
 
-static void infer_slice(Compiler *c, Node *n) {
+void infer_slice(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
     Value *x;
     Sym **starts, **ends;
@@ -676,7 +672,7 @@ static void infer_slice(Compiler *c, Node *n) {
 
 /* Slice with runtime starts/ends/axes/steps: computes the clamped bounds as infer_slice does,
  * checks the lengths against the declared shape, then copies with runtime offsets. */
-static void emit_slice(Compiler *c, Emit *e, Node *n) {
+void emit_slice(Compiler *c, Emit *e, Node *n) {
     const Pieces *ps = n->priv;
     if (!ps->rt) {
         emit_pieces(c, e, n);
@@ -758,16 +754,15 @@ static void emit_slice(Compiler *c, Emit *e, Node *n) {
  *   y is [N, C*b², H/b, W/b].
  * One piece each: y seen as the 6-D transposed tensor, x read with the reshaped strides. */
 
-static void infer_depth_space(Compiler *c, Node *n) {
+void infer_depth_space(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
-    infer_require_inputs(c, n, 1, 1);
     Value *x = infer_in(c, n, 0);
     require_rank(c, n, x, 4);
     int64_t b = attr_int(c, n, "blocksize", 0);
     if (b <= 0 || b > ATTR_SIZE_MAX)
         o2c_error(c, n, "attribute 'blocksize' = %lld: must be in [1, %lld]", (long long)b,
                   (long long)ATTR_SIZE_MAX);
-    bool d2s = !strcmp(n->op_type, "DepthToSpace");
+    bool d2s = n->op->variant == OPV_D2S;
     const char *mode = d2s ? attr_str(c, n, "mode", "DCR") : "";
     bool crd = d2s && !strcmp(mode, "CRD");
     if (d2s && !crd && strcmp(mode, "DCR"))
@@ -853,8 +848,7 @@ static void emit_index_check(Compiler *c, Emit *e, Value *idx, Sym *dim) {
     emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
 
-static void infer_gather(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 2, 2);
+void infer_gather(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0), *idx = infer_in(c, n, 1);
     require_rank(c, n, x, -1);
     require_rank(c, n, idx, -1);
@@ -909,7 +903,7 @@ static void infer_gather(Compiler *c, Node *n) {
     fold_pieces(c, n, &ps);
 }
 
-static void emit_gather(Compiler *c, Emit *e, Node *n) {
+void emit_gather(Compiler *c, Emit *e, Node *n) {
     const GatherPriv *g = n->priv;
     Value *x = n->in[0], *idx = n->in[1], *y = n->out[0];
     const char *X = emit_ptr(e, x), *I = emit_ptr(e, idx), *Y = emit_ptr(e, y);
@@ -945,8 +939,7 @@ static void emit_gather(Compiler *c, Emit *e, Node *n) {
 /* ---- GatherElements: y[i...] = x[i... with i_axis replaced by idx[i...]]; y.shape = idx.shape
  * (same rank as x; negative indices add the dim; out of range is an error, as for Gather). */
 
-static void infer_gather_elements(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 2, 2);
+void infer_gather_elements(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0), *idx = infer_in(c, n, 1);
     require_rank(c, n, x, -1);
     check_indices_type(c, n, idx);
@@ -969,7 +962,7 @@ static void infer_gather_elements(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], x->dtype, idx->rank, idx->shape);
 }
 
-static void emit_gather_elements(Compiler *c, Emit *e, Node *n) {
+void emit_gather_elements(Compiler *c, Emit *e, Node *n) {
     int axis = *(const int *)n->priv;
     Value *x = n->in[0], *idx = n->in[1], *y = n->out[0];
     int r = x->rank;
@@ -1016,7 +1009,7 @@ typedef struct PadPriv {
     int axes[MAX_RANK];
 } PadPriv;
 
-static void infer_pad(Compiler *c, Node *n) {
+void infer_pad(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
     infer_require_inputs(c, n, n->opset >= 11 ? 2 : 1, n->opset >= 11 ? 4 : 1);
     Value *x = infer_in(c, n, 0);
@@ -1137,7 +1130,7 @@ static void infer_pad(Compiler *c, Node *n) {
     n->priv = pp;
 }
 
-static void emit_pad(Compiler *c, Emit *e, Node *n) {
+void emit_pad(Compiler *c, Emit *e, Node *n) {
     const PadPriv *pp = n->priv;
     Value *x = n->in[0], *y = n->out[0];
     int r = x->rank;
@@ -1248,8 +1241,7 @@ static void emit_pad(Compiler *c, Emit *e, Node *n) {
  * a length outside [0, steps] makes NAME_run return O2C_RUN_EINDEX before the node writes
  * anything (a length counts steps of the time axis: outside it names steps that do not exist). */
 
-static void infer_revseq(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 2, 2);
+void infer_revseq(Compiler *c, Node *n) {
     if (n->nout != 1 || !n->out[0])
         o2c_error(c, n, "expected exactly one output");
     Value *x = infer_in(c, n, 0), *lens = infer_in(c, n, 1);
@@ -1269,7 +1261,7 @@ static void infer_revseq(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }
 
-static void emit_revseq(Compiler *c, Emit *e, Node *n) {
+void emit_revseq(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0];
     int ba = (int)n->op_i[0];
     const char *sfx = emit_template(e, "layout_revseq", x->dtype);
@@ -1280,17 +1272,3 @@ static void emit_revseq(Compiler *c, Emit *e, Node *n) {
               emit_sym(e, sym_prod(c->sym, x->shape, 2, x->rank)));
     emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
-
-const OpDef ops_layout[] = {
-    {"Transpose", NULL, infer_transpose, emit_pieces},
-    {"Concat", NULL, infer_concat, emit_pieces},
-    {"Split", NULL, infer_split, emit_split},
-    {"Slice", NULL, infer_slice, emit_slice},
-    {"DepthToSpace", NULL, infer_depth_space, emit_pieces},
-    {"SpaceToDepth", NULL, infer_depth_space, emit_pieces},
-    {"Gather", NULL, infer_gather, emit_gather},
-    {"GatherElements", NULL, infer_gather_elements, emit_gather_elements},
-    {"Pad", NULL, infer_pad, emit_pad},
-    {"ReverseSequence", NULL, infer_revseq, emit_revseq},
-    {NULL, NULL, NULL, NULL},
-};

@@ -7,8 +7,7 @@
  * using M * M doubles of node scratch. */
 #include "onnx2c.h"
 
-static void infer_det(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_det(Compiler *c, Node *n) {
     if (n->nout != 1 || !n->out[0])
         o2c_error(c, n, "expected exactly one output");
     Value *x = infer_in(c, n, 0);
@@ -26,7 +25,7 @@ static void infer_det(Compiler *c, Node *n) {
     n->scratch = sym_mul(c->sym, sym_mul(c->sym, m, m), sym_const(c->sym, (int64_t)sizeof(double)));
 }
 
-static void emit_det(Compiler *c, Emit *e, Node *n) {
+void emit_det(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0];
     Sym *batch = sym_const(c->sym, 1);
     for (int i = 0; i < x->rank - 2; i++)
@@ -36,8 +35,3 @@ static void emit_det(Compiler *c, Emit *e, Node *n) {
               emit_ptr(e, n->out[0]), emit_sym(e, batch), emit_sym(e, x->shape[x->rank - 1]),
               emit_sym(e, n->scratch_offset));
 }
-
-const OpDef ops_linalg[] = {
-    {"Det", NULL, infer_det, emit_det},
-    {NULL, NULL, NULL, NULL},
-};

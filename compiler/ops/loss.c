@@ -28,7 +28,6 @@ typedef struct Loss {
 /* The shared rule of both ops; sets output 0 and returns the plan. */
 static Loss *infer_loss_common(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
-    infer_require_inputs(c, n, 2, 3);
     Value *x = infer_in(c, n, 0), *t = infer_in(c, n, 1), *w = node_in(n, 2);
     if (x->dtype != DT_FLOAT && x->dtype != DT_DOUBLE)
         o2c_error(c, n, "input type %s is not supported (float or double)", dtype_name(x->dtype));
@@ -82,13 +81,13 @@ static Loss *infer_loss_common(Compiler *c, Node *n) {
     return p;
 }
 
-static void infer_nll(Compiler *c, Node *n) {
+void infer_nll(Compiler *c, Node *n) {
     if (n->nout > 1)
         o2c_error(c, n, "%d outputs, expected 1", n->nout);
     infer_loss_common(c, n);
 }
 
-static void infer_sce(Compiler *c, Node *n) {
+void infer_sce(Compiler *c, Node *n) {
     if (n->nout > 2)
         o2c_error(c, n, "%d outputs, expected at most 2", n->nout);
     Loss *p = infer_loss_common(c, n);
@@ -124,12 +123,12 @@ static void emit_nll_call(Emit *e, Node *n, const char *lp) {
               p->has_ignore, emit_int(e, p->ignore), p->reduction);
 }
 
-static void emit_nll(Compiler *c, Emit *e, Node *n) {
+void emit_nll(Compiler *c, Emit *e, Node *n) {
     emit_target_check(c, e, n);
     emit_nll_call(e, n, emit_ptr(e, n->in[0]));
 }
 
-static void emit_sce(Compiler *c, Emit *e, Node *n) {
+void emit_sce(Compiler *c, Emit *e, Node *n) {
     const Loss *p = n->priv;
     emit_target_check(c, e, n);
     Value *x = n->in[0];
@@ -147,9 +146,3 @@ static void emit_sce(Compiler *c, Emit *e, Node *n) {
               emit_sym(e, p->c), emit_sym(e, p->d));
     emit_nll_call(e, n, lp);
 }
-
-const OpDef ops_loss[] = {
-    {"NegativeLogLikelihoodLoss", NULL, infer_nll, emit_nll},
-    {"SoftmaxCrossEntropyLoss", NULL, infer_sce, emit_sce},
-    {NULL, NULL, NULL, NULL},
-};

@@ -113,9 +113,8 @@ typedef struct MatMulPlan {
     Value *gemv;     /* --memory-first: B in templates/gemv.c's blocks, or NULL */
 } MatMulPlan;
 
-static void infer_matmul(Compiler *c, Node *n) {
+void infer_matmul(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
-    infer_require_inputs(c, n, 2, 2);
     Value *a = infer_in(c, n, 0), *b = infer_in(c, n, 1);
     require_type(c, n, a, b);
     if (a->rank < 1 || b->rank < 1)
@@ -149,7 +148,7 @@ static void infer_matmul(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-static void emit_matmul(Compiler *c, Emit *e, Node *n) {
+void emit_matmul(Compiler *c, Emit *e, Node *n) {
     SymCtx *s = c->sym;
     MatMulPlan *p = n->priv;
     Value *a = n->in[0], *b = n->in[1], *y = n->out[0];
@@ -226,8 +225,7 @@ typedef struct GemmPlan {
     bool bias_row;   /* C is [N] or [1, N] and beta is 1: added in the epilogue */
 } GemmPlan;
 
-static void infer_gemm(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 2, 3);
+void infer_gemm(Compiler *c, Node *n) {
     Value *a = infer_in(c, n, 0), *b = infer_in(c, n, 1), *cc = node_in(n, 2);
     require_type(c, n, a, b);
     if (a->rank != 2 || b->rank != 2)
@@ -304,7 +302,7 @@ static void gemm_bias_strides(Emit *e, Value *cc, Sym *nn, const char **bm, cons
     *bm = !r1 ? "0" : c1 ? emit_sym(e, nn) : "1";
 }
 
-static void emit_gemm(Compiler *c, Emit *e, Node *n) {
+void emit_gemm(Compiler *c, Emit *e, Node *n) {
     GemmPlan *p = n->priv;
     Value *a = n->in[0], *b = n->in[1], *cc = node_in(n, 2), *y = n->out[0];
     DType t = y->dtype;
@@ -346,9 +344,3 @@ static void emit_gemm(Compiler *c, Emit *e, Node *n) {
               p->bpk ? GP_PACKED : p->trans_b, eng_ptr(e, t, emit_ptr(e, y), false), N,
               eng_literal(e, t, p->alpha), eng_literal(e, t, beta), ep, work);
 }
-
-const OpDef ops_matmul[] = {
-    {"MatMul", NULL, infer_matmul, emit_matmul},
-    {"Gemm", NULL, infer_gemm, emit_gemm},
-    {NULL, NULL, NULL, NULL},
-};

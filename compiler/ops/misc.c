@@ -73,8 +73,7 @@ static const char *scalar_i64(Emit *e, Value *v) {
 /* ---- Trilu (opset 14): y = x where j - i >= k (upper, default) or j - i <= k (lower) on the
  * last two axes, else 0; k is the optional scalar input 1 (default 0), read at run time. */
 
-static void infer_trilu(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 2);
+void infer_trilu(Compiler *c, Node *n) {
     require_out(c, n, 1, 1);
     Value *x = infer_in(c, n, 0), *k = node_in(n, 1);
     if (x->rank < 2)
@@ -88,7 +87,7 @@ static void infer_trilu(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }
 
-static void emit_trilu(Compiler *c, Emit *e, Node *n) {
+void emit_trilu(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *k = node_in(n, 1);
     const char *sfx = emit_template(e, "misc_trilu", x->dtype);
     emit_line(e, "trilu_%s(%s, %s, %s, %s, %s, %s, %d);", sfx, emit_ptr(e, x),
@@ -101,8 +100,7 @@ static void emit_trilu(Compiler *c, Emit *e, Node *n) {
  * reverse) of x[..j..] along `axis`, the scalar input 1 (checked here when known, else read at
  * run time: outside [-rank, rank) NAME_run returns O2C_RUN_EINDEX). */
 
-static void infer_cumsum(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 2, 2);
+void infer_cumsum(Compiler *c, Node *n) {
     require_out(c, n, 1, 1);
     Value *x = infer_in(c, n, 0), *a = infer_in(c, n, 1);
     if (!numeric(x->dtype))
@@ -127,7 +125,7 @@ static void infer_cumsum(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }
 
-static void emit_cumsum(Compiler *c, Emit *e, Node *n) {
+void emit_cumsum(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *a = n->in[1];
     const char *sfx = emit_template(e, "misc_cumsum", x->dtype);
     const char *shape = emit_sym_array(e, "shape", x->rank, x->shape);
@@ -148,8 +146,7 @@ typedef struct OneHot {
     Value *rt_depth; /* declared shapes: depth read at run time (the declared dim) */
 } OneHot;
 
-static void infer_onehot(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 3, 3);
+void infer_onehot(Compiler *c, Node *n) {
     require_out(c, n, 1, 1);
     Value *ind = infer_in(c, n, 0), *dv = infer_in(c, n, 1), *vals = infer_in(c, n, 2);
     if (!numeric(ind->dtype))
@@ -184,7 +181,7 @@ static void infer_onehot(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-static void emit_onehot(Compiler *c, Emit *e, Node *n) {
+void emit_onehot(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const OneHot *p = n->priv;
     const char *ind = emit_ptr(e, n->in[0]), *v = emit_ptr(e, n->in[2]);
@@ -225,8 +222,7 @@ typedef struct Scatter {
     Sym *nidx, *k, *slice; /* ScatterND */
 } Scatter;
 
-static void infer_scatter_elements(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 3, 3);
+void infer_scatter_elements(Compiler *c, Node *n) {
     require_out(c, n, 1, 1);
     Value *d = infer_in(c, n, 0), *ind = infer_in(c, n, 1), *u = infer_in(c, n, 2);
     if (ind->dtype != DT_INT32 && ind->dtype != DT_INT64)
@@ -253,7 +249,7 @@ static void infer_scatter_elements(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-static void emit_scatter_elements(Compiler *c, Emit *e, Node *n) {
+void emit_scatter_elements(Compiler *c, Emit *e, Node *n) {
     const Scatter *p = n->priv;
     Value *d = n->in[0], *ind = n->in[1], *u = n->in[2];
     const char *sfx = emit_template(e, "misc_scatter", d->dtype);
@@ -269,8 +265,7 @@ static void emit_scatter_elements(Compiler *c, Emit *e, Node *n) {
 /* ---- ScatterND (opset 11+): indices [..., k], updates = indices.shape[:-1] +
  * data.shape[k:]; y = data, then y[indices[i]] = updates[i] (or the reduction) per tuple. */
 
-static void infer_scatternd(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 3, 3);
+void infer_scatternd(Compiler *c, Node *n) {
     require_out(c, n, 1, 1);
     Value *d = infer_in(c, n, 0), *ind = infer_in(c, n, 1), *u = infer_in(c, n, 2);
     if (ind->dtype != DT_INT64)
@@ -307,7 +302,7 @@ static void infer_scatternd(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-static void emit_scatternd(Compiler *c, Emit *e, Node *n) {
+void emit_scatternd(Compiler *c, Emit *e, Node *n) {
     const Scatter *p = n->priv;
     Value *d = n->in[0];
     const char *sfx = emit_template(e, "misc_scatternd", d->dtype);
@@ -328,8 +323,7 @@ typedef struct GatherND {
     Sym *nbatch, *ntuple, *slice, *bstride;
 } GatherND;
 
-static void infer_gathernd(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 2, 2);
+void infer_gathernd(Compiler *c, Node *n) {
     require_out(c, n, 1, 1);
     Value *d = infer_in(c, n, 0), *ind = infer_in(c, n, 1);
     if (ind->dtype != DT_INT64)
@@ -374,7 +368,7 @@ static void infer_gathernd(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-static void emit_gathernd(Compiler *c, Emit *e, Node *n) {
+void emit_gathernd(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const GatherND *p = n->priv;
     Value *d = n->in[0];
@@ -397,7 +391,7 @@ typedef struct TopK {
     Value *rt_k; /* declared shapes: K read at run time (the declared dim) */
 } TopK;
 
-static void infer_topk(Compiler *c, Node *n) {
+void infer_topk(Compiler *c, Node *n) {
     infer_require_inputs(c, n, 1, n->opset >= 10 ? 2 : 1);
     require_out(c, n, 2, 2);
     Value *x = infer_in(c, n, 0);
@@ -462,7 +456,7 @@ static void infer_topk(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-static void emit_topk(Compiler *c, Emit *e, Node *n) {
+void emit_topk(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const TopK *p = n->priv;
     Value *x = n->in[0];
@@ -480,8 +474,7 @@ static void emit_topk(Compiler *c, Emit *e, Node *n) {
 /* ---- EyeLike (opset 9+): y has x's 2-D shape, type `dtype` (default x's type);
  * y[i, j] = 1 where j - i == k, else 0. */
 
-static void infer_eyelike(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_eyelike(Compiler *c, Node *n) {
     require_out(c, n, 1, 1);
     Value *x = infer_in(c, n, 0);
     if (x->rank != 2)
@@ -493,7 +486,7 @@ static void infer_eyelike(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], t, 2, x->shape);
 }
 
-static void emit_eyelike(Compiler *c, Emit *e, Node *n) {
+void emit_eyelike(Compiler *c, Emit *e, Node *n) {
     (void)c;
     Value *y = n->out[0];
     const char *cols = emit_sym(e, y->shape[1]);
@@ -565,7 +558,7 @@ static int ein_term(Compiler *c, Node *n, const char *t, size_t len, int rank, i
     return cnt;
 }
 
-static void infer_einsum(Compiler *c, Node *n) {
+void infer_einsum(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
     Sym *one = sym_const(s, 1);
     if (n->nin < 1 || n->nin > 10)
@@ -723,7 +716,7 @@ static const char *ein_offset(Compiler *c, Emit *e, int rank, const int *lab, Sy
 
 /* Integers sum their products in uint64_t (wrapping modulo 2^n, no signed overflow, no int
  * promotion of uint16 products) and convert back; floats in their type. */
-static void emit_einsum(Compiler *c, Emit *e, Node *n) {
+void emit_einsum(Compiler *c, Emit *e, Node *n) {
     const Einsum *p = n->priv;
     Value *y = n->out[0];
     bool wrap = !dtype_is_float(y->dtype);
@@ -769,8 +762,7 @@ typedef struct Mvn {
     int64_t reduced[EIN_MAXL];
 } Mvn;
 
-static void infer_mvn(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_mvn(Compiler *c, Node *n) {
     require_out(c, n, 1, 1);
     Value *x = infer_in(c, n, 0);
     if (!dtype_is_float(x->dtype))
@@ -800,7 +792,7 @@ static void infer_mvn(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-static void emit_mvn(Compiler *c, Emit *e, Node *n) {
+void emit_mvn(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const Mvn *p = n->priv;
     Value *x = n->in[0];
@@ -811,18 +803,3 @@ static void emit_mvn(Compiler *c, Emit *e, Node *n) {
               sfx, emit_ptr(e, x), emit_ptr(e, n->out[0]), shape, red, x->rank,
               emit_sym(e, n->scratch_offset));
 }
-
-const OpDef ops_misc[] = {
-    {"Trilu", NULL, infer_trilu, emit_trilu},
-    {"CumSum", NULL, infer_cumsum, emit_cumsum},
-    {"OneHot", NULL, infer_onehot, emit_onehot},
-    {"ScatterElements", NULL, infer_scatter_elements, emit_scatter_elements},
-    {"Scatter", NULL, infer_scatter_elements, emit_scatter_elements},
-    {"ScatterND", NULL, infer_scatternd, emit_scatternd},
-    {"GatherND", NULL, infer_gathernd, emit_gathernd},
-    {"TopK", NULL, infer_topk, emit_topk},
-    {"EyeLike", NULL, infer_eyelike, emit_eyelike},
-    {"Einsum", NULL, infer_einsum, emit_einsum},
-    {"MeanVarianceNormalization", NULL, infer_mvn, emit_mvn},
-    {NULL, NULL, NULL, NULL},
-};

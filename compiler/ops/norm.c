@@ -63,8 +63,7 @@ static NormPriv *nci(Compiler *c, Node *n, const Value *x) {
 
 /* ---- BatchNormalization (opsets 1-15) */
 
-static void infer_batchnorm(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 5, 5);
+void infer_batchnorm(Compiler *c, Node *n) {
     Value *x = float_input(c, n, 0);
     NormPriv *p = nci(c, n, x);
     for (int i = 1; i < 5; i++)
@@ -95,7 +94,7 @@ static void infer_batchnorm(Compiler *c, Node *n) {
             ir_set_shape(c, n->out[i], x->dtype, 1, &p->C);
 }
 
-static void emit_batchnorm(Compiler *c, Emit *e, Node *n) {
+void emit_batchnorm(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const NormPriv *p = n->priv;
     DType t = n->in[0]->dtype;
@@ -119,8 +118,7 @@ static void emit_batchnorm(Compiler *c, Emit *e, Node *n) {
 
 /* ---- InstanceNormalization (opsets 1, 6) */
 
-static void infer_instancenorm(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 3, 3);
+void infer_instancenorm(Compiler *c, Node *n) {
     Value *x = float_input(c, n, 0);
     NormPriv *p = nci(c, n, x);
     per_channel(c, n, 1, x, p->C);
@@ -129,7 +127,7 @@ static void infer_instancenorm(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }
 
-static void emit_instancenorm(Compiler *c, Emit *e, Node *n) {
+void emit_instancenorm(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const NormPriv *p = n->priv;
     DType t = n->in[0]->dtype;
@@ -172,8 +170,7 @@ static Sym *layer_param(Compiler *c, Node *n, int i, const Value *x, int axis) {
     return sym_prod(c->sym, v->shape, 0, v->rank);
 }
 
-static void infer_layernorm(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 2, 3);
+void infer_layernorm(Compiler *c, Node *n) {
     Value *x = float_input(c, n, 0);
     if (x->rank < 1)
         o2c_error(c, n, "input is a scalar: LayerNormalization needs rank >= 1");
@@ -204,7 +201,7 @@ static void infer_layernorm(Compiler *c, Node *n) {
             ir_set_shape(c, n->out[i], (DType)stash, x->rank, st);
 }
 
-static void emit_layernorm(Compiler *c, Emit *e, Node *n) {
+void emit_layernorm(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const NormPriv *p = n->priv;
     DType t = n->in[0]->dtype;
@@ -219,8 +216,7 @@ static void emit_layernorm(Compiler *c, Emit *e, Node *n) {
 
 /* ---- LRN (opsets 1, 13) */
 
-static void infer_lrn(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_lrn(Compiler *c, Node *n) {
     Value *x = float_input(c, n, 0);
     nci(c, n, x);
     if (!node_attr(n, "size"))
@@ -234,7 +230,7 @@ static void infer_lrn(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }
 
-static void emit_lrn(Compiler *c, Emit *e, Node *n) {
+void emit_lrn(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const NormPriv *p = n->priv;
     DType t = n->in[0]->dtype;
@@ -244,11 +240,3 @@ static void emit_lrn(Compiler *c, Emit *e, Node *n) {
               emit_int(e, n->op_i[0]), emit_literal(e, t, n->op_f[0]),
               emit_literal(e, t, n->op_f[1]), emit_literal(e, t, n->op_f[2]));
 }
-
-const OpDef ops_norm[] = {
-    {"BatchNormalization", NULL, infer_batchnorm, emit_batchnorm},
-    {"InstanceNormalization", NULL, infer_instancenorm, emit_instancenorm},
-    {"LayerNormalization", NULL, infer_layernorm, emit_layernorm},
-    {"LRN", NULL, infer_lrn, emit_lrn},
-    {NULL, NULL, NULL, NULL},
-};

@@ -1,52 +1,38 @@
-/* ops.c — the one table of ops.
- *
- * Each op family (one file in compiler/ops/) defines a NULL-terminated OpDef array; this file
- * lists the families.  Adding an op is one line in its family's table. */
+/* ops.c — the one table of ops, built from compiler/ops/optable.h (one row an op: its facts
+ * and its functions, which live in the op's family file, compiler/ops/FAMILY.c). */
 #include "onnx2c.h"
 #include <string.h>
 
-#define FAMILIES(X) \
-    X(elementwise)  \
-    X(matmul)       \
-    X(conv)         \
-    X(pool)         \
-    X(norm)         \
-    X(softmax)      \
-    X(reduce)       \
-    X(shape)        \
-    X(layout)       \
-    X(misc)         \
-    X(loss)         \
-    X(resize)       \
-    X(rnn)          \
-    X(quant)        \
-    X(quant_ms)     \
-    X(signal)       \
-    X(spatial)      \
-    X(linalg)
+#define OP(name, domain, family, since, in_min, in_max, infer, emit, variant)                     \
+    void infer_##infer(Compiler *c, Node *n);                                                      \
+    void emit_##emit(Compiler *c, Emit *e, Node *n);
+#define OP_KNOWN(name, domain, family, since, in_min, in_max, infer, variant)                      \
+    void infer_##infer(Compiler *c, Node *n);
+#include "optable.h"
+#undef OP
+#undef OP_KNOWN
 
-#define DECLARE(f) extern const OpDef ops_##f[];
-FAMILIES(DECLARE)
-#define LIST(f) ops_##f,
-static const OpDef *const families[] = {FAMILIES(LIST) NULL};
-#define NAME(f) #f,
-static const char *const family_names[] = {FAMILIES(NAME) NULL};
+static const OpDef table[] = {
+#define OP(name, domain, family, since, in_min, in_max, infer, emit, variant)                     \
+    {#name, domain, #family, since, in_min, in_max, infer_##infer, emit_##emit, variant},
+#define OP_KNOWN(name, domain, family, since, in_min, in_max, infer, variant)                      \
+    {#name, domain, #family, since, in_min, in_max, infer_##infer, NULL, variant},
+#include "optable.h"
+#undef OP
+#undef OP_KNOWN
+};
 
 const OpDef *ops_find(const char *domain, const char *op_type) {
-    if (domain && strcmp(domain, "ai.onnx") == 0)
+    if (!domain || strcmp(domain, "ai.onnx") == 0)
         domain = "";
-    for (int f = 0; families[f]; f++)
-        for (const OpDef *d = families[f]; d->name; d++) {
-            const char *dd = d->domain ? d->domain : "";
-            if (strcmp(d->name, op_type) == 0 && strcmp(dd, domain ? domain : "") == 0)
-                return d;
-        }
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (strcmp(table[i].name, op_type) == 0 && strcmp(table[i].domain, domain) == 0)
+            return &table[i];
     return NULL;
 }
 
 /* Calls f for every op in the table, in table order. */
 void ops_each(void (*f)(const OpDef *op, const char *family, void *user), void *user) {
-    for (int i = 0; families[i]; i++)
-        for (const OpDef *d = families[i]; d->name; d++)
-            f(d, family_names[i], user);
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        f(&table[i], table[i].family, user);
 }

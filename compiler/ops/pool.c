@@ -21,17 +21,20 @@
 #include <string.h>
 
 static PoolKind pool_kind(const Node *n) {
-    const char *op = n->op_type;
-    if (strstr(op, "Max"))
+    switch (n->op->variant) {
+    case OPV_POOL_MAX:
+    case OPV_GPOOL_MAX:
         return POOL_MAX;
-    if (strstr(op, "Average"))
+    case OPV_POOL_AVG:
+    case OPV_GPOOL_AVG:
         return POOL_AVG;
-    return POOL_LP;
+    default:
+        return POOL_LP;
+    }
 }
 
 /* Input 0: an [N, C, spatial...] tensor of a type the kind supports. */
 static Value *pool_input(Compiler *c, Node *n, PoolKind kind) {
-    infer_require_inputs(c, n, 1, 1);
     Value *x = infer_in(c, n, 0);
     if (x->rank < 3)
         o2c_error(c, n, "input rank %d: expected [N, C, D1, ...] (rank >= 3)", x->rank);
@@ -61,7 +64,7 @@ static int64_t pool_flag(Compiler *c, Node *n, const char *name) {
 }
 
 static void pool_outputs(Compiler *c, Node *n, PoolKind kind, Value *x, Sym **shape) {
-    int maxout = kind == POOL_MAX && n->opset >= 8 && !strcmp(n->op_type, "MaxPool") ? 2 : 1;
+    int maxout = kind == POOL_MAX && n->opset >= 8 && n->op->variant == OPV_POOL_MAX ? 2 : 1;
     if (n->nout < 1 || !n->out[0])
         o2c_error(c, n, "output 0 is required");
     if (n->nout > maxout)
@@ -149,7 +152,7 @@ Pool *pool_geometry(Compiler *c, Node *n, Value *x, PoolKind kind, Sym **shape) 
 }
 
 /* MaxPool, AveragePool, LpPool: the output rule of the file comment. */
-static void infer_pool(Compiler *c, Node *n) {
+void infer_pool(Compiler *c, Node *n) {
     PoolKind kind = pool_kind(n);
     Value *x = pool_input(c, n, kind);
     Sym *shape[5];
@@ -184,7 +187,7 @@ Pool *pool_global_geometry(Compiler *c, Node *n, Value *x, PoolKind kind, Sym **
     return p;
 }
 
-static void infer_global_pool(Compiler *c, Node *n) {
+void infer_global_pool(Compiler *c, Node *n) {
     PoolKind kind = pool_kind(n);
     Value *x = pool_input(c, n, kind);
     Sym **shape;
@@ -205,7 +208,7 @@ static double type_lowest(DType t) {
     }
 }
 
-static void emit_pool(Compiler *c, Emit *e, Node *n) {
+void emit_pool(Compiler *c, Emit *e, Node *n) {
     (void)c;
     Pool *p = n->priv;
     Value *x = n->in[0], *y = n->out[0];
@@ -237,13 +240,3 @@ static void emit_pool(Compiler *c, Emit *e, Node *n) {
         break;
     }
 }
-
-const OpDef ops_pool[] = {
-    {"MaxPool", NULL, infer_pool, emit_pool},
-    {"AveragePool", NULL, infer_pool, emit_pool},
-    {"LpPool", NULL, infer_pool, emit_pool},
-    {"GlobalMaxPool", NULL, infer_global_pool, emit_pool},
-    {"GlobalAveragePool", NULL, infer_global_pool, emit_pool},
-    {"GlobalLpPool", NULL, infer_global_pool, emit_pool},
-    {NULL, NULL, NULL, NULL},
-};

@@ -302,7 +302,6 @@ typedef struct QdqPlan {
 } QdqPlan;
 
 static void infer_qdq(Compiler *c, Node *n, bool quantize) {
-    infer_require_inputs(c, n, 2, 3);
     Value *x = infer_in(c, n, 0), *sc = infer_in(c, n, 1), *zp = node_in(n, 2);
     if (quantize) {
         if (x->dtype != DT_FLOAT && x->dtype != DT_INT32)
@@ -354,8 +353,8 @@ static void infer_qdq(Compiler *c, Node *n, bool quantize) {
     n->priv = p;
 }
 
-static void infer_quantize(Compiler *c, Node *n) { infer_qdq(c, n, true); }
-static void infer_dequantize(Compiler *c, Node *n) { infer_qdq(c, n, false); }
+void infer_quantize(Compiler *c, Node *n) { infer_qdq(c, n, true); }
+void infer_dequantize(Compiler *c, Node *n) { infer_qdq(c, n, false); }
 
 static void emit_qdq(Compiler *c, Emit *e, Node *n, bool quantize) {
     (void)c;
@@ -407,15 +406,14 @@ static void emit_qdq(Compiler *c, Emit *e, Node *n, bool quantize) {
     emit_line(e, "    }");
 }
 
-static void emit_quantize(Compiler *c, Emit *e, Node *n) { emit_qdq(c, e, n, true); }
-static void emit_dequantize(Compiler *c, Emit *e, Node *n) { emit_qdq(c, e, n, false); }
+void emit_quantize(Compiler *c, Emit *e, Node *n) { emit_qdq(c, e, n, true); }
+void emit_dequantize(Compiler *c, Emit *e, Node *n) { emit_qdq(c, e, n, false); }
 
 /* ---- DynamicQuantizeLinear */
 
 static Value *out_opt(const Node *n, int i) { return i < n->nout ? n->out[i] : NULL; }
 
-static void infer_dynquant(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_dynquant(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0);
     if (x->dtype != DT_FLOAT)
         o2c_error(c, n, "input x has type %s; it must be float", dtype_name(x->dtype));
@@ -430,7 +428,7 @@ static void infer_dynquant(Compiler *c, Node *n) {
 
 /* NaN elements are skipped by the range; an infinite one makes the scale infinite, and the
  * quantized values go through the saturating conversion (NaN gives 0: templates/int_satf.c). */
-static void emit_dynquant(Compiler *c, Emit *e, Node *n) {
+void emit_dynquant(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0];
     const char *X = emit_ptr(e, x), *len = emit_sym(e, ir_numel(c, x));
     const char *sat = emit_template(e, "int_satf", DT_UINT8);
@@ -576,8 +574,8 @@ static void infer_qmm(Compiler *c, Node *n, bool qlinear) {
     n->priv = p;
 }
 
-static void infer_matmulinteger(Compiler *c, Node *n) { infer_qmm(c, n, false); }
-static void infer_qlinearmatmul(Compiler *c, Node *n) { infer_qmm(c, n, true); }
+void infer_matmulinteger(Compiler *c, Node *n) { infer_qmm(c, n, false); }
+void infer_qlinearmatmul(Compiler *c, Node *n) { infer_qmm(c, n, true); }
 
 /* Pointer expression of a parameter for the current batch element (row side: per-batch
  * offset of `mat` elements per matrix). */
@@ -672,7 +670,7 @@ static void emit_qmm_rt(Compiler *c, Emit *e, Node *n) {
     qmm_batch_close(e, &p->sh);
 }
 
-static void emit_qmm(Compiler *c, Emit *e, Node *n) {
+void emit_qmm(Compiler *c, Emit *e, Node *n) {
     SymCtx *s = c->sym;
     QmmPlan *p = n->priv;
     bool ql = p->qlinear;
@@ -967,8 +965,8 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
     n->priv = p;
 }
 
-static void infer_convinteger(Compiler *c, Node *n) { infer_qconv(c, n, false); }
-static void infer_qlinearconv(Compiler *c, Node *n) { infer_qconv(c, n, true); }
+void infer_convinteger(Compiler *c, Node *n) { infer_qconv(c, n, false); }
+void infer_qlinearconv(Compiler *c, Node *n) { infer_qconv(c, n, true); }
 
 static const char *qp_ptr(Emit *e, const QParam *q, const char *null_type) {
     if (q->mode == QP_NONE)
@@ -1009,7 +1007,7 @@ static void emit_qconv_rt(Compiler *c, Emit *e, Node *n) {
               emit_sym(e, sym_mul(s, p->m, p->osp)), p->slots, emit_sym(e, slot));
 }
 
-static void emit_qconv(Compiler *c, Emit *e, Node *n) {
+void emit_qconv(Compiler *c, Emit *e, Node *n) {
     SymCtx *s = c->sym;
     QconvPlan *p = n->priv;
     bool ql = p->qlinear;
@@ -1113,14 +1111,3 @@ static void emit_qconv(Compiler *c, Emit *e, Node *n) {
     emit_indent(e, -1);
     emit_line(e, "}");
 }
-
-const OpDef ops_quant[] = {
-    {"QuantizeLinear", NULL, infer_quantize, emit_quantize},
-    {"DequantizeLinear", NULL, infer_dequantize, emit_dequantize},
-    {"DynamicQuantizeLinear", NULL, infer_dynquant, emit_dynquant},
-    {"MatMulInteger", NULL, infer_matmulinteger, emit_qmm},
-    {"QLinearMatMul", NULL, infer_qlinearmatmul, emit_qmm},
-    {"ConvInteger", NULL, infer_convinteger, emit_qconv},
-    {"QLinearConv", NULL, infer_qlinearconv, emit_qconv},
-    {NULL, NULL, NULL, NULL},
-};

@@ -103,7 +103,7 @@ static void require_inputs(Compiler *c, Node *n, int max, unsigned required) {
             o2c_error(c, n, "input %d is required", i);
 }
 
-static void infer_qbinary(Compiler *c, Node *n) {
+void infer_qbinary(Compiler *c, Node *n) {
     require_inputs(c, n, 8, 1u | 2u | 8u | 16u | 64u);
     Value *a = qtensor(c, n, 0, "A"), *b = qtensor(c, n, 3, "B");
     if (a->dtype != b->dtype)
@@ -121,13 +121,13 @@ static void infer_qbinary(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], a->dtype, r, shape);
 }
 
-static void emit_qbinary(Compiler *c, Emit *e, Node *n) {
+void emit_qbinary(Compiler *c, Emit *e, Node *n) {
     Value *a = n->in[0], *b = n->in[3], *y = n->out[0];
     const char *sfx = emit_template(e, "qms_quant", y->dtype);
     const char *sa = param(e, n->in[1], "sa"), *za = param(e, node_in(n, 2), "za");
     const char *sb = param(e, n->in[4], "sb"), *zb = param(e, node_in(n, 5), "zb");
     const char *sc = param(e, n->in[6], "sc"), *zc = param(e, node_in(n, 7), "zc");
-    bool mul = !strcmp(n->op_type, "QLinearMul");
+    bool mul = n->op->variant == OPV_QMUL;
     int64_t lo, hi;
     bool nar = narrowed(c, n, y->dtype, &lo, &hi); /* the clamp of a folded Relu or Clip */
     Value *ins[2] = {a, b};
@@ -159,14 +159,14 @@ static void emit_qbinary(Compiler *c, Emit *e, Node *n) {
 
 /* ---- QLinearSigmoid, QLinearLeakyRelu: a table of the 256 values */
 
-static void infer_qunary(Compiler *c, Node *n) {
+void infer_qunary(Compiler *c, Node *n) {
     require_inputs(c, n, 5, 1u | 2u | 8u);
     Value *x = qtensor(c, n, 0, "X");
     qscalar(c, n, 1, true, x->dtype, "X_scale");
     qscalar(c, n, 2, false, x->dtype, "X_zero_point");
     qscalar(c, n, 3, true, x->dtype, "Y_scale");
     qscalar(c, n, 4, false, x->dtype, "Y_zero_point");
-    if (!strcmp(n->op_type, "QLinearLeakyRelu"))
+    if (n->op->variant == OPV_QLEAKYRELU)
         n->op_f[0] = attr_float(c, n, "alpha", 0.01f);
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }
@@ -192,12 +192,12 @@ static const char *emit_lut(Compiler *c, Emit *e, Node *n, DType t, Value *sx, V
     return lut;
 }
 
-static void emit_qunary(Compiler *c, Emit *e, Node *n) {
+void emit_qunary(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *y = n->out[0];
     const char *f;
-    if (!strcmp(n->op_type, "QLinearSigmoid"))
+    if (n->op->variant == OPV_QSIGMOID)
         f = "1.0f / (1.0f + expf(-v))";
-    else if (!strcmp(n->op_type, "QLinearHardSwish")) /* HardSwish's float expression */
+    else if (n->op->variant == OPV_QHARDSWISH) /* HardSwish's float expression */
         f = arena_printf(c->arena, "v * fmaxf(0.0f, fminf(1.0f, %s * v + 0.5f))",
                          emit_literal(e, DT_FLOAT, 1.0 / 6.0));
     else
@@ -212,7 +212,7 @@ static void emit_qunary(Compiler *c, Emit *e, Node *n) {
 
 /* ---- QLinearConcat */
 
-static void infer_qconcat(Compiler *c, Node *n) {
+void infer_qconcat(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
     if (n->nin < 5 || (n->nin - 2) % 3 != 0)
         o2c_error(c, n, "%d inputs: expected Y_scale, Y_zero_point, then (X, X_scale, "
@@ -253,7 +253,7 @@ static void infer_qconcat(Compiler *c, Node *n) {
     n->priv = (void *)(intptr_t)(axis + 1);
 }
 
-static void emit_qconcat(Compiler *c, Emit *e, Node *n) {
+void emit_qconcat(Compiler *c, Emit *e, Node *n) {
     SymCtx *s = c->sym;
     Value *y = n->out[0];
     int axis = (int)(intptr_t)n->priv - 1, r = y->rank;
@@ -285,9 +285,9 @@ static void emit_qconcat(Compiler *c, Emit *e, Node *n) {
 
 /* ---- QLinearAveragePool, QLinearGlobalAveragePool */
 
-static void infer_qpool(Compiler *c, Node *n) {
+void infer_qpool(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
-    bool global = !strcmp(n->op_type, "QLinearGlobalAveragePool");
+    bool global = n->op->variant == OPV_QGLOBALPOOL;
     require_inputs(c, n, 5, 1u | 2u | 8u);
     Value *x = qtensor(c, n, 0, "X");
     qscalar(c, n, 1, true, x->dtype, "x_scale");
@@ -319,7 +319,7 @@ static void infer_qpool(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-static void emit_qpool(Compiler *c, Emit *e, Node *n) {
+void emit_qpool(Compiler *c, Emit *e, Node *n) {
     Pool *p = n->priv;
     Value *x = n->in[0], *y = n->out[0];
     const char *sfx = emit_template(e, "qms_avgpool", x->dtype);
@@ -335,16 +335,3 @@ static void emit_qpool(Compiler *c, Emit *e, Node *n) {
               sfx, emit_ptr(e, x), emit_ptr(e, y), emit_sym(e, p->nc), in, out, k, st, dl, pad,
               (long long)p->count_include_pad, sx, zx, sy, zy, (long long)lo, (long long)hi);
 }
-
-const OpDef ops_quant_ms[] = {
-    {"QLinearAdd", "com.microsoft", infer_qbinary, emit_qbinary},
-    {"QLinearMul", "com.microsoft", infer_qbinary, emit_qbinary},
-    {"QLinearSigmoid", "com.microsoft", infer_qunary, emit_qunary},
-    {"QLinearLeakyRelu", "com.microsoft", infer_qunary, emit_qunary},
-    {"QLinearConcat", "com.microsoft", infer_qconcat, emit_qconcat},
-    {"QLinearAveragePool", "com.microsoft", infer_qpool, emit_qpool},
-    {"QLinearGlobalAveragePool", "com.microsoft", infer_qpool, emit_qpool},
-    /* the lowering's DQ -> HardSwish -> Q (no such com.microsoft op: a domain of our own) */
-    {"QLinearHardSwish", "ai.onnx2c", infer_qunary, emit_qunary},
-    {NULL, NULL, NULL, NULL},
-};

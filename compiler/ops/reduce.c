@@ -239,7 +239,7 @@ static void fold_reduce(Compiler *c, Node *n, const ReducePlan *p) {
 
 /* ---- infer */
 
-static void infer_reduce(Compiler *c, Node *n) {
+void infer_reduce(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0);
     ReducePlan *p = arena_alloc(c->arena, sizeof *p);
     p->op = find_op(n);
@@ -491,7 +491,7 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "}");
 }
 
-static void emit_reduce(Compiler *c, Emit *e, Node *n) {
+void emit_reduce(Compiler *c, Emit *e, Node *n) {
     const ReducePlan *p = n->priv;
     const ReduceOp *op = p->op;
     Value *x = n->in[0], *y = n->out[0];
@@ -581,8 +581,7 @@ static void emit_reduce(Compiler *c, Emit *e, Node *n) {
 
 /* ONNX ArgMax/ArgMin: y = index of the largest/smallest element along `axis` (default 0);
  * keepdims (default 1); select_last_index (opset 12+) picks the last of equal extremes. */
-static void infer_arg(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_arg(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0);
     if (!dtype_is_float(x->dtype) && !dtype_is_int(x->dtype))
         o2c_error(c, n, "input type %s is not supported", dtype_name(x->dtype));
@@ -608,7 +607,7 @@ static void infer_arg(Compiler *c, Node *n) {
     n->priv = pa;
 }
 
-static void emit_arg(Compiler *c, Emit *e, Node *n) {
+void emit_arg(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *y = n->out[0];
     int axis = *(const int *)n->priv;
     Sym *outer = sym_const(c->sym, 1), *inner = outer;
@@ -619,21 +618,5 @@ static void emit_arg(Compiler *c, Emit *e, Node *n) {
     const char *sfx = emit_template(e, "reduce_arg", x->dtype);
     emit_line(e, "reduce_arg_%s(%s, %s, %s, %s, %s, %d, %d);", sfx, emit_ptr(e, x), emit_ptr(e, y),
               emit_sym(e, outer), emit_sym(e, x->shape[axis]), emit_sym(e, inner),
-              !strcmp(n->op_type, "ArgMax"), n->op_i[0] != 0);
+              n->op->variant == OPV_ARGMAX, n->op_i[0] != 0);
 }
-
-const OpDef ops_reduce[] = {
-    {"ReduceSum", NULL, infer_reduce, emit_reduce},
-    {"ReduceSumSquare", NULL, infer_reduce, emit_reduce},
-    {"ReduceMean", NULL, infer_reduce, emit_reduce},
-    {"ReduceProd", NULL, infer_reduce, emit_reduce},
-    {"ReduceMax", NULL, infer_reduce, emit_reduce},
-    {"ReduceMin", NULL, infer_reduce, emit_reduce},
-    {"ReduceL1", NULL, infer_reduce, emit_reduce},
-    {"ReduceL2", NULL, infer_reduce, emit_reduce},
-    {"ReduceLogSum", NULL, infer_reduce, emit_reduce},
-    {"ReduceLogSumExp", NULL, infer_reduce, emit_reduce},
-    {"ArgMax", NULL, infer_arg, emit_arg},
-    {"ArgMin", NULL, infer_arg, emit_arg},
-    {NULL, NULL, NULL, NULL},
-};

@@ -119,9 +119,9 @@ static Sym *scaled_dim(Compiler *c, Node *n, int axis, Sym *in, double scale, do
                     "(q <= 1000): floor(dim * scale) cannot be expressed", axis, scale * crop);
 }
 
-static void infer_resize(Compiler *c, Node *n) {
+void infer_resize(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
-    bool upsample = !strcmp(n->op_type, "Upsample");
+    bool upsample = n->op->variant == OPV_UPSAMPLE;
     bool legacy = upsample || n->opset < 11; /* Upsample, Resize-10: X, scales */
     infer_require_inputs(c, n, 1, legacy ? 2 : 4);
     if (n->nout != 1 || !n->out[0])
@@ -323,7 +323,7 @@ static void infer_resize(Compiler *c, Node *n) {
     n->priv = r;
 }
 
-static void emit_resize(Compiler *c, Emit *e, Node *n) {
+void emit_resize(Compiler *c, Emit *e, Node *n) {
     SymCtx *s = c->sym;
     Resize *r = n->priv;
     Value *x = n->in[0], *y = n->out[0];
@@ -422,9 +422,3 @@ static void emit_resize(Compiler *c, Emit *e, Node *n) {
                   emit_ptr(e, x), emit_ptr(e, y), emit_sym(e, r->outer), k, in, out, idx, wt,
                   ntap, wt, emit_sym(e, sym_mul(s, tot, sym_const(s, ntap))), ext);
 }
-
-const OpDef ops_resize[] = {
-    {"Resize", NULL, infer_resize, emit_resize},
-    {"Upsample", NULL, infer_resize, emit_resize},
-    {NULL, NULL, NULL, NULL},
-};

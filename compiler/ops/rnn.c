@@ -62,9 +62,9 @@ static bool same_name(const char *a, const char *b) {
 }
 
 static RnnKind rnn_kind(const Node *n) {
-    if (!strcmp(n->op_type, "LSTM"))
+    if (n->op->variant == OPV_LSTM)
         return RNN_LSTM;
-    if (!strcmp(n->op_type, "GRU"))
+    if (n->op->variant == OPV_GRU)
         return RNN_GRU;
     return RNN_RNN;
 }
@@ -125,7 +125,7 @@ static void rnn_expect(Compiler *c, Node *n, Value *v, const char *what, DType t
 }
 
 /* LSTM, GRU, RNN: the shapes of the file comment. */
-static void infer_rnn(Compiler *c, Node *n) {
+void infer_rnn(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
     RnnKind kind = rnn_kind(n);
     int G = kind == RNN_LSTM ? 4 : kind == RNN_GRU ? 3 : 1;
@@ -244,7 +244,7 @@ static const char *opt_ptr(Emit *e, Value *v, DType t, bool is_const) {
     return arena_printf(emit_arena(e), "(%s%s *)0", is_const ? "const " : "", dtype_ctype(t));
 }
 
-static void emit_rnn(Compiler *c, Emit *e, Node *n) {
+void emit_rnn(Compiler *c, Emit *e, Node *n) {
     (void)c;
     Rnn *r = n->priv;
     Value *x = n->in[0];
@@ -282,10 +282,3 @@ static void emit_rnn(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "    %s, %lld, %lld, %s);", sizes, (long long)r->direction, (long long)r->layout,
               tail);
 }
-
-const OpDef ops_rnn[] = {
-    {"LSTM", NULL, infer_rnn, emit_rnn},
-    {"GRU", NULL, infer_rnn, emit_rnn},
-    {"RNN", NULL, infer_rnn, emit_rnn},
-    {NULL, NULL, NULL, NULL},
-};

@@ -234,7 +234,7 @@ static const char *elem_literal(Emit *e, DType t, const void *p) {
 }
 
 /* y = x for the ops that only relabel the shape. */
-static void emit_copy(Compiler *c, Emit *e, Node *n) {
+void emit_copy(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *y = n->out[0];
     if (known(y))
         return;
@@ -248,7 +248,7 @@ static void emit_copy(Compiler *c, Emit *e, Node *n) {
 
 /* Reshape with a runtime target: each entry must give the declared dim (0 copies the input
  * dim unless allowzero; one -1 is inferred, which the element-count constraint settles). */
-static void emit_reshape(Compiler *c, Emit *e, Node *n) {
+void emit_reshape(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *t = node_in(n, 1), *y = n->out[0];
     if (n->opset >= 5 && t && !known(t)) {
         bool allowzero = n->op_i[0] != 0;
@@ -274,10 +274,10 @@ static void emit_reshape(Compiler *c, Emit *e, Node *n) {
 
 /* Squeeze / Unsqueeze with runtime axes: the marked axes must be the dims of 1 that the
  * declared shape adds or drops, the others the input's dims in order. */
-static void emit_squeeze(Compiler *c, Emit *e, Node *n) {
+void emit_squeeze(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *a = node_in(n, 1), *y = n->out[0];
     if (n->opset >= 13 && a && !known(a)) {
-        bool un = strcmp(n->op_type, "Unsqueeze") == 0;
+        bool un = n->op->variant == OPV_UNSQUEEZE;
         Value *big = un ? y : x, *small = un ? x : y;
         emit_rt_axes(e, a, infer_len(c, a), big->rank);
         const char *bd = emit_sym_array(e, "bd", big->rank, big->shape);
@@ -300,8 +300,7 @@ static void emit_fill(Compiler *c, Emit *e, Value *y, const void *value) {
 
 /* Shape-15: y = x.shape[start:end] (int64), negative bounds count from the end, then both are
  * clamped to [0, rank]; before 15 the whole shape.  Always known: x's dims as Syms. */
-static void infer_shape(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_shape(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     int64_t r = x->rank;
     int64_t start = n->opset >= 15 ? attr_int(c, n, "start", 0) : 0;
@@ -320,8 +319,7 @@ static void infer_shape(Compiler *c, Node *n) {
 }
 
 /* Size: y = prod(x.shape), an int64 scalar.  Always known. */
-static void infer_size(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_size(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     ir_set_shape(c, y, DT_INT64, 0, NULL);
     y->kv = arena_alloc(c->arena, sizeof(Sym *));
@@ -333,7 +331,7 @@ static void infer_size(Compiler *c, Node *n) {
 /* Reshape (5+: shape is input 1; 1-4: attribute): target entry 0 copies the input dim at the
  * same index (unless allowzero, 14+), -1 is inferred as numel(x) / product(other entries);
  * numel(y) must equal numel(x). */
-static void infer_reshape(Compiler *c, Node *n) {
+void infer_reshape(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     Sym **t;
@@ -410,9 +408,8 @@ static void infer_reshape(Compiler *c, Node *n) {
 }
 
 /* Flatten: y = x reshaped to [prod(shape[0:axis]), prod(shape[axis:])], axis in [-r, r]. */
-static void infer_flatten(Compiler *c, Node *n) {
+void infer_flatten(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
-    infer_require_inputs(c, n, 1, 1);
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     int64_t axis = attr_int(c, n, "axis", 1);
     if (axis < -(int64_t)x->rank || axis > x->rank)
@@ -438,7 +435,7 @@ static void mark_axes(Compiler *c, Node *n, const int64_t *axes, int64_t k, int 
 
 /* Squeeze (13+: axes is input 1; before: attribute): removes the listed axes, which must be
  * 1; without axes, every dim that is 1. */
-static void infer_squeeze(Compiler *c, Node *n) {
+void infer_squeeze(Compiler *c, Node *n) {
     infer_require_inputs(c, n, 1, n->opset >= 13 ? 2 : 1);
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     Sym *one = sym_const(c->sym, 1);
@@ -484,7 +481,7 @@ static void infer_squeeze(Compiler *c, Node *n) {
 
 /* Unsqueeze (13+: axes is input 1; before: attribute): inserts dims of 1 at the listed axes,
  * which index the output (rank r + len(axes)). */
-static void infer_unsqueeze(Compiler *c, Node *n) {
+void infer_unsqueeze(Compiler *c, Node *n) {
     infer_require_inputs(c, n, n->opset >= 13 ? 2 : 1, n->opset >= 13 ? 2 : 1);
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     int64_t k = 0;
@@ -512,8 +509,7 @@ static void infer_unsqueeze(Compiler *c, Node *n) {
 }
 
 /* Identity: y = x. */
-static void infer_identity(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_identity(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     ir_set_shape(c, y, x->dtype, x->rank, x->shape);
     propagate(x, y);
@@ -528,7 +524,7 @@ typedef struct DropoutPriv {
 /* Dropout, compiled for inference: output = data; mask (optional) = all true.  Training mode
  * (12+: input training_mode; before 7: is_test = 0) drops at random: supported only when ratio
  * is known to be 0, where it is the identity too.  Mask type: bool from 10, data's type before. */
-static void infer_dropout(Compiler *c, Node *n) {
+void infer_dropout(Compiler *c, Node *n) {
     infer_require_inputs(c, n, 1, n->opset >= 12 ? 3 : 1);
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     bool training = false;
@@ -583,7 +579,7 @@ static void infer_dropout(Compiler *c, Node *n) {
     }
 }
 
-static void emit_dropout(Compiler *c, Emit *e, Node *n) {
+void emit_dropout(Compiler *c, Emit *e, Node *n) {
     emit_copy(c, e, n);
     Value *m = n->nout > 1 ? n->out[1] : NULL;
     if (m && m->rank >= 0 && !known(m)) {
@@ -596,8 +592,7 @@ static void emit_dropout(Compiler *c, Emit *e, Node *n) {
 
 /* Constant: y = the one value attribute: value (tensor), value_float(s), value_int(s).
  * String and sparse values are not supported. */
-static void infer_constant(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 0, 0);
+void infer_constant(Compiler *c, Node *n) {
     Value *y = n->out[0];
     const Attr *a = NULL;
     for (int i = 0; i < n->nattr; i++) {
@@ -644,8 +639,7 @@ static void infer_constant(Compiler *c, Node *n) {
 
 /* ConstantOfShape: y of shape `input` (known, may be symbolic), every element = value (a
  * one-element tensor attribute, default float 0). */
-static void infer_constantofshape(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_constantofshape(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     int64_t len;
     Sym **shape = get_ints(c, n, x, "shape", &len);
@@ -699,7 +693,7 @@ static void emit_rt_equal(Emit *e, Value *v, Value *y) {
     }
 }
 
-static void emit_constantofshape(Compiler *c, Emit *e, Node *n) {
+void emit_constantofshape(Compiler *c, Emit *e, Node *n) {
     if (!known(n->in[0]))
         emit_rt_equal(e, n->in[0], n->out[0]);
     emit_fill(c, e, n->out[0], n->priv);
@@ -712,9 +706,8 @@ static void emit_constantofshape(Compiler *c, Emit *e, Node *n) {
  * known integers (kv, exact) with integral constant others: the length is then the Sym
  * max(ceildiv(limit - start, delta), 0) and the kernel computes (T)(start + i * delta).
  * Operands known at compile time are required: the length is the output's shape. */
-static void infer_range(Compiler *c, Node *n) {
+void infer_range(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
-    infer_require_inputs(c, n, 3, 3);
     Value *v[3], *y = n->out[0];
     static const char *const names[3] = {"start", "limit", "delta"};
     for (int i = 0; i < 3; i++) {
@@ -814,7 +807,7 @@ static void infer_range(Compiler *c, Node *n) {
     y->data = d;
 }
 
-static void emit_range(Compiler *c, Emit *e, Node *n) {
+void emit_range(Compiler *c, Emit *e, Node *n) {
     Value *y = n->out[0];
     Sym **prm = n->priv;
     const char *ct = dtype_ctype(y->dtype);
@@ -861,8 +854,7 @@ static void emit_range(Compiler *c, Emit *e, Node *n) {
 /* ---- Expand, Tile */
 
 /* Expand-8: y = x broadcast (numpy rules, both ways) against the known shape input. */
-static void infer_expand(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 2, 2);
+void infer_expand(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     int64_t len;
     Sym **t = get_ints(c, n, n->in[1], "shape", &len);
@@ -893,7 +885,7 @@ static void infer_expand(Compiler *c, Node *n) {
     fold_repeat(c, x, y);
 }
 
-static void emit_expand(Compiler *c, Emit *e, Node *n) {
+void emit_expand(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *t = n->in[1], *y = n->out[0];
     if (!known(t)) {
         /* broadcast of x with the runtime shape must give the declared dims */
@@ -917,7 +909,7 @@ static void emit_expand(Compiler *c, Emit *e, Node *n) {
 
 /* Tile-6/13: y.shape[d] = x.shape[d] * repeats[d], y[i...] = x[i % x.shape...].  Tile-1 had a
  * scalar `tiles` count and an `axis` input instead. */
-static void infer_tile(Compiler *c, Node *n) {
+void infer_tile(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     Sym **rep;
@@ -959,7 +951,7 @@ static void infer_tile(Compiler *c, Node *n) {
     fold_repeat(c, x, y);
 }
 
-static void emit_tile(Compiler *c, Emit *e, Node *n) {
+void emit_tile(Compiler *c, Emit *e, Node *n) {
     SymCtx *s = c->sym;
     Value *x = n->in[0], *y = n->out[0];
     Sym *one = sym_const(s, 1);
@@ -1013,20 +1005,3 @@ static void emit_tile(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "}");
     }
 }
-
-const OpDef ops_shape[] = {
-    {"Shape", NULL, infer_shape, NULL},
-    {"Size", NULL, infer_size, NULL},
-    {"Reshape", NULL, infer_reshape, emit_reshape},
-    {"Flatten", NULL, infer_flatten, emit_copy},
-    {"Squeeze", NULL, infer_squeeze, emit_squeeze},
-    {"Unsqueeze", NULL, infer_unsqueeze, emit_squeeze},
-    {"Identity", NULL, infer_identity, emit_copy},
-    {"Dropout", NULL, infer_dropout, emit_dropout},
-    {"Constant", NULL, infer_constant, NULL},
-    {"ConstantOfShape", NULL, infer_constantofshape, emit_constantofshape},
-    {"Range", NULL, infer_range, emit_range},
-    {"Expand", NULL, infer_expand, emit_expand},
-    {"Tile", NULL, infer_tile, emit_tile},
-    {NULL, NULL, NULL, NULL},
-};

@@ -116,10 +116,10 @@ typedef struct Window {
 } Window;
 
 static void window_coefs(const Node *n, Window *w) {
-    if (!strcmp(n->op_type, "HannWindow")) {
+    if (n->op->variant == OPV_HANN) {
         w->a0 = 0.5;
         w->a1 = 0.5;
-    } else if (!strcmp(n->op_type, "HammingWindow")) {
+    } else if (n->op->variant == OPV_HAMMING) {
         w->a0 = 25.0 / 46.0;
         w->a1 = 21.0 / 46.0;
     } else {
@@ -135,8 +135,7 @@ static double window_at(const Window *w, int64_t k, int64_t size) {
     return w->a0 - w->a1 * cos(a) + w->a2 * cos(2.0 * a);
 }
 
-static void infer_window(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_window(Compiler *c, Node *n) {
     Value *sz = infer_in(c, n, 0), *y = n->out[0];
     Window *w = arena_alloc(c->arena, sizeof *w);
     window_coefs(n, w);
@@ -170,7 +169,7 @@ static void infer_window(Compiler *c, Node *n) {
     }
 }
 
-static void emit_window(Compiler *c, Emit *e, Node *n) {
+void emit_window(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const Window *w = n->priv;
     Value *y = n->out[0];
@@ -205,9 +204,8 @@ typedef struct Dft {
     Sym *outer, *len, *inner, *ci, *nout;
 } Dft;
 
-static void infer_dft(Compiler *c, Node *n) {
+void infer_dft(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
-    infer_require_inputs(c, n, 1, 2);
     Value *x = infer_in(c, n, 0), *y = n->out[0], *dl = node_in(n, 1);
     need_float(c, n, x, "input");
     int r = x->rank;
@@ -250,7 +248,7 @@ static void infer_dft(Compiler *c, Node *n) {
     ir_set_shape(c, y, x->dtype, r, shape);
 }
 
-static void emit_dft(Compiler *c, Emit *e, Node *n) {
+void emit_dft(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const Dft *p = n->priv;
     Value *x = n->in[0], *y = n->out[0];
@@ -284,9 +282,8 @@ typedef struct Stft {
     bool declared;     /* the output has its declared shape: check everything at run time */
 } Stft;
 
-static void infer_stft(Compiler *c, Node *n) {
+void infer_stft(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
-    infer_require_inputs(c, n, 2, 4);
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     Value *fs = infer_in(c, n, 1), *win = node_in(n, 2), *fl = node_in(n, 3);
     need_float(c, n, x, "signal");
@@ -347,7 +344,7 @@ static void infer_stft(Compiler *c, Node *n) {
     ir_set_shape(c, y, x->dtype, 4, shape);
 }
 
-static void emit_stft(Compiler *c, Emit *e, Node *n) {
+void emit_stft(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const Stft *p = n->priv;
     Value *x = n->in[0], *y = n->out[0], *win = node_in(n, 2);
@@ -384,9 +381,8 @@ typedef struct Mel {
     Sym *nmel, *dftlen, *rate; /* NULL: read at run time */
 } Mel;
 
-static void infer_mel(Compiler *c, Node *n) {
+void infer_mel(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
-    infer_require_inputs(c, n, 5, 5);
     Value *y = n->out[0];
     Value *v[5];
     for (int i = 0; i < 5; i++)
@@ -423,7 +419,7 @@ static void infer_mel(Compiler *c, Node *n) {
     ir_set_shape(c, y, t, 2, shape);
 }
 
-static void emit_mel(Compiler *c, Emit *e, Node *n) {
+void emit_mel(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const Mel *p = n->priv;
     Value *y = n->out[0];
@@ -441,13 +437,3 @@ static void emit_mel(Compiler *c, Emit *e, Node *n) {
               emit_ptr(e, y), nmel, dl, scalar_c(e, n->in[2], p->rate), emit_ptr(e, n->in[3]),
               emit_ptr(e, n->in[4]));
 }
-
-const OpDef ops_signal[] = {
-    {"HannWindow", NULL, infer_window, emit_window},
-    {"HammingWindow", NULL, infer_window, emit_window},
-    {"BlackmanWindow", NULL, infer_window, emit_window},
-    {"DFT", NULL, infer_dft, emit_dft},
-    {"STFT", NULL, infer_stft, emit_stft},
-    {"MelWeightMatrix", NULL, infer_mel, emit_mel},
-    {NULL, NULL, NULL, NULL},
-};

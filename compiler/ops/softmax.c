@@ -17,8 +17,7 @@ typedef struct SoftmaxPriv {
     Sym *outer, *n, *inner;
 } SoftmaxPriv;
 
-static void infer_softmax(Compiler *c, Node *n) {
-    infer_require_inputs(c, n, 1, 1);
+void infer_softmax(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0);
     if (!dtype_is_float(x->dtype))
         o2c_error(c, n, "input type %s is not supported (float or double)", dtype_name(x->dtype));
@@ -40,23 +39,16 @@ static void infer_softmax(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }
 
-static void emit_softmax(Compiler *c, Emit *e, Node *n) {
+void emit_softmax(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const SoftmaxPriv *p = n->priv;
     const char *tmpl = "softmax_exp", *fn = "softmax";
-    if (!strcmp(n->op_type, "LogSoftmax"))
+    if (n->op->variant == OPV_LOGSOFTMAX)
         tmpl = "softmax_log", fn = "logsoftmax";
-    else if (!strcmp(n->op_type, "Hardmax"))
+    else if (n->op->variant == OPV_HARDMAX)
         tmpl = "softmax_hard", fn = "hardmax";
     const char *sfx = emit_template(e, tmpl, n->in[0]->dtype);
     emit_line(e, "%s_%s(%s, %s, %s, %s, %s);", fn, sfx, emit_ptr(e, n->in[0]),
               emit_ptr(e, n->out[0]), emit_sym(e, p->outer), emit_sym(e, p->n),
               emit_sym(e, p->inner));
 }
-
-const OpDef ops_softmax[] = {
-    {"Softmax", NULL, infer_softmax, emit_softmax},
-    {"LogSoftmax", NULL, infer_softmax, emit_softmax},
-    {"Hardmax", NULL, infer_softmax, emit_softmax},
-    {NULL, NULL, NULL, NULL},
-};

@@ -52,10 +52,9 @@ typedef struct GridSample {
     int mode, pad, align;
 } GridSample;
 
-static void infer_gridsample(Compiler *c, Node *n) {
+void infer_gridsample(Compiler *c, Node *n) {
     static const char *const modes[] = {"bilinear", "nearest", "bicubic"};
     static const char *const pads[] = {"zeros", "border", "reflection"};
-    infer_require_inputs(c, n, 2, 2);
     one_output(c, n);
     Value *x = infer_in(c, n, 0), *g = infer_in(c, n, 1);
     float_input(c, n, x, "input");
@@ -80,7 +79,7 @@ static void infer_gridsample(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-static void emit_gridsample(Compiler *c, Emit *e, Node *n) {
+void emit_gridsample(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const GridSample *p = n->priv;
     Value *x = n->in[0], *g = n->in[1];
@@ -100,10 +99,9 @@ typedef struct RoiAlign {
     int half_pixel, maxmode;
 } RoiAlign;
 
-static void infer_roialign(Compiler *c, Node *n) {
+void infer_roialign(Compiler *c, Node *n) {
     static const char *const modes[] = {"avg", "max"};
     static const char *const ctms[] = {"output_half_pixel", "half_pixel"};
-    infer_require_inputs(c, n, 3, 3);
     one_output(c, n);
     Value *x = infer_in(c, n, 0), *rois = infer_in(c, n, 1), *bi = infer_in(c, n, 2);
     float_input(c, n, x, "input");
@@ -135,7 +133,7 @@ static void infer_roialign(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-static void emit_roialign(Compiler *c, Emit *e, Node *n) {
+void emit_roialign(Compiler *c, Emit *e, Node *n) {
     (void)c;
     const RoiAlign *p = n->priv;
     Value *x = n->in[0], *rois = n->in[1];
@@ -157,7 +155,7 @@ typedef struct Unpool {
     Value *rt_shape; /* output_shape read at run time (declared output shape), or NULL */
 } Unpool;
 
-static void infer_maxunpool(Compiler *c, Node *n) {
+void infer_maxunpool(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
     infer_require_inputs(c, n, 2, n->opset >= 11 ? 3 : 2);
     one_output(c, n);
@@ -228,7 +226,7 @@ static void infer_maxunpool(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], x->dtype, r, shape);
 }
 
-static void emit_maxunpool(Compiler *c, Emit *e, Node *n) {
+void emit_maxunpool(Compiler *c, Emit *e, Node *n) {
     const Unpool *p = n->priv;
     Value *x = n->in[0], *y = n->out[0];
     int r = x->rank;
@@ -246,10 +244,3 @@ static void emit_maxunpool(Compiler *c, Emit *e, Node *n) {
               emit_ptr(e, n->in[1]), emit_ptr(e, y), emit_sym(e, ir_numel(c, x)), r, is, osh);
     emit_line(e, "    return %d;", O2C_RUN_EINDEX);
 }
-
-const OpDef ops_spatial[] = {
-    {"GridSample", NULL, infer_gridsample, emit_gridsample},
-    {"RoiAlign", NULL, infer_roialign, emit_roialign},
-    {"MaxUnpool", NULL, infer_maxunpool, emit_maxunpool},
-    {NULL, NULL, NULL, NULL},
-};

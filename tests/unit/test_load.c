@@ -226,6 +226,14 @@ Test(load, dangling_input) {
 Test(load, unknown_op) {
     tu_expect_error(BAD "unknown_op.onnx", O2C_EMODEL, "operator 'FooBar' is not supported");
 }
+Test(load, op_before_since) {
+    tu_expect_error(BAD "op_before_since.onnx", O2C_EMODEL,
+                    "node 'round' (Round): operator 'Round' does not exist before opset 11; the "
+                    "model imports opset 9");
+}
+Test(load, op_too_many_inputs) {
+    tu_expect_error(BAD "op_too_many_inputs.onnx", O2C_EMODEL, "expects at most 1 inputs, got 2");
+}
 Test(load, unknown_domain) {
     tu_expect_error(BAD "unknown_domain.onnx", O2C_EMODEL, "domain 'com.example' is not supported");
 }

@@ -121,6 +121,11 @@ model("long_node_name.onnx", [helper.make_node("FooBar", ["x"], ["y"], name="n" 
       [vi("x", [2])], [Y])
 # opset 19 of the default domain: newer than the 17 onnx2c implements
 model("opset19.onnx", RELU, [vi("x", [2])], [Y], opsets=(("", 19),))
+# the op table's facts (compiler/ops/optable.h): Round is in opset 11 and later; Relu takes one input
+model("op_before_since.onnx", [helper.make_node("Round", ["x"], ["y"], name="round")],
+      [vi("x", [2])], [Y], opsets=(("", 9),))
+model("op_too_many_inputs.onnx", [helper.make_node("Relu", ["x", "x"], ["y"], name="relu")],
+      [vi("x", [2])], [Y])
 
 # --- tensors in typed fields, one file each
 save("typed_float.pb", helper.make_tensor("tf", F, [2, 3], [1.5, -2, 3, 4, 5, 6.25]))
