@@ -511,40 +511,38 @@ static void declare_value(Emit *e, Buf *b, Value *v) {
 
 static bool is_ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
 
+/* The type placeholders of templates/NAME.c, which compile alone and so name them as plain C
+ * identifiers (expand.c's EXPAND_IDENT): the identifier T is the C type of *user (a DType),
+ * the suffix _T of an identifier the type's suffix; nothing for DT_UNDEFINED. */
+static bool type_key(Buf *out, const char *id, size_t len, void *user) {
+    DType t = *(const DType *)user;
+    if (t == DT_UNDEFINED)
+        return false;
+    if (expand_key_is(id, len, "T")) {
+        buf_puts(out, dtype_ctype(t));
+        return true;
+    }
+    if (len > 2 && id[len - 2] == '_' && id[len - 1] == 'T') {
+        buf_putn(out, id, len - 1);
+        buf_puts(out, dtype_suffix(t));
+        return true;
+    }
+    return false;
+}
+
 /* Instantiates a template: drops the `#ifndef O2C_TEMPLATE ... #endif` block that lets the file
- * compile on its own, replaces the identifier T by the C type and the suffix _T of identifiers
- * by the type's suffix. */
+ * compile on its own (and the newlines after it) and replaces the type placeholders. */
 static void instantiate(Emit *e, const char *text, DType t) {
     const char *skip = strstr(text, "#ifndef O2C_TEMPLATE\n");
     const char *skip_end = skip ? strstr(skip, "#endif") : NULL;
-    Buf *b = &e->kernels;
-    const char *ct = dtype_ctype(t), *sfx = dtype_suffix(t);
-    for (const char *p = text; *p;) {
-        if (p == skip && skip_end) {
-            p = skip_end + 6;
-            while (*p == '\n')
-                p++;
-            continue;
-        }
-        if (is_ident_char(*p) && (p == text || !is_ident_char(p[-1]))) {
-            const char *q = p;
-            while (is_ident_char(*q))
-                q++;
-            size_t len = (size_t)(q - p);
-            if (t != DT_UNDEFINED && len == 1 && *p == 'T')
-                buf_puts(b, ct);
-            else if (t != DT_UNDEFINED && len > 2 && p[len - 2] == '_' && p[len - 1] == 'T') {
-                buf_putn(b, p, len - 1);
-                buf_puts(b, sfx);
-            } else
-                buf_putn(b, p, len);
-            p = q;
-            continue;
-        }
-        buf_putn(b, p, 1);
-        p++;
+    expand(&e->kernels, text, skip_end ? skip : NULL, EXPAND_IDENT, type_key, &t);
+    if (skip_end) {
+        const char *p = skip_end + 6;
+        while (*p == '\n')
+            p++;
+        expand(&e->kernels, p, NULL, EXPAND_IDENT, type_key, &t);
     }
-    buf_puts(b, "\n");
+    buf_puts(&e->kernels, "\n");
 }
 
 const char *emit_template(Emit *e, const char *name, DType t) {
@@ -581,6 +579,40 @@ const char *emit_template(Emit *e, const char *name, DType t) {
 }
 
 /* ---- elementwise loops */
+
+/* The placeholders of emit_elementwise's expression (see onnx2c.h): $0..$9 the input
+ * elements, $y the output C type, $t0..$t9 the input C types. */
+typedef struct EwKeys {
+    Compiler *c;
+    Value *out;
+    int nin;
+    Value *const *ins;
+    const char *const *idx; /* the input elements */
+} EwKeys;
+
+/* The input number of a key "<prefix>K" for one digit K, or -1. */
+static int ew_input(const EwKeys *k, const char *key, size_t len, const char *prefix) {
+    size_t n = strlen(prefix);
+    if (len != n + 1 || memcmp(key, prefix, n) != 0 || !isdigit((unsigned char)key[n]))
+        return -1;
+    int i = key[n] - '0';
+    O2C_ASSERT(k->c, i < k->nin);
+    return i;
+}
+
+static bool ew_key(Buf *out, const char *key, size_t len, void *user) {
+    const EwKeys *k = user;
+    int i;
+    if ((i = ew_input(k, key, len, "")) >= 0)
+        buf_puts(out, k->idx[i]);
+    else if ((i = ew_input(k, key, len, "t")) >= 0)
+        buf_puts(out, dtype_ctype(k->ins[i]->dtype));
+    else if (expand_key_is(key, len, "y"))
+        buf_puts(out, dtype_ctype(k->out->dtype));
+    else
+        return false;
+    return true;
+}
 
 void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, const char *expr) {
     Compiler *c = e->c;
@@ -660,26 +692,10 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
             buf_free(&t);
         }
     }
-    /* substitute $k, $y, $tk in expr */
     Buf ex;
     buf_init_in(&ex, c->arena);
-    for (const char *p = expr; *p; p++) {
-        if (*p == '$' && p[1] >= '0' && p[1] <= '9') {
-            int k = p[1] - '0';
-            O2C_ASSERT(c, k < nin);
-            buf_puts(&ex, idx[k]);
-            p++;
-        } else if (*p == '$' && p[1] == 'y') {
-            buf_puts(&ex, dtype_ctype(out->dtype));
-            p++;
-        } else if (*p == '$' && p[1] == 't' && p[2] >= '0' && p[2] <= '9') {
-            int k = p[2] - '0';
-            O2C_ASSERT(c, k < nin);
-            buf_puts(&ex, dtype_ctype(ins[k]->dtype));
-            p += 2;
-        } else
-            buf_putn(&ex, p, 1);
-    }
+    EwKeys keys = {c, out, nin, ins, idx};
+    expand(&ex, expr, NULL, EXPAND_DOLLAR, ew_key, &keys);
     emit_line(e, "%s = %s;", ix.data, ex.data);
     int depth = (flat || r == 0) ? 1 : r;
     for (int d = 0; d < depth; d++) {

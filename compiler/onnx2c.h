@@ -78,6 +78,29 @@ void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 char *buf_steal(Buf *b); /* NUL-terminated malloc'd string; b is reset */
 
+/* ------------------------------------------------------------------ expand.c
+ * The one placeholder syntax of text templates for generated C (described in expand.c):
+ * `$KEY`, KEY one digit or a letter and the letters and digits after it.  EXPAND_IDENT is
+ * templates/NAME.c's syntax, where every C identifier is a key (the files compile alone). */
+typedef enum { EXPAND_DOLLAR, EXPAND_IDENT } ExpandSyntax;
+/* Appends the replacement of the placeholder whose key is key[0..len) to out and returns
+ * true; false keeps the placeholder as written. */
+typedef bool (*ExpandFn)(Buf *out, const char *key, size_t len, void *user);
+/* Appends the text [s, end) (end NULL: up to the NUL) to out, placeholders replaced by fn. */
+void expand(Buf *out, const char *s, const char *end, ExpandSyntax syn, ExpandFn fn,
+            void *user);
+/* The first placeholder in [s, end) (end NULL: up to the NUL): where it starts (NULL when
+ * there is none); sets *key and *len to its key. */
+const char *expand_find(const char *s, const char *end, ExpandSyntax syn, const char **key,
+                        size_t *len);
+/* Whether the key key[0..len) is name. */
+bool expand_key_is(const char *key, size_t len, const char *name);
+/* A fixed replacement; expand_table is the ExpandFn of a user array of them ended by key NULL. */
+typedef struct ExpandKey {
+    const char *key, *text;
+} ExpandKey;
+bool expand_table(Buf *out, const char *key, size_t len, void *user);
+
 /* ------------------------------------------------------------------ error.c
  * Errors unwind by longjmp to the driver (onnx2c_compile), which returns a status.  The message
  * is one line: "FILE: node 'NAME' (OP): what is wrong".  Exit statuses follow CONTRACT.md §1. */

@@ -1138,7 +1138,7 @@ static int divisor_sign(const Sym *b) {
     return sym_nonneg(b) ? 1 : 0;
 }
 
-/* The template for a division, mod, min or max node and its precedence.  In a template,
+/* The template for a division, mod, min or max node and its precedence.  In a template (expand.c),
  * $a / $b stand for the operands printed as the left / right operand of `/`, and $A / $B for
  * the operands printed as operands of `<` or of a function call.  Floor semantics must hold
  * in C, whose `/` and `%` truncate: the plain operators serve when the dividend is provably
@@ -1249,18 +1249,23 @@ static void step_factors(Printer *p, const Sym *t, int i) {
     task(p, T_SYM, f[i], prec, NULL, 0);
 }
 
+/* Prints the text of form template tmpl from offset at up to its next placeholder, then that
+ * operand (and, as a later task, the rest).  The template is walked with expand_find rather
+ * than expand: an operand is printed by a later task of the explicit stack, not by a call. */
 static void step_form(Printer *p, const Sym *e, const char *tmpl, int at) {
-    const char *t = tmpl + at, *d = strchr(t, '$');
+    const char *t = tmpl + at, *key;
+    size_t len;
+    const char *d = expand_find(t, NULL, EXPAND_DOLLAR, &key, &len);
     if (!d) {
         put(p, t);
         return;
     }
     put_n(p, t, (size_t)(d - t));
-    if (d[2])
-        task(p, T_FORM, e, (int)(d + 2 - tmpl), tmpl, 0);
-    bool lhs = d[1] == 'a' || d[1] == 'A';
-    task(p, T_SYM, e->args[lhs ? 0 : 1], d[1] == 'a' ? P_MUL : d[1] == 'b' ? P_UNARY : P_ADD,
-         NULL, 0);
+    if (key[len])
+        task(p, T_FORM, e, (int)(key + len - tmpl), tmpl, 0);
+    char k = key[0]; /* a, b, A or B: form's templates have one-letter keys */
+    bool lhs = k == 'a' || k == 'A';
+    task(p, T_SYM, e->args[lhs ? 0 : 1], k == 'a' ? P_MUL : k == 'b' ? P_UNARY : P_ADD, NULL, 0);
 }
 
 static void step_sym(Printer *p, const Sym *e, int prec) {

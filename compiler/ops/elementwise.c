@@ -7,10 +7,11 @@
  * Folding: integer (and bool) inputs known at compile time give known outputs as Syms, so
  * shape arithmetic exported by PyTorch (Shape -> Gather -> Mul -> Cast -> Concat) folds away.
  * Code: one loop nest per node through emit_elementwise.  Ops are rows of tables holding one C
- * expression per class of element type; an expression is a template in which
+ * expression per class of element type; an expression is a template (expand.c's syntax) in which
  *   $0..$9  the input elements (16-bit floats are converted to float on read),
- *   #F      the suffix of the math functions of the compute type ("f" for float, "" for double),
- *   #T      the C compute type, #a #b #c the op's parameters as literals of the compute type,
+ *   $F      the suffix of the math functions of the compute type ("f" for float, "" for double),
+ *   $T      the C compute type, $a $b $c the op's parameters as literals of the compute type,
+ *   $y      the output's C type (emit_elementwise's),
  * and whose value is converted back to 16-bit float bits when the output is float16/bfloat16. */
 #include "onnx2c.h"
 #include <float.h>
@@ -66,8 +67,39 @@ static const char *require_expr(Compiler *c, Node *n, const Exprs *x, DType t) {
 
 /* ---- expression templates */
 
-/* Expands #F, #T, #a..#c and the 16-bit float conversions of an expression template (see the
- * top of the file), then prints the loop nest.  raw: move elements as bits (no conversion). */
+/* What the placeholders of an expression template stand for (see the top of the file). */
+typedef struct ExprKeys {
+    Emit *e;
+    Value *const *ins;
+    DType ct;
+    const double *par;
+    bool raw;
+} ExprKeys;
+
+/* Replaces $F, $T, $a..$c, and $0..$9 of a 16-bit float input (by its conversion, whose $N
+ * emit_elementwise replaces); leaves the other $N and $y to emit_elementwise. */
+static bool expr_key(Buf *b, const char *key, size_t len, void *user) {
+    const ExprKeys *k = user;
+    if (len != 1)
+        return false;
+    char ch = key[0];
+    if (ch >= '0' && ch <= '9' && !k->raw && is_half(k->ins[ch - '0']->dtype)) {
+        emit_template(k->e, "ew_half_to_float", DT_UNDEFINED);
+        buf_printf(b, "o2c_half_to_float($%c, %d)", ch,
+                   k->ins[ch - '0']->dtype == DT_FLOAT16 ? 5 : 8);
+    } else if (ch == 'F')
+        buf_puts(b, k->ct == DT_FLOAT ? "f" : "");
+    else if (ch == 'T')
+        buf_puts(b, dtype_ctype(k->ct));
+    else if (ch >= 'a' && ch <= 'c')
+        buf_puts(b, emit_literal(k->e, k->ct, k->par[ch - 'a']));
+    else
+        return false;
+    return true;
+}
+
+/* Expands an expression template (see the top of the file) with the 16-bit float conversions,
+ * then prints the loop nest.  raw: move elements as bits (no conversion). */
 static void emit_expr(Emit *e, Node *n, Value *out, int nin, Value *const *ins, const char *tmpl,
                       DType ct, const double *par, bool raw) {
     Buf b;
@@ -77,24 +109,8 @@ static void emit_expr(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
         emit_template(e, "ew_float_to_half", DT_UNDEFINED);
         buf_puts(&b, "o2c_float_to_half((double)(");
     }
-    for (const char *p = tmpl; *p; p++) {
-        if (p[0] == '$' && p[1] >= '0' && p[1] <= '9' && !raw && is_half(ins[p[1] - '0']->dtype)) {
-            emit_template(e, "ew_half_to_float", DT_UNDEFINED);
-            buf_printf(&b, "o2c_half_to_float($%c, %d)", p[1],
-                       ins[p[1] - '0']->dtype == DT_FLOAT16 ? 5 : 8);
-            p++;
-        } else if (p[0] == '#' && p[1] == 'F') {
-            buf_puts(&b, ct == DT_FLOAT ? "f" : "");
-            p++;
-        } else if (p[0] == '#' && p[1] == 'T') {
-            buf_puts(&b, dtype_ctype(ct));
-            p++;
-        } else if (p[0] == '#' && p[1] >= 'a' && p[1] <= 'c') {
-            buf_puts(&b, emit_literal(e, ct, par[p[1] - 'a']));
-            p++;
-        } else
-            buf_putn(&b, p, 1);
-    }
+    ExprKeys keys = {e, ins, ct, par, raw};
+    expand(&b, tmpl, NULL, EXPAND_DOLLAR, expr_key, &keys);
     if (wrap)
         buf_printf(&b, "), %d)", out->dtype == DT_FLOAT16 ? 5 : 8);
     emit_elementwise(e, n, out, nin, ins, b.data);
@@ -372,19 +388,19 @@ typedef struct {
     const char *name;
     Exprs x;
     bool to_bool;          /* the output is bool (IsNaN) */
-    const char *attr[3];   /* parameters #a..#c: attribute names (NULL: a fixed value) */
+    const char *attr[3];   /* parameters $a..$c: attribute names (NULL: a fixed value) */
     double def[3];         /* their defaults */
     Fold1 fold;
 } UnaryOp;
 
-#define MATH(name, fn) {name, {fn "#F($0)", NULL, NULL, NULL}, false, {NULL}, {0}, NULL}
+#define MATH(name, fn) {name, {fn "$F($0)", NULL, NULL, NULL}, false, {NULL}, {0}, NULL}
 
 /* Integer negation wrapping modulo 2^n: -INT_MIN is INT_MIN (numpy's), computed in uint64_t */
 #define WNEG "($y)(0 - (uint64_t)$0)"
 
 static const UnaryOp unary_ops[] = {
     /* Abs: y = |x| (|INT_MIN| wraps to INT_MIN) */
-    {"Abs", {"fabs#F($0)", "$0 < 0 ? " WNEG " : $0", "$0", NULL}, false, {NULL}, {0}, fold_abs},
+    {"Abs", {"fabs$F($0)", "$0 < 0 ? " WNEG " : $0", "$0", NULL}, false, {NULL}, {0}, fold_abs},
     /* Neg: y = -x */
     {"Neg", {"-$0", WNEG, NULL, NULL}, false, {NULL}, {0}, fold_neg},
     /* Relu: y = max(0, x) */
@@ -414,37 +430,37 @@ static const UnaryOp unary_ops[] = {
     MATH("Atanh", "atanh"),
     MATH("Erf", "erf"),
     /* Reciprocal: y = 1 / x */
-    {"Reciprocal", {"(#T)1 / $0", NULL, NULL, NULL}, false, {NULL}, {0}, NULL},
+    {"Reciprocal", {"($T)1 / $0", NULL, NULL, NULL}, false, {NULL}, {0}, NULL},
     /* Sigmoid: y = 1 / (1 + exp(-x)) */
-    {"Sigmoid", {"(#T)1 / ((#T)1 + exp#F(-$0))", NULL, NULL, NULL}, false, {NULL}, {0}, NULL},
+    {"Sigmoid", {"($T)1 / (($T)1 + exp$F(-$0))", NULL, NULL, NULL}, false, {NULL}, {0}, NULL},
     /* Softplus: y = ln(exp(x) + 1) */
-    {"Softplus", {"log#F(exp#F($0) + (#T)1)", NULL, NULL, NULL}, false, {NULL}, {0}, NULL},
+    {"Softplus", {"log$F(exp$F($0) + ($T)1)", NULL, NULL, NULL}, false, {NULL}, {0}, NULL},
     /* Softsign: y = x / (1 + |x|) */
-    {"Softsign", {"$0 / ((#T)1 + fabs#F($0))", NULL, NULL, NULL}, false, {NULL}, {0}, NULL},
+    {"Softsign", {"$0 / (($T)1 + fabs$F($0))", NULL, NULL, NULL}, false, {NULL}, {0}, NULL},
     /* Elu: y = x > 0 ? x : alpha * (exp(x) - 1) */
-    {"Elu", {"$0 > 0 ? $0 : #a * (exp#F($0) - (#T)1)", NULL, NULL, NULL}, false, {"alpha"}, {1.0},
+    {"Elu", {"$0 > 0 ? $0 : $a * (exp$F($0) - ($T)1)", NULL, NULL, NULL}, false, {"alpha"}, {1.0},
      NULL},
     /* Celu: y = max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) */
-    {"Celu", {"fmax#F((#T)0, $0) + fmin#F((#T)0, #a * (exp#F($0 / #a) - (#T)1))", NULL, NULL, NULL},
+    {"Celu", {"fmax$F(($T)0, $0) + fmin$F(($T)0, $a * (exp$F($0 / $a) - ($T)1))", NULL, NULL, NULL},
      false, {"alpha"}, {1.0}, NULL},
     /* Selu: y = gamma * (x > 0 ? x : alpha * exp(x) - alpha) */
-    {"Selu", {"$0 > 0 ? #b * $0 : #b * (#a * exp#F($0) - #a)", NULL, NULL, NULL}, false,
+    {"Selu", {"$0 > 0 ? $b * $0 : $b * ($a * exp$F($0) - $a)", NULL, NULL, NULL}, false,
      {"alpha", "gamma"}, {1.67326319217681884765625, 1.05070102214813232421875}, NULL},
     /* LeakyRelu: y = x < 0 ? alpha * x : x */
-    {"LeakyRelu", {"$0 < 0 ? #a * $0 : $0", NULL, NULL, NULL}, false, {"alpha"}, {0.01}, NULL},
+    {"LeakyRelu", {"$0 < 0 ? $a * $0 : $0", NULL, NULL, NULL}, false, {"alpha"}, {0.01}, NULL},
     /* ThresholdedRelu: y = x > alpha ? x : 0 */
-    {"ThresholdedRelu", {"$0 > #a ? $0 : (#T)0", NULL, NULL, NULL}, false, {"alpha"}, {1.0}, NULL},
+    {"ThresholdedRelu", {"$0 > $a ? $0 : ($T)0", NULL, NULL, NULL}, false, {"alpha"}, {1.0}, NULL},
     /* HardSigmoid: y = max(0, min(1, alpha * x + beta)) */
-    {"HardSigmoid", {"fmax#F((#T)0, fmin#F((#T)1, #a * $0 + #b))", NULL, NULL, NULL}, false,
+    {"HardSigmoid", {"fmax$F(($T)0, fmin$F(($T)1, $a * $0 + $b))", NULL, NULL, NULL}, false,
      {"alpha", "beta"}, {0.2, 0.5}, NULL},
     /* HardSwish: y = x * max(0, min(1, x / 6 + 1 / 2)) */
-    {"HardSwish", {"$0 * fmax#F((#T)0, fmin#F((#T)1, #a * $0 + #b))", NULL, NULL, NULL}, false,
+    {"HardSwish", {"$0 * fmax$F(($T)0, fmin$F(($T)1, $a * $0 + $b))", NULL, NULL, NULL}, false,
      {NULL}, {1.0 / 6.0, 0.5}, NULL},
     /* Shrink: y = x < -lambd ? x + bias : x > lambd ? x - bias : 0 (integers wrap) */
     {"Shrink",
-     {"$0 < -#b ? $0 + #a : ($0 > #b ? $0 - #a : (#T)0)",
-      "$0 < -#b ? ($y)((uint64_t)$0 + (uint64_t)#a) : ($0 > #b ? ($y)((uint64_t)$0 - (uint64_t)#a) : 0)",
-      "$0 > #b ? ($y)((uint64_t)$0 - (uint64_t)#a) : 0", NULL},
+     {"$0 < -$b ? $0 + $a : ($0 > $b ? $0 - $a : ($T)0)",
+      "$0 < -$b ? ($y)((uint64_t)$0 + (uint64_t)$a) : ($0 > $b ? ($y)((uint64_t)$0 - (uint64_t)$a) : 0)",
+      "$0 > $b ? ($y)((uint64_t)$0 - (uint64_t)$a) : 0", NULL},
      false, {"bias", "lambd"}, {0.0, 0.5}, NULL},
     /* IsNaN: y = x != x */
     {"IsNaN", {"isnan($0) != 0", NULL, NULL, NULL}, true, {NULL}, {0}, NULL},
@@ -539,9 +555,9 @@ static const BinaryOp binary_ops[] = {
     /* Div: integer division truncates toward zero, as C's / does */
     {"Div", NULL, {"$0 / $1", SDIV, NZ("$0 / $1"), NULL}, false, false, fold_div},
     /* Mod fmod=1: C fmod / %, the sign of the dividend */
-    {"Mod", "1", {"fmod#F($0, $1)", SNZ("$0 % $1"), NZ("$0 % $1"), NULL}, false, false, fold_fmod},
+    {"Mod", "1", {"fmod$F($0, $1)", SNZ("$0 % $1"), NZ("$0 % $1"), NULL}, false, false, fold_fmod},
     /* Mod fmod=0: the sign of the divisor (Python's %) */
-    {"Mod", "0", {PYMOD("fmod#F($0, $1)"), SNZ("(" PYMOD("$0 % $1") ")"), NZ("$0 % $1"), NULL}, false, false, fold_mod},
+    {"Mod", "0", {PYMOD("fmod$F($0, $1)"), SNZ("(" PYMOD("$0 % $1") ")"), NZ("$0 % $1"), NULL}, false, false, fold_mod},
     /* BitShift: shifts of the width or more give 0 (C leaves them undefined) */
     {"BitShift", "LEFT", {NULL, NULL, "$1 < 64 ? ($y)((uint64_t)$0 << $1) : 0", NULL}, false, false,
      NULL},
@@ -630,7 +646,7 @@ void emit_binary(Compiler *c, Emit *e, Node *n) {
     }
     if (!strcmp(op->name, "Mean") && n->nin > 1) {
         double cnt[1] = {(double)n->nin};
-        emit_expr(e, n, y, 1, &y, "$0 / #a", ct, cnt, false);
+        emit_expr(e, n, y, 1, &y, "$0 / $a", ct, cnt, false);
     }
 }
 
@@ -651,7 +667,7 @@ void emit_pow(Compiler *c, Emit *e, Node *n) {
     DType tb = n->in[0]->dtype;
     TypeClass ce = type_class(n->in[1]->dtype);
     if (type_class(tb) == CL_FLOAT)
-        emit_expr(e, n, n->out[0], 2, n->in, "pow#F($0, (#T)$1)", compute_type(tb), NULL, false);
+        emit_expr(e, n, n->out[0], 2, n->in, "pow$F($0, ($T)$1)", compute_type(tb), NULL, false);
     else if (ce != CL_FLOAT) { /* integer ^ integer: exact, by squaring */
         const char *sfx = emit_template(e, "ew_ipow", tb);
         emit_expr(e, n, n->out[0], 2, n->in, arena_printf(emit_arena(e), "ipow_%s($0, (int64_t)$1)", sfx),
@@ -686,11 +702,11 @@ void infer_clip(Compiler *c, Node *n) {
                       dtype_name(x->dtype));
         if (node_attr(n, "min")) {
             p->par[0] = attr_float(c, n, "min", 0);
-            lo = "#a";
+            lo = "$a";
         }
         if (node_attr(n, "max")) {
             p->par[1] = attr_float(c, n, "max", 0);
-            hi = "#b";
+            hi = "$b";
         }
     } else {
         infer_require_inputs(c, n, 1, 3);

@@ -35,9 +35,10 @@ typedef enum {
 typedef enum { INIT_ZERO, INIT_ONE, INIT_LOWEST, INIT_HIGHEST } InitKind;
 
 /* In the expressions: a the accumulator, v the element (converted to the accumulator type),
- * m the maximum (pre-pass of ReduceLogSumExp), $N the element count, $F the math-function
- * suffix ("f" for float), $abs(...) the absolute value for the accumulator type, $a the
- * accumulator as a signed value (a signed integer sum kept in uint64_t is int64_t again). */
+ * m the maximum (pre-pass of ReduceLogSumExp), and the placeholders (expand.c's syntax) $N the
+ * element count, $F the math-function suffix ("f" for float), $absv the absolute value of v for
+ * the accumulator type, $a the accumulator as a signed value (a signed integer sum kept in
+ * uint64_t is int64_t again). */
 typedef struct ReduceOp {
     const char *name;
     AccKind acc;
@@ -81,7 +82,7 @@ static const ReduceOp reduce_ops[] = {
     {"ReduceMin", ACC_SAME, INIT_HIGHEST, "if (v < a) a = v", "if (v < a || v != v) a = v", "a",
      false, sym_min},
     /* ReduceL1: y = sum(|x|) */
-    {"ReduceL1", ACC_WIDE, INIT_ZERO, "a += $abs(v)", NULL, "a", false, NULL},
+    {"ReduceL1", ACC_WIDE, INIT_ZERO, "a += $absv", NULL, "a", false, NULL},
     /* ReduceL2: y = sqrt(sum(x^2)) */
     {"ReduceL2", ACC_REAL, INIT_ZERO, "a += v * v", NULL, "sqrt$F(a)", false, NULL},
     /* ReduceLogSum: y = log(sum(x)) */
@@ -318,35 +319,26 @@ static const char *limit_literal(Emit *e, DType t, bool highest) {
     }
 }
 
-/* Replaces the placeholders of a table expression ($N, $F, $abs, $a) for elements of type
+/* Replaces the placeholders of a table expression ($N, $F, $absv, $a) for elements of type
  * t accumulated in acc. */
-static const char *expand(Emit *e, const char *s, DType t, const char *acc, const char *count) {
+static const char *expand_expr(Emit *e, const char *s, DType t, const char *acc,
+                               const char *count) {
     bool is_float = !strcmp(acc, "float");
     bool is_real = is_float || !strcmp(acc, "double");
     bool sint = !is_real && dtype_is_signed(t); /* a signed integer in uint64_t */
+    const char *absv = is_real ? (is_float ? "fabsf(v)" : "fabs(v)")
+                       : sint  ? "(v >> 63 ? 0 - v : v)" /* the sign bit, in unsigned arithmetic */
+                               : "v";
+    ExpandKey keys[] = {
+        {"N", arena_printf(emit_arena(e), "(%s)%s", sint ? "int64_t" : acc, count)},
+        {"F", is_float ? "f" : ""},
+        {"absv", absv},
+        {"a", sint ? "(int64_t)a" : "a"},
+        {NULL, NULL},
+    };
     Buf b;
     buf_init_in(&b, emit_arena(e));
-    for (const char *p = s; *p; p++) {
-        if (!strncmp(p, "$N", 2)) {
-            buf_printf(&b, "(%s)%s", sint ? "int64_t" : acc, count);
-            p += 1;
-        } else if (!strncmp(p, "$F", 2)) {
-            buf_puts(&b, is_float ? "f" : "");
-            p += 1;
-        } else if (!strncmp(p, "$abs(v)", 7)) {
-            if (is_real)
-                buf_printf(&b, "fabs%s(v)", is_float ? "f" : "");
-            else if (sint) /* the sign bit of the int64 value, in unsigned arithmetic */
-                buf_puts(&b, "(v >> 63 ? 0 - v : v)");
-            else
-                buf_puts(&b, "v");
-            p += 6;
-        } else if (!strncmp(p, "$a", 2)) {
-            buf_puts(&b, sint ? "(int64_t)a" : "a");
-            p += 1;
-        } else
-            buf_putn(&b, p, 1);
-    }
+    expand(&b, s, NULL, EXPAND_DOLLAR, expand_table, keys);
     const char *r = arena_strdup(emit_arena(e), b.data ? b.data : "");
     buf_free(&b);
     return r;
@@ -461,8 +453,9 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
     case INIT_ONE: init = "1"; break;
     default: init = limit_literal(e, t, op->init == INIT_HIGHEST); break;
     }
-    const char *accum = expand(e, is_float && op->accum_float ? op->accum_float : op->accum, t, A, "cnt");
-    const char *fin = expand(e, op->fin, t, A, "cnt");
+    const char *accum =
+        expand_expr(e, is_float && op->accum_float ? op->accum_float : op->accum, t, A, "cnt");
+    const char *fin = expand_expr(e, op->fin, t, A, "cnt");
     if (strstr(op->fin, "$N") && !is_float)
         fin = arena_printf(emit_arena(e), "cnt > 0 ? %s : 0", fin);
     emit_line(e, "for (int64_t o = 0; o < %s; o++) {", emit_sym(e, ir_numel(c, y)));
@@ -540,8 +533,9 @@ void emit_reduce(Compiler *c, Emit *e, Node *n) {
     case INIT_ONE: init = "1"; break;
     default: init = limit_literal(e, t, op->init == INIT_HIGHEST); break;
     }
-    const char *accum = expand(e, is_float && op->accum_float ? op->accum_float : op->accum, t, A, cnt);
-    const char *fin = expand(e, op->fin, t, A, cnt);
+    const char *accum =
+        expand_expr(e, is_float && op->accum_float ? op->accum_float : op->accum, t, A, cnt);
+    const char *fin = expand_expr(e, op->fin, t, A, cnt);
     int64_t kc;
     if (strstr(op->fin, "$N") && !dtype_is_float(t) && !(sym_get_const(count, &kc) && kc > 0))
         fin = arena_printf(emit_arena(e), "%s > 0 ? %s : 0", cnt, fin); /* no integer 0 / 0 */
