@@ -1183,9 +1183,10 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
     for (int i = 0; i < g->nconstraints; i++) {
         Constraint *k = &g->constraints[i];
         const char *a = checked_operand(e, k->a), *b = checked_operand(e, k->b);
-        const char *cond = k->kind == 0   ? arena_printf(c->arena, "%s == %s", a, b)
-                           : k->kind == 1 ? arena_printf(c->arena, "%s <= %s", a, b)
-                                          : arena_printf(c->arena, "%s != 0 && %s %% %s == 0", a, b, a);
+        const char *cond =
+            k->kind == CK_EQ   ? arena_printf(c->arena, "%s == %s", a, b)
+            : k->kind == CK_LE ? arena_printf(c->arena, "%s <= %s", a, b)
+                               : arena_printf(c->arena, "%s != 0 && %s %% %s == 0", a, b, a);
         emit_line(e, "if (!(%s)) /* %s */", cond, emit_comment_text(e, k->what));
         emit_line(e, "    return %d;", E_CONSTRAINT_BASE - i);
     }

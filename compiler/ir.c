@@ -352,9 +352,10 @@ static void unify(Compiler *c, Sym *a, Sym *b) {
             g->unified[i] = sym_subst(c->sym, g->unified[i], g->unified);
 }
 
-void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const char *fmt, ...) {
+void ir_constrain(Compiler *c, const Node *n, ConstraintKind kind, Sym *a, Sym *b, const char *fmt,
+                  ...) {
     Graph *g = c->g;
-    if (kind == 0 && a == b)
+    if (kind == CK_EQ && a == b)
         return;
     int64_t ca, cb;
     bool ka = sym_get_const(a, &ca), kb = sym_get_const(b, &cb);
@@ -363,20 +364,22 @@ void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const ch
     const char *what = arena_vprintf(c->arena, fmt, ap);
     va_end(ap);
     if (ka && kb) {
-        bool ok = kind == 0 ? ca == cb : kind == 1 ? ca <= cb : (ca != 0 && cb % ca == 0);
+        bool ok = kind == CK_EQ   ? ca == cb
+                  : kind == CK_LE ? ca <= cb
+                                  : (ca != 0 && cb % ca == 0);
         if (!ok)
             o2c_error(c, n, "%s", what);
         return;
     }
     /* false for every size: a - b is a constant that breaks the relation (N vs N + 1) */
     int64_t diff;
-    if (kind != 2 && sym_get_const(sym_sub(c->sym, a, b), &diff)) {
-        if (kind == 0 ? diff != 0 : diff > 0)
+    if (kind != CK_DIVIDES && sym_get_const(sym_sub(c->sym, a, b), &diff)) {
+        if (kind == CK_EQ ? diff != 0 : diff > 0)
             o2c_error(c, n, "%s (for every size)", what);
         return;
     }
     char key[48];
-    snprintf(key, sizeof key, "%d:%d:%d", kind, a->id, b->id);
+    snprintf(key, sizeof key, "%d:%d:%d", (int)kind, a->id, b->id);
     void **seen = map_slot(c->arena, &maps(c)->constraints, key, true);
     if (*seen)
         return;
@@ -394,7 +397,7 @@ void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const ch
     k->b = b;
     k->kind = kind;
     k->what = n ? arena_printf(c->arena, "node '%s' (%s): %s", n->name, n->op_type, what) : what;
-    if (kind == 0)
+    if (kind == CK_EQ)
         unify(c, a, b);
 }
 

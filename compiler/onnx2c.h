@@ -343,9 +343,16 @@ typedef struct Dim {
     int64_t max;       /* --max value, or -1 */
 } Dim;
 
+/* What a Constraint requires of its two Syms a and b: NAME_check tests it at run time. */
+typedef enum {
+    CK_EQ,      /* a == b (and the dims are unified: see ir_unified) */
+    CK_LE,      /* a <= b */
+    CK_DIVIDES, /* a != 0 and a divides b */
+} ConstraintKind;
+
 typedef struct Constraint {
-    Sym *a, *b;        /* requires a == b (kind 0) or a <= b (kind 1) or a divides b (kind 2) */
-    int kind;
+    Sym *a, *b;
+    ConstraintKind kind;
     const char *what;  /* human text naming the node */
 } Constraint;
 
@@ -383,8 +390,11 @@ bool ir_numel_const(const Value *v, int64_t *n);
 bool ir_same_shape(const Value *a, const Value *b);
 int ir_add_dim(Compiler *c, const char *name);        /* find or add; returns its index */
 int ir_find_dim(Compiler *c, const char *name);       /* its index, or -1 */
-void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
+/* Requires the relation `kind` (CK_*) of a and b, fmt saying what (after "node 'N' (OP): "):
+ * an error now when it is false for every size (two constants, or a - b a constant that breaks
+ * it), otherwise a check of NAME_check (once per kind, a and b).  CK_EQ also unifies the dims. */
+void ir_constrain(Compiler *c, const Node *n, ConstraintKind kind, Sym *a, Sym *b, const char *fmt,
+                  ...) __attribute__((format(printf, 6, 7)));
 const char *ir_cident(Compiler *c, const char *prefix, const char *name); /* unique C identifier */
 /* Turns a string into a C identifier ("my-net" -> "my_net"). */
 void onnx2c_cident(const char *s, char *out, size_t outlen);

@@ -152,7 +152,7 @@ static bool constraints_hold(Compiler *c, const int64_t *dims) {
         int64_t a, b;
         if (!sym_eval(q->a, dims, &a) || !sym_eval(q->b, dims, &b))
             return false;
-        if (q->kind == 0 ? a != b : q->kind == 1 ? a > b : (a == 0 || b % a != 0))
+        if (q->kind == CK_EQ ? a != b : q->kind == CK_LE ? a > b : (a == 0 || b % a != 0))
             return false;
     }
     return true;
