@@ -109,6 +109,15 @@ const char *dtype_name(DType t) {
     return (unsigned)t < sizeof names / sizeof *names ? names[t] : "unknown";
 }
 
+/* the library's names for the two (libonnx2c.h) */
+size_t onnx2c_dtype_size(DType t) {
+    return dtype_size(t);
+}
+
+const char *onnx2c_dtype_name(DType t) {
+    return dtype_name(t);
+}
+
 const char *dtype_suffix(DType t) {
     static const char *const sfx[] = {"x", "f32", "u8", "i8", "u16", "i16", "i32", "i64", "str",
                                       "b8", "f16", "f64", "u32", "u64", "c64", "c128", "bf16"};
@@ -290,7 +299,7 @@ int ir_add_dim(Compiler *c, const char *name) {
     /* at most 40 characters of the name (the identifiers built on it, NAME_DIM_ID and d__ID,
      * stay within the 63 that C99 guarantees to tell apart) */
     char id[64];
-    onnx2c_cident(name, id, 41);
+    ir_to_cident(name, id, 41);
     /* enum names are upper-cased: dims differing only in case need distinct identifiers */
     void **cs = dimcase_slot(c, id, false);
     if (cs && *cs) {
@@ -403,7 +412,7 @@ void ir_constrain(Compiler *c, const Node *n, ConstraintKind kind, Sym *a, Sym *
 
 /* s as a C identifier in out (outlen bytes): other bytes become '_', a leading digit gets a
  * '_' before it, the empty string is "_" */
-void onnx2c_cident(const char *s, char *out, size_t outlen) {
+void ir_to_cident(const char *s, char *out, size_t outlen) {
     size_t k = 0;
     if (outlen == 0)
         return;
@@ -420,7 +429,7 @@ const char *ir_cident(Compiler *c, const char *prefix, const char *name) {
     char base[200];
     snprintf(base, sizeof base, "%s%s", prefix, name);
     char id[256];
-    onnx2c_cident(base, id, sizeof id);
+    ir_to_cident(base, id, sizeof id);
     StrMap *m = &maps(c)->idents;
     for (int k = 1;; k++) {
         char cand[280];

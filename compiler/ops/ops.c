@@ -44,9 +44,11 @@ const OpDef *ops_find(const char *domain, const char *op_type) {
     return NULL;
 }
 
-/* Calls f for every op in the table, in table order. */
-void ops_each(void (*f)(const OpDef *op, const char *family, void *user), void *user) {
+/* The library's list of ops (libonnx2c.h): every op in the table, in table order. */
+void onnx2c_each_op(void (*f)(const char *domain, const char *op_type, const char *family,
+                              void *user),
+                    void *user) {
     for (int i = 0; families[i]; i++)
         for (const OpDef *d = families[i]; d->name; d++)
-            f(d, family_names[i], user);
+            f(d->domain ? d->domain : "", d->name, family_names[i], user);
 }

@@ -14,6 +14,7 @@
  * as a Cortex-M4 executable on QEMU, where size_t has 32 bits.  Independently of how NAME_check
  * folds, every tensor of the graph must have a byte size that fits in int64 whenever NAME_check
  * accepts. */
+#include "onnx2c.h" /* white-box: looks inside the compiler */
 #include "testutil.h"
 
 #include <criterion/criterion.h>

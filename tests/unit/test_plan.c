@@ -8,6 +8,7 @@
  * run against a reference computed here; the --memory-first scratch budget; Pad and
  * BatchNormalization folds; --report. */
 #include "modelgen.h"
+#include "onnx2c.h" /* white-box: looks inside the compiler */
 #include "testutil.h"
 
 #include <criterion/criterion.h>
