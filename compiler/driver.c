@@ -118,7 +118,7 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     if (!c) {
         char raw[1200];
         snprintf(raw, sizeof raw, "%s: out of memory", path);
-        o2c_oneline(err, errlen, raw);
+        onnx2c_oneline(err, errlen, raw);
         return O2C_EMODEL;
     }
     c->opt = opt ? opt : &no_options;
@@ -149,7 +149,7 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     }
     c->header = arena_printf(c->arena, "%s.h", stem);
     char prefix[256];
-    onnx2c_cident(c->opt->name ? c->opt->name : stem, prefix, sizeof prefix);
+    ir_to_cident(c->opt->name ? c->opt->name : stem, prefix, sizeof prefix);
     /* the prefix is compiler-made text in every API name: like every identifier the compiler
      * makes it holds no "__" (identifiers from model names are KIND__NAME) and so it may not
      * end in '_' ("in_" + "_run" would be the buffer of a value named "run") */
@@ -209,7 +209,7 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
                                "with their opset-%d semantics", path, c->g->opset,
                                NEWEST_OPSET, NEWEST_OPSET);
         out->warning = xcalloc(c, sizeof c->err, 1);
-        o2c_oneline(out->warning, sizeof c->err, w);
+        onnx2c_oneline(out->warning, sizeof c->err, w);
     }
     if (c->opt->inspect)
         c->opt->inspect(c, c->opt->inspect_user);

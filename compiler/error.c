@@ -6,7 +6,7 @@
  * below the driver ever exits the process.
  *
  * Names in a message come from the model (node and value names, the file name): whatever they
- * hold, the message stays one printable line of bounded length (o2c_oneline). */
+ * hold, the message stays one printable line of bounded length (onnx2c_oneline). */
 #include "onnx2c.h"
 #include <string.h>
 
@@ -29,7 +29,7 @@ static size_t utf8_len(const unsigned char *s) {
     return n;
 }
 
-void o2c_oneline(char *dst, size_t cap, const char *src) {
+void onnx2c_oneline(char *dst, size_t cap, const char *src) {
     if (cap == 0)
         return;
     const unsigned char *s = (const unsigned char *)(src ? src : "");
@@ -88,7 +88,7 @@ _Noreturn void o2c_verror(Compiler *c, int status, const Node *n, const char *fm
         k = snprintf(raw, cap, "%s: ", path);
     len = k > 0 ? ((size_t)k < cap ? (size_t)k : cap - 1) : 0;
     vsnprintf(raw + len, cap - len, fmt, ap);
-    o2c_oneline(c->err, sizeof c->err, raw);
+    onnx2c_oneline(c->err, sizeof c->err, raw);
     c->status = status;
     longjmp(c->jmp, 1);
 }

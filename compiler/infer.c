@@ -21,7 +21,7 @@ static void require_divisors(Compiler *c, Sym *e, uint8_t *seen, int nseen, Sym 
         seen[x->id >> 3] |= (uint8_t)(1u << (x->id & 7));
         if ((x->kind == SYM_FLOORDIV || x->kind == SYM_CEILDIV || x->kind == SYM_MOD) &&
             !sym_is_const(x->args[1]))
-            ir_constrain(c, NULL, 1, sym_const(c->sym, 1), x->args[1],
+            ir_constrain(c, NULL, CK_LE, sym_const(c->sym, 1), x->args[1],
                          "a divisor in a shape must be positive");
         if (sp + x->n > *cap) {
             int ncap = 2 * (sp + x->n);
@@ -97,7 +97,7 @@ void infer_graph(Compiler *c) {
             /* every dim of every tensor is a size: NAME_check refuses dims that make one negative */
             for (int d = 0; d < v->rank; d++)
                 if (!sym_nonneg(v->shape[d]))
-                    ir_constrain(c, n, 1, sym_const(c->sym, 0), v->shape[d],
+                    ir_constrain(c, n, CK_LE, sym_const(c->sym, 0), v->shape[d],
                                  "output '%s' dimension %d must not be negative", v->name, d);
         }
         if (all_known)
@@ -170,7 +170,7 @@ int infer_broadcast(Compiler *c, Node *n, int ra, Sym *const *a, int rb, Sym *co
                           (long long)ca, (long long)cb);
             /* symbolic: the two must agree at run time (a dim that is 1 at run time against
              * another would need a runtime broadcast decision: not supported) */
-            ir_constrain(c, n, 0, da, db, "broadcast dimension %d must match", i);
+            ir_constrain(c, n, CK_EQ, da, db, "broadcast dimension %d must match", i);
             out[i] = ka ? da : db;
         }
     }
@@ -200,7 +200,7 @@ void infer_declared_agree(Compiler *c, Node *n, Value *out, int d, Sym *want) {
     if (sym_get_const(out->shape[d], &a) && sym_get_const(want, &b))
         o2c_error(c, n, "output '%s' is declared with dimension %d = %lld, but it is %lld",
                   out->name, d, (long long)a, (long long)b);
-    ir_constrain(c, n, 0, out->shape[d], want, "declared dimension %d of '%s' must match", d,
+    ir_constrain(c, n, CK_EQ, out->shape[d], want, "declared dimension %d of '%s' must match", d,
                  out->name);
 }
 
@@ -221,7 +221,7 @@ int64_t infer_implied_len(Compiler *c, Node *n, Value *v, int64_t want, const ch
     int64_t len = infer_len(c, v);
     if (len >= 0 || want < 0)
         return len;
-    ir_constrain(c, n, 0, ir_numel(c, v), sym_const(c->sym, want),
+    ir_constrain(c, n, CK_EQ, ir_numel(c, v), sym_const(c->sym, want),
                  "%s '%s' must have %lld elements (the declared shape of the output implies it)",
                  what, v->name, (long long)want);
     return want;

@@ -109,6 +109,15 @@ const char *dtype_name(DType t) {
     return (unsigned)t < sizeof names / sizeof *names ? names[t] : "unknown";
 }
 
+/* the library's names for the two (libonnx2c.h) */
+size_t onnx2c_dtype_size(DType t) {
+    return dtype_size(t);
+}
+
+const char *onnx2c_dtype_name(DType t) {
+    return dtype_name(t);
+}
+
 const char *dtype_suffix(DType t) {
     static const char *const sfx[] = {"x", "f32", "u8", "i8", "u16", "i16", "i32", "i64", "str",
                                       "b8", "f16", "f64", "u32", "u64", "c64", "c128", "bf16"};
@@ -290,7 +299,7 @@ int ir_add_dim(Compiler *c, const char *name) {
     /* at most 40 characters of the name (the identifiers built on it, NAME_DIM_ID and d__ID,
      * stay within the 63 that C99 guarantees to tell apart) */
     char id[64];
-    onnx2c_cident(name, id, 41);
+    ir_to_cident(name, id, 41);
     /* enum names are upper-cased: dims differing only in case need distinct identifiers */
     void **cs = dimcase_slot(c, id, false);
     if (cs && *cs) {
@@ -352,9 +361,10 @@ static void unify(Compiler *c, Sym *a, Sym *b) {
             g->unified[i] = sym_subst(c->sym, g->unified[i], g->unified);
 }
 
-void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const char *fmt, ...) {
+void ir_constrain(Compiler *c, const Node *n, ConstraintKind kind, Sym *a, Sym *b, const char *fmt,
+                  ...) {
     Graph *g = c->g;
-    if (kind == 0 && a == b)
+    if (kind == CK_EQ && a == b)
         return;
     int64_t ca, cb;
     bool ka = sym_get_const(a, &ca), kb = sym_get_const(b, &cb);
@@ -363,20 +373,22 @@ void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const ch
     const char *what = arena_vprintf(c->arena, fmt, ap);
     va_end(ap);
     if (ka && kb) {
-        bool ok = kind == 0 ? ca == cb : kind == 1 ? ca <= cb : (ca != 0 && cb % ca == 0);
+        bool ok = kind == CK_EQ   ? ca == cb
+                  : kind == CK_LE ? ca <= cb
+                                  : (ca != 0 && cb % ca == 0);
         if (!ok)
             o2c_error(c, n, "%s", what);
         return;
     }
     /* false for every size: a - b is a constant that breaks the relation (N vs N + 1) */
     int64_t diff;
-    if (kind != 2 && sym_get_const(sym_sub(c->sym, a, b), &diff)) {
-        if (kind == 0 ? diff != 0 : diff > 0)
+    if (kind != CK_DIVIDES && sym_get_const(sym_sub(c->sym, a, b), &diff)) {
+        if (kind == CK_EQ ? diff != 0 : diff > 0)
             o2c_error(c, n, "%s (for every size)", what);
         return;
     }
     char key[48];
-    snprintf(key, sizeof key, "%d:%d:%d", kind, a->id, b->id);
+    snprintf(key, sizeof key, "%d:%d:%d", (int)kind, a->id, b->id);
     void **seen = map_slot(c->arena, &maps(c)->constraints, key, true);
     if (*seen)
         return;
@@ -394,13 +406,13 @@ void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const ch
     k->b = b;
     k->kind = kind;
     k->what = n ? arena_printf(c->arena, "node '%s' (%s): %s", n->name, n->op_type, what) : what;
-    if (kind == 0)
+    if (kind == CK_EQ)
         unify(c, a, b);
 }
 
 /* s as a C identifier in out (outlen bytes): other bytes become '_', a leading digit gets a
  * '_' before it, the empty string is "_" */
-void onnx2c_cident(const char *s, char *out, size_t outlen) {
+void ir_to_cident(const char *s, char *out, size_t outlen) {
     size_t k = 0;
     if (outlen == 0)
         return;
@@ -417,7 +429,7 @@ const char *ir_cident(Compiler *c, const char *prefix, const char *name) {
     char base[200];
     snprintf(base, sizeof base, "%s%s", prefix, name);
     char id[256];
-    onnx2c_cident(base, id, sizeof id);
+    ir_to_cident(base, id, sizeof id);
     StrMap *m = &maps(c)->idents;
     for (int k = 1;; k++) {
         char cand[280];

@@ -1,7 +1,7 @@
 /* main.c — the onnx2c command: parses the command line, calls onnx2c_compile, writes OUT.c and
  * OUT.h together or not at all (temporaries renamed into place, the old OUT.h kept until OUT.c
  * is in place), prints every error and warning as one line. */
-#include "onnx2c.h"
+#include "libonnx2c.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -40,7 +40,7 @@ static const char usage[] =
  * a usage error carries the hint to --help on the same line. */
 static int fail(int status, const char *fmt, const char *arg) {
     char safe[600], msg[1200];
-    o2c_oneline(safe, sizeof safe, arg);
+    onnx2c_oneline(safe, sizeof safe, arg);
     snprintf(msg, sizeof msg, fmt, safe);
     fprintf(stderr, "onnx2c: error: %s%s\n", msg,
             status == O2C_EUSAGE ? " (try 'onnx2c --help')" : "");
@@ -51,17 +51,18 @@ static int cmp_name(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void collect_op(const OpDef *op, const char *family, void *user) {
+static void collect_op(const char *domain, const char *op_type, const char *family, void *user) {
+    (void)domain;
     char ***p = user;
-    char *line = malloc(strlen(op->name) + strlen(family) + 2);
-    sprintf(line, "%s %s", op->name, family);
+    char *line = malloc(strlen(op_type) + strlen(family) + 2);
+    sprintf(line, "%s %s", op_type, family);
     *(*p)++ = line;
 }
 
 /* One line per op: "NAME FAMILY", sorted by name. */
 static void list_ops(void) {
     char *lines[1024], **p = lines;
-    ops_each(collect_op, &p);
+    onnx2c_each_op(collect_op, &p);
     size_t n = (size_t)(p - lines);
     qsort(lines, n, sizeof *lines, cmp_name);
     for (size_t i = 0; i < n; i++) {
@@ -180,25 +181,39 @@ static char *backup(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    Buf b;
-    buf_init(&b);
-    char chunk[65536];
-    size_t k;
-    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-        buf_putn(&b, chunk, k);
-    int e = ferror(f) ? (errno ? errno : EIO) : 0;
+    char *data = NULL;
+    size_t len = 0, cap = 0;
+    int e = 0;
+    for (;;) {
+        if (len == cap) {
+            size_t ncap = cap ? 2 * cap : 65536;
+            char *d = ncap > cap ? realloc(data, ncap) : NULL;
+            if (!d) {
+                e = ENOMEM;
+                break;
+            }
+            data = d;
+            cap = ncap;
+        }
+        size_t k = fread(data + len, 1, cap - len, f);
+        if (k == 0)
+            break;
+        len += k;
+    }
+    if (!e && ferror(f))
+        e = errno ? errno : EIO;
     fclose(f);
-    char *bak = e ? NULL : write_temp(path, "tmpbak", b.data ? b.data : "", b.len);
+    char *bak = e ? NULL : write_temp(path, "tmpbak", len ? data : "", len);
     if (e)
         errno = e;
-    buf_free(&b);
+    free(data);
     return bak;
 }
 
 /* "cannot write 'PATH': why", one line. */
 static int fail_write(const char *path, const char *why) {
     char safe[600];
-    o2c_oneline(safe, sizeof safe, path);
+    onnx2c_oneline(safe, sizeof safe, path);
     fprintf(stderr, "onnx2c: error: cannot write '%s': %s\n", safe, why);
     return O2C_EIO;
 }
@@ -285,7 +300,7 @@ int main(int argc, char **argv) {
             list_ops();
             goto end;
         } else if (!strcmp(a, "--version")) {
-            printf("onnx2c %s\n", ONNX2C_VERSION);
+            printf("onnx2c %s\n", O2C_VERSION);
             goto end;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             if (!has_next) {
@@ -338,7 +353,7 @@ int main(int argc, char **argv) {
     const char *why = bad_output_name(out);
     if (why) {
         char safe[600];
-        o2c_oneline(safe, sizeof safe, out);
+        onnx2c_oneline(safe, sizeof safe, out);
         fprintf(stderr, "onnx2c: error: the output name '%s' %s (try 'onnx2c --help')\n", safe, why);
         rc = O2C_EUSAGE;
         goto end;

@@ -1,15 +1,19 @@
-/* onnx2c.h — the one internal header of the compiler.
+/* onnx2c.h — the internal header of the compiler: its map.  The library API (Options, Output,
+ * onnx2c_compile, Tensor, the status codes) is compiler/libonnx2c.h, which this file includes;
+ * the command line, runtime/ and the black-box tests include only that one.
  *
  * One section per file, in pipeline order (chibicc style):
  *   arena.c  error.c  sym.c  ir.c  onnx_load.c  infer.c  fold (inside infer)  lower.c  plan.c
  *   emit.c
  *   ops/<family>.c  driver.c
- * Name tiers: `onnx2c_` is the library API used by the CLI, the harness and the tests;
+ * Name tiers: `onnx2c_` (functions) and `O2C_` (macros) are the library API, libonnx2c.h;
  * each module has its own short prefix (arena_, sym_, ir_, load_, plan_, emit_); static helpers
  * have none.  IR types are CamelCase typedefs.
  */
 #ifndef ONNX2C_H
 #define ONNX2C_H
+
+#include "libonnx2c.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,9 +22,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define ONNX2C_VERSION "0.1.0"
-
-typedef struct Compiler Compiler;
 typedef struct Graph Graph;
 typedef struct Node Node;
 typedef struct Value Value;
@@ -29,7 +30,6 @@ typedef struct Sym Sym;
 typedef struct SymCtx SymCtx;
 typedef struct Emit Emit;
 typedef struct OpDef OpDef;
-typedef struct Tensor Tensor;
 typedef struct Plan Plan;
 
 /* ------------------------------------------------------------------ arena.c
@@ -102,22 +102,14 @@ typedef struct ExpandKey {
 bool expand_table(Buf *out, const char *key, size_t len, void *user);
 
 /* ------------------------------------------------------------------ error.c
- * Errors unwind by longjmp to the driver (onnx2c_compile), which returns a status.  The message
- * is one line: "FILE: node 'NAME' (OP): what is wrong".  Exit statuses follow CONTRACT.md §1. */
-enum {
-    O2C_OK = 0,
-    O2C_EMODEL = 1, /* the model is invalid or unsupported */
-    O2C_EUSAGE = 2, /* bad command line */
-    O2C_EIO = 3,    /* a file could not be read or written */
-};
+ * Errors unwind by longjmp to the driver (onnx2c_compile), which returns a status (O2C_OK...,
+ * libonnx2c.h).  The message is one line: "FILE: node 'NAME' (OP): what is wrong" (made one line
+ * by onnx2c_oneline, also in error.c).  Exit statuses follow CONTRACT.md §1. */
 
 /* Throws a model error located at node n (n may be NULL). Never returns. */
 _Noreturn void o2c_error(Compiler *c, const Node *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 _Noreturn void o2c_verror(Compiler *c, int status, const Node *n, const char *fmt, va_list ap);
-/* Copies src into dst (cap bytes) as one printable line: control bytes and bytes that are
- * not printable UTF-8 become \xNN; what does not fit is cut at a character and ends in "...". */
-void o2c_oneline(char *dst, size_t cap, const char *src);
 /* Throws an I/O error (exit status 3). */
 _Noreturn void o2c_ioerror(Compiler *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Internal invariant: an error message naming the compiler source line, exit status 1. */
@@ -221,27 +213,8 @@ char *sym_str(Arena *a, const Sym *e, const char *const *dim_names);
 char *sym_str_max(Arena *a, const Sym *e, const char *const *dim_names, size_t maxlen);
 
 /* ------------------------------------------------------------------ ir.c
- * The IR: a Graph of Nodes connected by Values.  Data types use ONNX's TensorProto numbers. */
-typedef enum {
-    DT_UNDEFINED = 0,
-    DT_FLOAT = 1,
-    DT_UINT8 = 2,
-    DT_INT8 = 3,
-    DT_UINT16 = 4,
-    DT_INT16 = 5,
-    DT_INT32 = 6,
-    DT_INT64 = 7,
-    DT_STRING = 8,
-    DT_BOOL = 9,
-    DT_FLOAT16 = 10,
-    DT_DOUBLE = 11,
-    DT_UINT32 = 12,
-    DT_UINT64 = 13,
-    DT_COMPLEX64 = 14,
-    DT_COMPLEX128 = 15,
-    DT_BFLOAT16 = 16,
-} DType;
-
+ * The IR: a Graph of Nodes connected by Values.  Data types (DType) and the dense Tensor are in
+ * libonnx2c.h; onnx2c_dtype_size and onnx2c_dtype_name are dtype_size and dtype_name. */
 size_t dtype_size(DType t);        /* bytes per element; 0 for undefined/string/complex */
 const char *dtype_ctype(DType t);  /* "float", "int64_t", "uint8_t" (bool), "uint16_t" (f16) */
 const char *dtype_name(DType t);   /* "float", "int64", "bool", ... as in ONNX */
@@ -249,16 +222,6 @@ const char *dtype_suffix(DType t); /* "f32", "i64", "b8", ... for kernel names *
 bool dtype_is_float(DType t);      /* float, double (float16/bfloat16 are stored as bits) */
 bool dtype_is_int(DType t);        /* signed or unsigned integer (not bool) */
 bool dtype_is_signed(DType t);
-
-/* A dense constant tensor (initializer, Constant attribute, or a .pb file). */
-struct Tensor {
-    const char *name;
-    DType dtype;
-    int rank;
-    int64_t *dims;
-    int64_t nelem;
-    void *data; /* nelem * dtype_size bytes, row-major, little-endian */
-};
 
 typedef enum {
     ATTR_UNDEFINED = 0,
@@ -371,9 +334,16 @@ typedef struct Dim {
     int64_t max;       /* --max value, or -1 */
 } Dim;
 
+/* What a Constraint requires of its two Syms a and b: NAME_check tests it at run time. */
+typedef enum {
+    CK_EQ,      /* a == b (and the dims are unified: see ir_unified) */
+    CK_LE,      /* a <= b */
+    CK_DIVIDES, /* a != 0 and a divides b */
+} ConstraintKind;
+
 typedef struct Constraint {
-    Sym *a, *b;        /* requires a == b (kind 0) or a <= b (kind 1) or a divides b (kind 2) */
-    int kind;
+    Sym *a, *b;
+    ConstraintKind kind;
     const char *what;  /* human text naming the node */
 } Constraint;
 
@@ -412,11 +382,14 @@ bool ir_numel_const(const Value *v, int64_t *n);
 bool ir_same_shape(const Value *a, const Value *b);
 int ir_add_dim(Compiler *c, const char *name);        /* find or add; returns its index */
 int ir_find_dim(Compiler *c, const char *name);       /* its index, or -1 */
-void ir_constrain(Compiler *c, const Node *n, int kind, Sym *a, Sym *b, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
+/* Requires the relation `kind` (CK_*) of a and b, fmt saying what (after "node 'N' (OP): "):
+ * an error now when it is false for every size (two constants, or a - b a constant that breaks
+ * it), otherwise a check of NAME_check (once per kind, a and b).  CK_EQ also unifies the dims. */
+void ir_constrain(Compiler *c, const Node *n, ConstraintKind kind, Sym *a, Sym *b, const char *fmt,
+                  ...) __attribute__((format(printf, 6, 7)));
 const char *ir_cident(Compiler *c, const char *prefix, const char *name); /* unique C identifier */
 /* Turns a string into a C identifier ("my-net" -> "my_net"). */
-void onnx2c_cident(const char *s, char *out, size_t outlen);
+void ir_to_cident(const char *s, char *out, size_t outlen);
 /* Applies the dim unifications recorded so far to a Sym (identity when there are none). */
 Sym *ir_unified(Compiler *c, Sym *e);
 void ir_toposort(Compiler *c); /* orders g->nodes; errors on cycles and dangling inputs */
@@ -452,12 +425,9 @@ int attr_conv(Compiler *c, const Node *n, int sp, int64_t *stride, int64_t *dil,
 Value *node_in(const Node *n, int i);
 
 /* ------------------------------------------------------------------ onnx_load.c
- * protobuf-c unpack of ModelProto into the Graph.  Every malformed field is a clear error. */
+ * protobuf-c unpack of ModelProto into the Graph.  Every malformed field is a clear error.
+ * Also the library's onnx2c_load_tensor and onnx2c_tensor_free (a .pb file, malloc'd). */
 void load_model(Compiler *c, const char *path);
-/* Reads one serialized onnx.TensorProto (.pb); returns 0 or sets err and returns nonzero.
- * The tensor and its data are malloc'd: free with tensor_free. */
-int load_tensor_file(const char *path, Tensor **out, char *err, size_t errlen);
-void tensor_free(Tensor *t);
 
 /* ------------------------------------------------------------------ infer.c
  * Runs each node's infer rule in topological order.  A rule sets the outputs' dtype and
@@ -489,14 +459,8 @@ int64_t infer_len(Compiler *c, const Value *v);
  * numel(v) == want, so NAME_check refuses other lengths, and returns want.  With a constant
  * length returns it (the caller compares); with want < 0, -1. */
 int64_t infer_implied_len(Compiler *c, Node *n, Value *v, int64_t want, const char *what);
-/* The codes NAME_check / NAME_run return (CONTRACT.md §2) that op emitters use:
- * runtime data contradicts a declared output shape (-4); the dims are too large: some size
- * would not fit in size_t or int64 (-6, NAME_check only); an index in the data is out of range
- * where ONNX calls that an error (-7: Gather, GatherElements, ScatterND...).  Like -4, a node
- * returns -7 before it writes anything. */
-#define O2C_RUN_EDATA (-4)
-#define O2C_RUN_ETOOBIG (-6)
-#define O2C_RUN_EINDEX (-7)
+/* The codes NAME_check / NAME_run return (CONTRACT.md §2) are libonnx2c.h's O2C_RUN_*: op
+ * emitters use O2C_RUN_EDATA, O2C_RUN_ETOOBIG and O2C_RUN_EINDEX. */
 
 /* ------------------------------------------------------------------ ops (ops/FAMILY.c)
  * One table of ops.  Each family file defines a NULL-terminated array of OpDefs; ops.c lists
@@ -529,8 +493,7 @@ enum {
 };
 
 const OpDef *ops_find(const char *domain, const char *op_type);
-/* Calls f for every op in the table with the name of its family (its file in compiler/ops/). */
-void ops_each(void (*f)(const OpDef *op, const char *family, void *user), void *user);
+/* (ops.c also defines the library's onnx2c_each_op: every op with its family.) */
 /* Slice (ops/layout.c) along one axis of size dim with a nonzero step: the length, and in
  * *begin the clamped start (ONNX: start and end count from the end when negative, then are
  * clamped to [0, dim] for step > 0, to [0, dim - 1] and [-1, dim - 1] for step < 0; length
@@ -611,48 +574,7 @@ Arena *emit_arena(Emit *e);
 void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, const char *expr);
 
 /* ------------------------------------------------------------------ driver.c
- * The library API used by the CLI, the harness and the tests. */
-typedef struct DimSetting {
-    char name[128];
-    int64_t value;
-} DimSetting;
-
-typedef struct Options {
-    const char *name;  /* C prefix; NULL: derived from the output path or "model" */
-    const char *out_path; /* OUT.c: names the header "OUT.h" that OUT.c includes (may be NULL) */
-    int nfix, nmax;
-    DimSetting *fix, *max;
-    bool report;       /* onnx2c --report: print the plan to report_out */
-    bool force_dynamic; /* every input axis becomes a dim of its own (testing symbolic paths) */
-    bool no_winograd;   /* 3x3 convolutions by unfold + GEMM only (onnx2c --no-winograd) */
-    /* onnx2c --memory-first (microcontrollers): the smallest arena and flash rather than the
-     * fastest code: kernel scratch bounded, direct kernels where an unfold or packing costs
-     * memory, no Winograd, elementwise ops in place, weights at their size (issue 10) */
-    bool memory_first;
-    FILE *report_out;
-    /* Tests: called with the compiled graph at the end of a successful onnx2c_compile. */
-    void (*inspect)(Compiler *c, void *user);
-    void *inspect_user;
-} Options;
-
-/* An input axis whose size is exactly one dim: lets a caller derive dims from input shapes. */
-typedef struct DimBinding {
-    int input, axis, dim;
-} DimBinding;
-
-typedef struct Output {
-    char *c_src; /* malloc'd */
-    char *h_src; /* malloc'd */
-    char *name;  /* the C prefix used, malloc'd */
-    int ndims, nbind;
-    DimBinding *bind; /* malloc'd */
-    char *warning;    /* one line (no "onnx2c: warning: " prefix) or NULL, malloc'd */
-} Output;
-
-/* Compiles the model at path. Returns O2C_OK or an exit status; on error writes one line
- * (no trailing newline) into err. */
-int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err, size_t errlen);
-void onnx2c_output_free(Output *out);
+ * The library API (libonnx2c.h: onnx2c_compile, onnx2c_output_free); the Compiler context. */
 
 /* The compiler context: everything one compile owns. */
 struct Compiler {

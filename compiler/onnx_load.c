@@ -12,7 +12,7 @@
  * the nesting depth: protobuf-c recurses without a limit, and a crafted file of nested
  * subgraphs would otherwise overflow the stack.
  *
- * load_tensor_file shares the tensor decoding, with malloc instead of the arena. */
+ * onnx2c_load_tensor shares the tensor decoding, with malloc instead of the arena. */
 #include "onnx2c.h"
 #include "onnx_subset.pb-c.h"
 
@@ -34,7 +34,7 @@ enum {
 /* ------------------------------------------------------------------ the loader's context */
 
 typedef struct Ld {
-    Compiler *c;         /* NULL for load_tensor_file: allocations are then malloc'd */
+    Compiler *c;         /* NULL for onnx2c_load_tensor: allocations are then malloc'd */
     const char *dir;     /* folder that external data paths are relative to */
     int status;          /* 0, or the exit status of the first error */
     char msg[768];       /* the first error (without the file/node prefix) */
@@ -1034,7 +1034,7 @@ void load_model(Compiler *c, const char *path) {
     build(c, &M);
 }
 
-/* load_tensor_file's message: one line whatever the path and the tensor's name hold. */
+/* onnx2c_load_tensor's message: one line whatever the path and the tensor's name hold. */
 __attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errlen,
                                                           const char *fmt, ...) {
     char raw[2048];
@@ -1042,10 +1042,10 @@ __attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errl
     va_start(ap, fmt);
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    o2c_oneline(err, errlen, raw);
+    onnx2c_oneline(err, errlen, raw);
 }
 
-int load_tensor_file(const char *path, Tensor **out, char *err, size_t errlen) {
+int onnx2c_load_tensor(const char *path, Tensor **out, char *err, size_t errlen) {
     *out = NULL;
     size_t len = 0;
     uint8_t *buf = NULL;
@@ -1103,7 +1103,7 @@ int load_tensor_file(const char *path, Tensor **out, char *err, size_t errlen) {
     return O2C_OK;
 }
 
-void tensor_free(Tensor *t) {
+void onnx2c_tensor_free(Tensor *t) {
     if (!t)
         return;
     free((void *)t->name);

@@ -45,7 +45,7 @@ static int read_set(const char *dir, const char *prefix, Tensor **ts, char *err,
         snprintf(path, sizeof path, "%s/%s_%d.pb", dir, prefix, n);
         if (access(path, F_OK) != 0)
             break;
-        if (load_tensor_file(path, &ts[n], err, errlen))
+        if (onnx2c_load_tensor(path, &ts[n], err, errlen))
             return -1;
     }
     return n;
@@ -53,7 +53,7 @@ static int read_set(const char *dir, const char *prefix, Tensor **ts, char *err,
 
 static void free_set(Tensor **ts, int n) {
     for (int i = 0; i < n; i++)
-        tensor_free(ts[i]);
+        onnx2c_tensor_free(ts[i]);
 }
 
 /* The element type of input/output i, from the "Inputs and outputs" comment of the header. */
@@ -65,9 +65,9 @@ static DType io_dtype(const char *h, bool output, int i) {
         return DT_UNDEFINED;
     p += 3;
     for (int t = 1; t <= DT_BFLOAT16; t++) {
-        const char *nm = dtype_name((DType)t);
+        const char *nm = onnx2c_dtype_name((DType)t);
         size_t n = strlen(nm);
-        if (dtype_size((DType)t) && !strncmp(p, nm, n) && p[n] == '[')
+        if (onnx2c_dtype_size((DType)t) && !strncmp(p, nm, n) && p[n] == '[')
             return (DType)t;
     }
     return DT_UNDEFINED;
@@ -90,7 +90,7 @@ static void fill_pattern(DType t, void *p, int64_t n, int k) {
         case DT_DOUBLE: ((double *)p)[i] = v; break;
         case DT_BOOL: ((uint8_t *)p)[i] = (uint8_t)(iv & 1); break;
         default: {
-            size_t es = dtype_size(t);
+            size_t es = onnx2c_dtype_size(t);
             memcpy((char *)p + (size_t)i * es, &iv, es); /* little-endian */
         }
         }
@@ -120,7 +120,7 @@ static void *read_file(const char *path, size_t *n) {
 
 /* --exact: every element bit for bit; msg names the first that differs. */
 static bool same_bits(const Tensor *want, const void *got, char *msg, size_t msglen) {
-    size_t es = dtype_size(want->dtype);
+    size_t es = onnx2c_dtype_size(want->dtype);
     for (int64_t i = 0; i < want->nelem; i++) {
         const char *w = (const char *)want->data + (size_t)i * es, *g = (const char *)got + (size_t)i * es;
         if (memcmp(w, g, es) == 0)
@@ -247,7 +247,7 @@ int main(int argc, char **argv) {
             t->dims = calloc((size_t)r + 1, sizeof(int64_t));
             memcpy(t->dims, shape, sizeof(int64_t) * (size_t)r);
             t->nelem = numel(shape, r);
-            t->data = calloc((size_t)t->nelem + 1, dtype_size(t->dtype));
+            t->data = calloc((size_t)t->nelem + 1, onnx2c_dtype_size(t->dtype));
             fill_pattern(t->dtype, t->data, t->nelem, nin);
             in[nin] = t;
         }
@@ -263,7 +263,7 @@ int main(int argc, char **argv) {
             t->dims = calloc((size_t)r + 1, sizeof(int64_t));
             memcpy(t->dims, shape, sizeof(int64_t) * (size_t)r);
             t->nelem = numel(shape, r);
-            t->data = calloc((size_t)t->nelem + 1, dtype_size(t->dtype));
+            t->data = calloc((size_t)t->nelem + 1, onnx2c_dtype_size(t->dtype));
             want[nout] = t;
         }
         if (check) { /* the reference: the same C, compiled for the host by gcc */
@@ -308,7 +308,7 @@ int main(int argc, char **argv) {
             hdr[k++] = dims[d];
         hdr[k++] = nin;
         for (int i = 0; i < nin; i++) {
-            size_t b = (size_t)in[i]->nelem * dtype_size(in[i]->dtype);
+            size_t b = (size_t)in[i]->nelem * onnx2c_dtype_size(in[i]->dtype);
             hdr[k++] = (int64_t)b;
             io += (b + 63) / 64 * 64;
             snprintf(path, sizeof path, "%s/in_%d.raw", work, i);
@@ -317,7 +317,7 @@ int main(int argc, char **argv) {
         }
         hdr[k++] = nout;
         for (int i = 0; i < nout; i++) {
-            size_t b = (size_t)want[i]->nelem * dtype_size(want[i]->dtype);
+            size_t b = (size_t)want[i]->nelem * onnx2c_dtype_size(want[i]->dtype);
             hdr[k++] = (int64_t)b;
             io += (b + 63) / 64 * 64;
         }
@@ -327,7 +327,7 @@ int main(int argc, char **argv) {
         printf("%zu\n", io);
     } else {
         for (int i = 0; i < nout && rc == 0; i++) {
-            size_t b = (size_t)want[i]->nelem * dtype_size(want[i]->dtype), n = 0;
+            size_t b = (size_t)want[i]->nelem * onnx2c_dtype_size(want[i]->dtype), n = 0;
             snprintf(path, sizeof path, "%s/out_%d.raw", work, i);
             void *got = read_file(path, &n);
             char msg[400];

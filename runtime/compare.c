@@ -76,7 +76,7 @@ bool compare_tensor(const Tensor *want, const void *got, char *msg, size_t msgle
         }
         return true;
     }
-    size_t es = dtype_size(t);
+    size_t es = onnx2c_dtype_size(t);
     for (int64_t i = 0; i < n; i++)
         if (memcmp((const char *)want->data + (size_t)i * es, (const char *)got + (size_t)i * es, es)) {
             int64_t gw = 0, gg = 0;

@@ -72,9 +72,9 @@ static int read_tensors(const char *dir, const char *prefix, Tensor ***out, char
         snprintf(path, sizeof path, "%s/%s_%d.pb", dir, prefix, i);
         if (access(path, F_OK) != 0)
             break;
-        if (load_tensor_file(path, &ts[i], err, errlen)) {
+        if (onnx2c_load_tensor(path, &ts[i], err, errlen)) {
             for (int k = 0; k < i; k++)
-                tensor_free(ts[k]);
+                onnx2c_tensor_free(ts[k]);
             free(ts);
             return -1;
         }
@@ -86,7 +86,7 @@ static int read_tensors(const char *dir, const char *prefix, Tensor ***out, char
 
 static void free_tensors(Tensor **ts, int n) {
     for (int i = 0; i < n; i++)
-        tensor_free(ts[i]);
+        onnx2c_tensor_free(ts[i]);
     free(ts);
 }
 
@@ -168,7 +168,7 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
             snprintf(msg, msglen, "shape: output %d is [%s], want [%s]", i, a, b2);
             goto done;
         }
-        size_t bytes = (size_t)want[i]->nelem * dtype_size(want[i]->dtype);
+        size_t bytes = (size_t)want[i]->nelem * onnx2c_dtype_size(want[i]->dtype);
         outs[i] = calloc(1, bytes + 64);
         memset(outs[i], 0xAB, bytes); /* garbage, so an unwritten output cannot pass */
     }

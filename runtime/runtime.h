@@ -3,7 +3,7 @@
 #ifndef ONNX2C_RUNTIME_H
 #define ONNX2C_RUNTIME_H
 
-#include "onnx2c.h"
+#include "libonnx2c.h"
 
 typedef struct Jit Jit;
 

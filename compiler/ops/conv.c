@@ -96,7 +96,7 @@ static int conv_common(Compiler *c, Node *n, ConvPlan *p, int64_t *pads, int *mo
         p->stride[off + i] = K(c, stride[i]);
         p->dil[off + i] = K(c, dil[i]);
         if (nk) {
-            ir_constrain(c, n, 0, K(c, ks[i]), w->shape[2 + i],
+            ir_constrain(c, n, CK_EQ, K(c, ks[i]), w->shape[2 + i],
                          "kernel_shape[%d] must equal the weight's spatial dim %d", i, i);
             p->k[off + i] = K(c, ks[i]);
         }
@@ -214,12 +214,12 @@ void infer_conv(Compiler *c, Node *n) {
     Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2);
     Sym *m = w->shape[0];
     p->cg = w->shape[1];
-    ir_constrain(c, n, 0, x->shape[1], sym_mul(s, p->cg, p->group),
+    ir_constrain(c, n, CK_EQ, x->shape[1], sym_mul(s, p->cg, p->group),
                  "Conv input channels must equal weight channels (dim 1) times group");
-    ir_constrain(c, n, 2, p->group, m, "Conv group must divide the output channels");
+    ir_constrain(c, n, CK_DIVIDES, p->group, m, "Conv group must divide the output channels");
     p->mg = sym_floordiv(s, m, p->group);
     if (b)
-        ir_constrain(c, n, 0, b->shape[0], m, "Conv bias length must equal the output channels");
+        ir_constrain(c, n, CK_EQ, b->shape[0], m, "Conv bias length must equal the output channels");
     for (int i = 0; i < 3; i++)
         p->out[i] = K(c, 1);
     bool nopad = true;
@@ -227,7 +227,7 @@ void infer_conv(Compiler *c, Node *n) {
         int a = off + i;
         Sym *span = sym_add(s, sym_mul(s, p->dil[a], sym_sub(s, p->k[a], K(c, 1))), K(c, 1));
         /* a runtime kernel (a correlation's template) of width 0 is no convolution */
-        ir_constrain(c, n, 1, K(c, 1), p->k[a], "Conv kernel dim %d must be positive", i);
+        ir_constrain(c, n, CK_LE, K(c, 1), p->k[a], "Conv kernel dim %d must be positive", i);
         if (mode == AUTO_PAD_SAME_UPPER || mode == AUTO_PAD_SAME_LOWER) {
             p->out[a] = sym_ceildiv(s, p->in[a], p->stride[a]);
             Sym *total = sym_max(s, K(c, 0),
@@ -241,7 +241,7 @@ void infer_conv(Compiler *c, Node *n) {
                 nopad = false;
         } else {
             Sym *padded = sym_add(s, p->in[a], sym_add(s, K(c, pads[i]), K(c, pads[sp + i])));
-            ir_constrain(c, n, 1, span, padded,
+            ir_constrain(c, n, CK_LE, span, padded,
                          "Conv kernel (dilated) must fit in the padded input along spatial axis %d",
                          i);
             p->out[a] =
@@ -552,15 +552,15 @@ void infer_conv_transpose(Compiler *c, Node *n) {
     int mode;
     int sp = conv_common(c, n, p, pads, &mode), off = 3 - sp;
     Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2);
-    ir_constrain(c, n, 0, w->shape[0], x->shape[1],
+    ir_constrain(c, n, CK_EQ, w->shape[0], x->shape[1],
                  "ConvTranspose weight dim 0 must equal the input channels");
-    ir_constrain(c, n, 2, p->group, x->shape[1],
+    ir_constrain(c, n, CK_DIVIDES, p->group, x->shape[1],
                  "ConvTranspose group must divide the input channels");
     p->cg = sym_floordiv(s, x->shape[1], p->group);
     p->mg = w->shape[1];
     Sym *m = sym_mul(s, p->mg, p->group);
     if (b)
-        ir_constrain(c, n, 0, b->shape[0], m,
+        ir_constrain(c, n, CK_EQ, b->shape[0], m,
                      "ConvTranspose bias length must equal the output channels");
     attr_ints_n(c, n, "output_padding", sp, 0, 0, opad);
     const int64_t *os;
@@ -588,7 +588,7 @@ void infer_conv_transpose(Compiler *c, Node *n) {
         } else {
             p->out[a] = sym_sub(s, sym_sub(s, full, K(c, pads[i])), K(c, pads[sp + i]));
             p->pad[a] = K(c, pads[i]);
-            ir_constrain(c, n, 1, K(c, 0), p->out[a],
+            ir_constrain(c, n, CK_LE, K(c, 0), p->out[a],
                          "ConvTranspose output size along spatial axis %d must not be negative", i);
         }
     }

@@ -369,7 +369,7 @@ void infer_concat(Compiler *c, Node *n) {
             if (sym_get_const(x->shape[d], &a) && sym_get_const(shape[d], &b))
                 o2c_error(c, n, "input %d has dimension %d = %lld but input 0 has %lld (axis is %d)",
                           k, d, (long long)a, (long long)b, axis);
-            ir_constrain(c, n, 0, x->shape[d], shape[d], "Concat input %d dimension %d must match",
+            ir_constrain(c, n, CK_EQ, x->shape[d], shape[d], "Concat input %d dimension %d must match",
                          k, d);
             if (sym_is_const(x->shape[d]))
                 shape[d] = x->shape[d];
@@ -464,7 +464,7 @@ void infer_split(Compiler *c, Node *n) {
             o2c_error(c, n, "split sizes add up to %lld but dimension %d is %lld", (long long)a, axis,
                       (long long)b);
         if (sum != dim)
-            ir_constrain(c, n, 0, sum, dim, "Split sizes must add up to dimension %d", axis);
+            ir_constrain(c, n, CK_EQ, sum, dim, "Split sizes must add up to dimension %d", axis);
     } else if (node_attr(n, "num_outputs")) {
         int64_t no = attr_int(c, n, "num_outputs", 0);
         if (no != nout)
@@ -478,7 +478,7 @@ void infer_split(Compiler *c, Node *n) {
         if (sym_get_const(dim, &b) && b % nout)
             o2c_error(c, n, "dimension %d (%lld) cannot be split into %d equal parts", axis,
                       (long long)b, nout);
-        ir_constrain(c, n, 2, K(c, nout), dim, "Split dimension %d must divide into %d parts", axis,
+        ir_constrain(c, n, CK_DIVIDES, K(c, nout), dim, "Split dimension %d must divide into %d parts", axis,
                      nout);
         for (int i = 0; i < nout; i++)
             sizes[i] = sym_floordiv(c->sym, dim, K(c, nout));
@@ -602,12 +602,12 @@ void infer_slice(Compiler *c, Node *n) {
                 if (!dtype_is_int(v->dtype) || v->rank > 1)
                     o2c_error(c, n, "starts, ends, axes and steps must be 1-D integer tensors");
                 if (cnt)
-                    ir_constrain(c, n, 0, cnt, ir_numel(c, v),
+                    ir_constrain(c, n, CK_EQ, cnt, ir_numel(c, v),
                                  "starts, ends, axes and steps must have as many entries");
                 else
                     cnt = ir_numel(c, v);
             }
-            ir_constrain(c, n, 1, cnt, K(c, x->rank),
+            ir_constrain(c, n, CK_LE, cnt, K(c, x->rank),
                          "starts must have at most as many entries as the input's rank");
             need_declared(c, n, n->in[1], "starts", n->out[0], x->dtype, x->rank);
             Pieces *ps = new_pieces(c, n);
@@ -777,7 +777,7 @@ void infer_depth_space(Compiler *c, Node *n) {
         if (sym_get_const(C, &cv) && cv % (b * b))
             o2c_error(c, n, "channels (%lld) are not divisible by blocksize² (%lld)", (long long)cv,
                       (long long)(b * b));
-        ir_constrain(c, n, 2, BB, C, "DepthToSpace channels must be divisible by blocksize^2");
+        ir_constrain(c, n, CK_DIVIDES, BB, C, "DepthToSpace channels must be divisible by blocksize^2");
         Sym *C2 = sym_floordiv(s, C, BB);
         shape[0] = N, shape[1] = C2, shape[2] = sym_mul(s, H, B), shape[3] = sym_mul(s, W, B);
         /* y as [N, C2, H, b1, W, b2] */
@@ -799,8 +799,8 @@ void infer_depth_space(Compiler *c, Node *n) {
         int64_t hv, wv;
         if ((sym_get_const(H, &hv) && hv % b) || (sym_get_const(W, &wv) && wv % b))
             o2c_error(c, n, "height and width must be divisible by blocksize (%lld)", (long long)b);
-        ir_constrain(c, n, 2, B, H, "SpaceToDepth height must be divisible by blocksize");
-        ir_constrain(c, n, 2, B, W, "SpaceToDepth width must be divisible by blocksize");
+        ir_constrain(c, n, CK_DIVIDES, B, H, "SpaceToDepth height must be divisible by blocksize");
+        ir_constrain(c, n, CK_DIVIDES, B, W, "SpaceToDepth width must be divisible by blocksize");
         Sym *H2 = sym_floordiv(s, H, B), *W2 = sym_floordiv(s, W, B);
         shape[0] = N, shape[1] = sym_mul(s, C, BB), shape[2] = H2, shape[3] = W2;
         /* y as [N, b1, b2, C, H2, W2]; x as [N, C, H2, b1, W2, b2] */
@@ -953,7 +953,7 @@ void infer_gather_elements(Compiler *c, Node *n) {
             o2c_error(c, n, "indices dimension %d (%lld) is larger than data's (%lld)", d,
                       (long long)a, (long long)b);
         if (d != axis && idx->shape[d] != x->shape[d])
-            ir_constrain(c, n, 1, idx->shape[d], x->shape[d],
+            ir_constrain(c, n, CK_LE, idx->shape[d], x->shape[d],
                          "GatherElements indices dimension %d must not exceed data's", d);
     }
     int *pa = arena_alloc(c->arena, sizeof(int));
@@ -1104,7 +1104,7 @@ void infer_pad(Compiler *c, Node *n) {
             o2c_error(c, n, "pads crop more than dimension %d holds", d);
         int64_t bv, ev;
         if (!(sym_get_const(b, &bv) && bv >= 0 && sym_get_const(e, &ev) && ev >= 0))
-            ir_constrain(c, n, 1, K(c, 0), shape[d],
+            ir_constrain(c, n, CK_LE, K(c, 0), shape[d],
                          "Pad: pads must not crop more than dimension %d", d);
         if (pp->mode == PAD_CONSTANT)
             continue;
@@ -1120,10 +1120,10 @@ void infer_pad(Compiler *c, Node *n) {
                 if (dk && sym_get_const(w, &v) && v > dv - 1)
                     o2c_error(c, n, "reflect pad %lld is larger than dimension %d - 1 (%lld)",
                               (long long)v, d, (long long)(dv - 1));
-                ir_constrain(c, n, 1, sym_add(s, w, K(c, 1)), D,
+                ir_constrain(c, n, CK_LE, sym_add(s, w, K(c, 1)), D,
                              "Pad reflect: dimension %d must exceed the pad", d);
             } else
-                ir_constrain(c, n, 1, K(c, 1), D, "Pad: dimension %d must not be empty", d);
+                ir_constrain(c, n, CK_LE, K(c, 1), D, "Pad: dimension %d must not be empty", d);
         }
     }
     ir_set_shape(c, n->out[0], x->dtype, r, shape);
@@ -1256,7 +1256,7 @@ void infer_revseq(Compiler *c, Node *n) {
         o2c_error(c, n, "batch_axis = %lld, time_axis = %lld: must be 0 and 1 or 1 and 0",
                   (long long)ba, (long long)ta);
     n->op_i[0] = ba;
-    ir_constrain(c, n, 0, lens->shape[0], x->shape[ba],
+    ir_constrain(c, n, CK_EQ, lens->shape[0], x->shape[ba],
                  "sequence_lens length must equal the batch dimension");
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
 }

@@ -20,7 +20,7 @@ void infer_det(Compiler *c, Node *n) {
     if (sym_get_const(r, &a) && sym_get_const(m, &b) && a != b)
         o2c_error(c, n, "input is [.., %lld, %lld]: Det needs square matrices", (long long)a,
                   (long long)b);
-    ir_constrain(c, n, 0, r, m, "Det needs square matrices (the last two dims must be equal)");
+    ir_constrain(c, n, CK_EQ, r, m, "Det needs square matrices (the last two dims must be equal)");
     ir_set_shape(c, n->out[0], x->dtype, x->rank - 2, x->shape);
     n->scratch = sym_mul(c->sym, sym_mul(c->sym, m, m), sym_const(c->sym, (int64_t)sizeof(double)));
 }

@@ -44,7 +44,7 @@ static Loss *infer_loss_common(Compiler *c, Node *n) {
         if (sym_get_const(t->shape[i], &a) && sym_get_const(want, &b) && a != b)
             o2c_error(c, n, "target dim %d is %lld, input dim %d is %lld", i, (long long)a,
                       i == 0 ? 0 : i + 1, (long long)b);
-        ir_constrain(c, n, 0, t->shape[i], want, "target dim %d must match the input", i);
+        ir_constrain(c, n, CK_EQ, t->shape[i], want, "target dim %d must match the input", i);
     }
     if (w) {
         if (w->dtype != x->dtype)
@@ -52,7 +52,7 @@ static Loss *infer_loss_common(Compiler *c, Node *n) {
                       dtype_name(x->dtype));
         if (w->rank != 1)
             o2c_error(c, n, "weight rank %d: expected [C]", w->rank);
-        ir_constrain(c, n, 0, w->shape[0], x->shape[1], "weight length must equal C");
+        ir_constrain(c, n, CK_EQ, w->shape[0], x->shape[1], "weight length must equal C");
     }
     Loss *p = arena_alloc(c->arena, sizeof *p);
     const char *red = attr_str(c, n, "reduction", "mean");

@@ -250,7 +250,7 @@ void infer_gemm(Compiler *c, Node *n) {
     if (sym_get_const(p->k, &ka) && sym_get_const(kb, &kbv) && ka != kbv)
         o2c_error(c, n, "inner dimensions do not match: A' has K = %lld, B' has K = %lld",
                   (long long)ka, (long long)kbv);
-    ir_constrain(c, n, 0, p->k, kb, "Gemm inner dimensions of A and B must match");
+    ir_constrain(c, n, CK_EQ, p->k, kb, "Gemm inner dimensions of A and B must match");
     Sym *out[2] = {p->m, p->n};
     if (cc) {
         if (cc->dtype != a->dtype)
@@ -267,7 +267,7 @@ void infer_gemm(Compiler *c, Node *n) {
             if (sym_get_const(dc, &vc) && sym_get_const(dy, &vy) && vc != vy)
                 o2c_error(c, n, "input C dim %d is %lld; it must be 1 or %lld to broadcast to "
                           "[M, N]", i, (long long)vc, (long long)vy);
-            ir_constrain(c, n, 0, dc, dy, "Gemm input C dim %d must equal that of Y", i);
+            ir_constrain(c, n, CK_EQ, dc, dy, "Gemm input C dim %d must equal that of Y", i);
         }
     }
     ir_set_shape(c, n->out[0], a->dtype, 2, out);

@@ -239,10 +239,10 @@ void infer_scatter_elements(Compiler *c, Node *n) {
     if (p->reduction && !numeric(d->dtype))
         o2c_error(c, n, "reduction on type %s is not supported", dtype_name(d->dtype));
     for (int i = 0; i < d->rank; i++) {
-        ir_constrain(c, n, 0, u->shape[i], ind->shape[i], "updates dim %d must equal indices dim",
+        ir_constrain(c, n, CK_EQ, u->shape[i], ind->shape[i], "updates dim %d must equal indices dim",
                      i);
         if (i != p->axis)
-            ir_constrain(c, n, 1, ind->shape[i], d->shape[i], "indices dim %d must be <= data dim",
+            ir_constrain(c, n, CK_LE, ind->shape[i], d->shape[i], "indices dim %d must be <= data dim",
                          i);
     }
     ir_set_shape(c, n->out[0], d->dtype, d->rank, d->shape);
@@ -285,11 +285,11 @@ void infer_scatternd(Compiler *c, Node *n) {
     if (sym_get_const(ind->shape[q - 1], &kd) && kd != k)
         o2c_error(c, n, "index tuples of %lld entries: updates rank %d expects %lld",
                   (long long)kd, u->rank, (long long)k);
-    ir_constrain(c, n, 0, ind->shape[q - 1], sym_const(c->sym, k),
+    ir_constrain(c, n, CK_EQ, ind->shape[q - 1], sym_const(c->sym, k),
                  "the last dim of indices must be %lld", (long long)k);
     for (int i = 0; i < u->rank; i++) {
         Sym *want = i < q - 1 ? ind->shape[i] : d->shape[(int)k + i - (q - 1)];
-        ir_constrain(c, n, 0, u->shape[i], want, "updates dim %d does not match", i);
+        ir_constrain(c, n, CK_EQ, u->shape[i], want, "updates dim %d does not match", i);
     }
     Scatter *p = arena_alloc(c->arena, sizeof *p);
     p->reduction = parse_reduction(c, n);
@@ -344,7 +344,7 @@ void infer_gathernd(Compiler *c, Node *n) {
         if (k < 1 || k > r - b)
             o2c_error(c, n, "output '%s' is declared with rank %d, which no index tuple length "
                       "gives", y->name, y->decl_rank);
-        ir_constrain(c, n, 0, ind->shape[q - 1], sym_const(c->sym, k),
+        ir_constrain(c, n, CK_EQ, ind->shape[q - 1], sym_const(c->sym, k),
                      "the last dim of indices must be %lld (the declared rank of '%s' implies it)",
                      (long long)k, y->name);
     }
@@ -352,7 +352,7 @@ void infer_gathernd(Compiler *c, Node *n) {
         o2c_error(c, n, "index tuples of %lld entries for data of rank %d with %lld batch dims",
                   (long long)k, r, (long long)b);
     for (int i = 0; i < (int)b; i++)
-        ir_constrain(c, n, 0, ind->shape[i], d->shape[i], "batch dim %d must match", i);
+        ir_constrain(c, n, CK_EQ, ind->shape[i], d->shape[i], "batch dim %d must match", i);
     GatherND *p = arena_alloc(c->arena, sizeof *p);
     p->b = (int)b;
     p->k = (int)k;
@@ -441,14 +441,14 @@ void infer_topk(Compiler *c, Node *n) {
     p->n = x->shape[axis];
     p->inner = sym_prod(c->sym, x->shape, axis + 1, x->rank);
     if (rt_k || sym_k)
-        ir_constrain(c, n, 1, p->k, p->n, "k must not exceed the size of axis %d", axis);
+        ir_constrain(c, n, CK_LE, p->k, p->n, "k must not exceed the size of axis %d", axis);
     else
-        ir_constrain(c, n, 1, p->k, p->n, "k (%lld) must not exceed the size of axis %d",
+        ir_constrain(c, n, CK_LE, p->k, p->n, "k (%lld) must not exceed the size of axis %d",
                      (long long)kv, axis);
     Sym **shape = arena_dup(c->arena, x->shape, sizeof(Sym *) * (size_t)x->rank);
     for (int d = 0; rt_k && d < x->rank; d++)
         if (d != axis && n->out[0]->shape[d] != x->shape[d])
-            ir_constrain(c, n, 0, n->out[0]->shape[d], x->shape[d],
+            ir_constrain(c, n, CK_EQ, n->out[0]->shape[d], x->shape[d],
                          "declared dimension %d of '%s' must match the input", d, n->out[0]->name);
     shape[axis] = p->k;
     ir_set_shape(c, n->out[0], x->dtype, x->rank, shape);
@@ -638,7 +638,7 @@ void infer_einsum(Compiler *c, Node *n) {
                     if (sym_get_const(d, &x) && sym_get_const(p->size[L], &y))
                         o2c_error(c, n, "label '%c' has sizes %lld and %lld", ein_char(L),
                                   (long long)y, (long long)x);
-                    ir_constrain(c, n, 0, d, p->size[L], "the dims of one label must match");
+                    ir_constrain(c, n, CK_EQ, d, p->size[L], "the dims of one label must match");
                 }
             }
         }

@@ -27,7 +27,7 @@ static inline int mm_shape(Compiler *c, Node *n, const Value *a, const Value *b,
     if (sym_get_const(sh->k, &ka) && sym_get_const(kb, &kbv) && ka != kbv)
         o2c_error(c, n, "inner dimensions do not match: A has K = %lld, B has K = %lld",
                   (long long)ka, (long long)kbv);
-    ir_constrain(c, n, 0, sh->k, kb, "%s inner dimensions of A and B must match", n->op_type);
+    ir_constrain(c, n, CK_EQ, sh->k, kb, "%s inner dimensions of A and B must match", n->op_type);
     int nba = ra > 2 ? ra - 2 : 0, nbb = rb > 2 ? rb - 2 : 0;
     Sym *batch[64];
     if (nba > 60 || nbb > 60)

@@ -41,7 +41,7 @@ static void per_channel(Compiler *c, Node *n, int i, const Value *x, Sym *C) {
                   dtype_name(x->dtype));
     if (v->rank != 1)
         o2c_error(c, n, "input %d must be 1-D (one value per channel), got rank %d", i, v->rank);
-    ir_constrain(c, n, 0, v->shape[0], C, "input %d has one value per channel (dim 1 of input 0)",
+    ir_constrain(c, n, CK_EQ, v->shape[0], C, "input %d has one value per channel (dim 1 of input 0)",
                  i);
 }
 
@@ -164,7 +164,7 @@ static Sym *layer_param(Compiler *c, Node *n, int i, const Value *x, int axis) {
             o2c_error(c, n, "input %d dim %d is %lld: unsupported broadcast to the normalized "
                             "dim %lld (must match a suffix of the normalized shape)",
                       i, lead + d, (long long)a, (long long)b);
-        ir_constrain(c, n, 0, pd, xd, "input %d dim %d equals input 0 dim %d", i,
+        ir_constrain(c, n, CK_EQ, pd, xd, "input %d dim %d equals input 0 dim %d", i,
                      lead + d, x->rank - k + d);
     }
     return sym_prod(c->sym, v->shape, 0, v->rank);

@@ -31,8 +31,10 @@ const OpDef *ops_find(const char *domain, const char *op_type) {
     return NULL;
 }
 
-/* Calls f for every op in the table, in table order. */
-void ops_each(void (*f)(const OpDef *op, const char *family, void *user), void *user) {
+/* The library's list of ops (libonnx2c.h): every op in the table, in table order. */
+void onnx2c_each_op(void (*f)(const char *domain, const char *op_type, const char *family,
+                              void *user),
+                    void *user) {
     for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-        f(&table[i], table[i].family, user);
+        f(table[i].domain, table[i].name, table[i].family, user);
 }

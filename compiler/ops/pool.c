@@ -132,7 +132,7 @@ Pool *pool_geometry(Compiler *c, Node *n, Value *x, PoolKind kind, Sym **shape) 
             pb = sym_const(s, pads[i]);
             pe = sym_const(s, pads[sp + i]);
             Sym *padded = sym_add(s, in, sym_add(s, pb, pe));
-            ir_constrain(c, n, 1, dk, padded,
+            ir_constrain(c, n, CK_LE, dk, padded,
                          "spatial axis %d: the window (%lld) is larger than the padded input", i,
                          (long long)dkv);
             Sym *span = sym_sub(s, padded, dk);

@@ -474,12 +474,12 @@ static void check_batch_param(Compiler *c, Node *n, const QParam *q, Value *v, S
         o2c_error(c, n, "%s has rank %d; it must be a scalar, 1-D, or of rank %d", what, z->rank,
                   v->rank);
     int r = z->rank;
-    ir_constrain(c, n, 0, z->shape[r - 2], row ? rows : K(c, 1),
+    ir_constrain(c, n, CK_EQ, z->shape[r - 2], row ? rows : K(c, 1),
                  "%s dim %d must be %s", what, r - 2, row ? "the rows of its matrix" : "1");
-    ir_constrain(c, n, 0, z->shape[r - 1], row ? K(c, 1) : rows,
+    ir_constrain(c, n, CK_EQ, z->shape[r - 1], row ? K(c, 1) : rows,
                  "%s dim %d must be %s", what, r - 1, row ? "1" : "the columns of its matrix");
     for (int i = 0; i < r - 2; i++)
-        ir_constrain(c, n, 0, z->shape[i], v->shape[i],
+        ir_constrain(c, n, CK_EQ, z->shape[i], v->shape[i],
                      "%s dim %d must equal that of its matrix", what, i);
 }
 
@@ -533,7 +533,7 @@ static void infer_qmm(Compiler *c, Node *n, bool qlinear) {
             Value *bias = infer_in(c, n, 8);
             if (bias->dtype != DT_INT32 || bias->rank != 1 || rb != 2)
                 o2c_error(c, n, "internal error: bias of a lowered QLinearMatMul");
-            ir_constrain(c, n, 0, bias->shape[0], p->sh.n, "bias length must equal N");
+            ir_constrain(c, n, CK_EQ, bias->shape[0], p->sh.n, "bias length must equal N");
         }
     }
     ir_set_shape(c, n->out[0], yt, r, out);
@@ -829,7 +829,7 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
         p->stride[a] = K(c, stride[i]);
         p->dil[a] = K(c, dil[i]);
         if (nk) {
-            ir_constrain(c, n, 0, K(c, kv[i]), w->shape[2 + i],
+            ir_constrain(c, n, CK_EQ, K(c, kv[i]), w->shape[2 + i],
                          "kernel_shape[%d] must equal the weight's spatial dim %d", i, i);
             p->k[a] = K(c, kv[i]);
         }
@@ -840,10 +840,10 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
             Sym *total = sym_max(s, K(c, 0), sym_sub(s, need, p->in[a]));
             Sym *half = sym_floordiv(s, total, K(c, 2));
             p->pad[a] = mode == AUTO_PAD_SAME_UPPER ? half : sym_sub(s, total, half);
-            ir_constrain(c, n, 1, K(c, 1), p->k[a], "kernel dim %d must be positive", i);
+            ir_constrain(c, n, CK_LE, K(c, 1), p->k[a], "kernel dim %d must be positive", i);
         } else {
             Sym *padded = sym_add(s, p->in[a], sym_add(s, K(c, pads[i]), K(c, pads[sp + i])));
-            ir_constrain(c, n, 1, span, padded,
+            ir_constrain(c, n, CK_LE, span, padded,
                          "kernel (dilated) must fit in the padded input along spatial axis %d", i);
             p->out[a] =
                 sym_add(s, sym_floordiv(s, sym_sub(s, padded, span), p->stride[a]), K(c, 1));
@@ -853,9 +853,9 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
     p->m = w->shape[0];
     p->c = x->shape[1];
     p->cg = w->shape[1];
-    ir_constrain(c, n, 0, x->shape[1], sym_mul(s, p->cg, p->group),
+    ir_constrain(c, n, CK_EQ, x->shape[1], sym_mul(s, p->cg, p->group),
                  "input channels must equal weight channels (dim 1) times group");
-    ir_constrain(c, n, 2, p->group, p->m, "group must divide the output channels");
+    ir_constrain(c, n, CK_DIVIDES, p->group, p->m, "group must divide the output channels");
     p->mg = sym_floordiv(s, p->m, p->group);
     p->isp = sym_mul(s, sym_mul(s, p->in[0], p->in[1]), p->in[2]);
     p->osp = sym_mul(s, sym_mul(s, p->out[0], p->out[1]), p->out[2]);
@@ -888,7 +888,7 @@ static void infer_qconv(Compiler *c, Node *n, bool qlinear) {
                 o2c_error(c, n, "bias has type %s; it must be int32", dtype_name(bias->dtype));
             if (bias->rank != 1)
                 o2c_error(c, n, "bias has rank %d, expected 1", bias->rank);
-            ir_constrain(c, n, 0, bias->shape[0], p->m, "bias length must equal the output channels");
+            ir_constrain(c, n, CK_EQ, bias->shape[0], p->m, "bias length must equal the output channels");
         }
         yt = zy->dtype;
     }

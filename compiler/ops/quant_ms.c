@@ -243,7 +243,7 @@ void infer_qconcat(Compiler *c, Node *n) {
         qscalar(c, n, k + 2, false, t, "a zero point");
         for (int d = 0; d < r; d++)
             if (d != axis)
-                ir_constrain(c, n, 0, x->shape[d], x0->shape[d],
+                ir_constrain(c, n, CK_EQ, x->shape[d], x0->shape[d],
                              "input %d dim %d must equal that of input 2", k, d);
         shape[axis] = sym_add(s, shape[axis], x->shape[axis]);
     }
@@ -313,7 +313,7 @@ void infer_qpool(Compiler *c, Node *n) {
         window = sym_mul(s, sym_mul(s, p->k[0], p->k[1]), p->k[2]);
     }
     /* acc = the sum of at most `window` terms of magnitude <= 255, exact in float */
-    ir_constrain(c, n, 1, window, sym_const(s, 1 << 23),
+    ir_constrain(c, n, CK_LE, window, sym_const(s, 1 << 23),
                  "the pooling window must hold at most 2^23 elements");
     ir_set_shape(c, n->out[0], x->dtype, x->rank, shape);
     n->priv = p;

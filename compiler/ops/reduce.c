@@ -263,7 +263,7 @@ void infer_reduce(Compiler *c, Node *n) {
         int64_t len = keepdims ? infer_len(c, rt)
                                : infer_implied_len(c, n, rt, x->rank - y->rank, "axes");
         if (len < 0)
-            ir_constrain(c, n, 1, ir_numel(c, rt), sym_const(c->sym, x->rank),
+            ir_constrain(c, n, CK_LE, ir_numel(c, rt), sym_const(c->sym, x->rank),
                          "axes input '%s' must have at most as many entries as the input's rank",
                          rt->name);
         if (len > x->rank || (len >= 0 && y->rank != (keepdims ? x->rank : x->rank - (int)len)) ||
@@ -594,7 +594,7 @@ void infer_arg(Compiler *c, Node *n) {
     Sym *shape[MAXR];
     int r = reduced_shape(c, x, mask, keepdims, shape);
     ir_set_shape(c, n->out[0], DT_INT64, r, shape);
-    ir_constrain(c, n, 1, sym_const(c->sym, 1), x->shape[axis],
+    ir_constrain(c, n, CK_LE, sym_const(c->sym, 1), x->shape[axis],
                  "%s axis %d must not be empty", n->op_type, axis);
     int *pa = arena_alloc(c->arena, sizeof *pa);
     *pa = axis;

@@ -120,7 +120,7 @@ static void rnn_expect(Compiler *c, Node *n, Value *v, const char *what, DType t
         if (sym_get_const(v->shape[i], &got) && sym_get_const(dims[i], &want) && got != want)
             o2c_error(c, n, "%s axis %d is %lld, expected %lld: %s is %s", what, i,
                       (long long)got, (long long)want, what, names);
-        ir_constrain(c, n, 0, v->shape[i], dims[i], "%s axis %d does not match %s", what, i, names);
+        ir_constrain(c, n, CK_EQ, v->shape[i], dims[i], "%s axis %d does not match %s", what, i, names);
     }
 }
 
@@ -182,7 +182,7 @@ void infer_rnn(Compiler *c, Node *n) {
             o2c_error(c, n, "hidden_size = %lld: must be positive", (long long)hv);
         r->hid = sym_const(s, hv);
     } else {
-        ir_constrain(c, n, 2, gs, w->shape[1], "W axis 1 is not a multiple of %d", G);
+        ir_constrain(c, n, CK_DIVIDES, gs, w->shape[1], "W axis 1 is not a multiple of %d", G);
         r->hid = sym_floordiv(s, w->shape[1], gs);
     }
     Sym *gh = sym_mul(s, gs, r->hid);

@@ -357,7 +357,7 @@ void infer_reshape(Compiler *c, Node *n) {
             if (len != y->rank)
                 o2c_error(c, n, "target shape has %lld entries but output '%s' is declared with "
                           "rank %d", (long long)len, y->name, y->rank);
-            ir_constrain(c, n, 0, ir_numel(c, y), ir_numel(c, x),
+            ir_constrain(c, n, CK_EQ, ir_numel(c, y), ir_numel(c, x),
                          "declared shape of '%s' must have as many elements as the input", y->name);
             return;
         }
@@ -398,10 +398,10 @@ void infer_reshape(Compiler *c, Node *n) {
         shape[infer_at] = sym_floordiv(s, numel, prod);
         /* no constraint when the quotient is exact as polynomials (N*C*H*W / N) */
         if (sym_mul(s, shape[infer_at], prod) != numel)
-            ir_constrain(c, n, 2, prod, numel,
+            ir_constrain(c, n, CK_DIVIDES, prod, numel,
                          "input size must be a multiple of the product of the target's other dims");
     } else {
-        ir_constrain(c, n, 0, prod, numel, "target shape must have as many elements as the input");
+        ir_constrain(c, n, CK_EQ, prod, numel, "target shape must have as many elements as the input");
     }
     ir_set_shape(c, y, x->dtype, (int)len, shape);
     propagate(x, y);
@@ -459,7 +459,7 @@ void infer_squeeze(Compiler *c, Node *n) {
                 continue;
             if (sym_get_const(x->shape[d], &v) && v != 1)
                 o2c_error(c, n, "cannot squeeze axis %d: its size is %lld, not 1", d, (long long)v);
-            ir_constrain(c, n, 0, x->shape[d], one, "squeezed dimension %d must be 1", d);
+            ir_constrain(c, n, CK_EQ, x->shape[d], one, "squeezed dimension %d must be 1", d);
         }
     } else {
         for (int d = 0; d < x->rank; d++) {

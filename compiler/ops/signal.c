@@ -42,7 +42,7 @@ static void need_positive(Compiler *c, Node *n, Sym *s, const char *what) {
             o2c_error(c, n, "%s is %lld: must be positive", what, (long long)v);
         return;
     }
-    ir_constrain(c, n, 1, sym_const(c->sym, 1), s, "%s must be positive", what);
+    ir_constrain(c, n, CK_LE, sym_const(c->sym, 1), s, "%s must be positive", what);
 }
 
 /* The last dim of a signal: 1 (real) or 2 (complex); a symbolic one is constrained to be. */
@@ -54,8 +54,8 @@ static void complex_dim(Compiler *c, Node *n, Sym *d, const char *what) {
                       what, (long long)v);
         return;
     }
-    ir_constrain(c, n, 1, sym_const(c->sym, 1), d, "the last dim of the %s must be 1 or 2", what);
-    ir_constrain(c, n, 1, d, sym_const(c->sym, 2), "the last dim of the %s must be 1 or 2", what);
+    ir_constrain(c, n, CK_LE, sym_const(c->sym, 1), d, "the last dim of the %s must be 1 or 2", what);
+    ir_constrain(c, n, CK_LE, d, sym_const(c->sym, 2), "the last dim of the %s must be 1 or 2", what);
 }
 
 /* The output takes its declared shape (runtime scalar `v` decides a dim of it). */
@@ -151,7 +151,7 @@ void infer_window(Compiler *c, Node *n) {
     if (sym_get_const(w->size, &len) && len < 0)
         o2c_error(c, n, "size is %lld: must not be negative", (long long)len);
     if (!sym_is_const(w->size))
-        ir_constrain(c, n, 1, sym_const(c->sym, 0), w->size, "size must not be negative");
+        ir_constrain(c, n, CK_LE, sym_const(c->sym, 0), w->size, "size must not be negative");
     ir_set_shape(c, y, t, 1, &w->size);
     if (sym_get_const(w->size, &len) && len <= FOLD_MAX && (t == DT_FLOAT || t == DT_DOUBLE)) {
         size_t es = dtype_size(t);
@@ -310,7 +310,7 @@ void infer_stft(Compiler *c, Node *n) {
     if (win) {
         p->n = win->shape[0];
         if (fln)
-            ir_constrain(c, n, 0, fln, p->n, "frame_length must equal the window length");
+            ir_constrain(c, n, CK_EQ, fln, p->n, "frame_length must equal the window length");
     } else {
         p->n = fln;
     }
@@ -318,7 +318,7 @@ void infer_stft(Compiler *c, Node *n) {
         need_positive(c, n, p->step, "frame_step");
     if (p->n) {
         need_positive(c, n, p->n, "frame_length");
-        ir_constrain(c, n, 1, p->n, x->shape[1], "frame_length must not exceed the signal length");
+        ir_constrain(c, n, CK_LE, p->n, x->shape[1], "frame_length must not exceed the signal length");
     }
     Sym *nbins = NULL, *frames = NULL;
     if (p->n) {

@@ -43,7 +43,7 @@ static void same_dim(Compiler *c, Node *n, Sym *a, Sym *b, const char *what) {
     int64_t x, y;
     if (sym_get_const(a, &x) && sym_get_const(b, &y) && x != y)
         o2c_error(c, n, "%s: %lld vs %lld", what, (long long)x, (long long)y);
-    ir_constrain(c, n, 0, a, b, "%s", what);
+    ir_constrain(c, n, CK_EQ, a, b, "%s", what);
 }
 
 /* ---- GridSample (opset 16) */
@@ -220,7 +220,7 @@ void infer_maxunpool(Compiler *c, Node *n) {
         if (sym_get_const(shape[d], &a) && sym_get_const(p->ishape[d], &b) && a < b)
             o2c_error(c, n, "output_shape[%d] = %lld is smaller than the unpooled size %lld", d,
                       (long long)a, (long long)b);
-        ir_constrain(c, n, 1, p->ishape[d], shape[d],
+        ir_constrain(c, n, CK_LE, p->ishape[d], shape[d],
                      "output_shape[%d] must be >= the unpooled size", d);
     }
     ir_set_shape(c, n->out[0], x->dtype, r, shape);

@@ -2,7 +2,7 @@
  * arbitrary bytes as a model file.  What CONTRACT.md §1 promises for any input: no crash, no
  * undefined behaviour, no leak (ASan, UBSan), a status of the contract, and on failure one
  * line of message.  Built by `cmake -DONNX2C_FUZZ=ON` with clang; run with tools/fuzz.sh. */
-#include "onnx2c.h"
+#include "libonnx2c.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

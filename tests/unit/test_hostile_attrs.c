@@ -15,6 +15,7 @@
  *   pool_chains               6,400 MaxPools in three configurations, compiled on a thread
  *                             with a 256 KB stack: refused at the first window that no longer
  *                             fits, or compiled */
+#include "onnx2c.h" /* white-box: looks inside the compiler */
 #include "testutil.h"
 
 #include "onnx_subset.pb-c.h"

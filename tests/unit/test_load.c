@@ -6,6 +6,7 @@
  * a fragment of its one-line message.  Some errors are raised by later stages (toposort,
  * infer, op rules): they are here because they are what a user feeding a broken file sees. */
 #include "modelgen.h"
+#include "onnx2c.h" /* white-box: looks inside the compiler */
 #include "testutil.h"
 
 #include <criterion/criterion.h>
@@ -22,7 +23,7 @@
 #define TESTDATA TU_NODE_DATA
 #define BAD TU_DATA("bad")
 
-/* ------------------------------------------------------------------ load_tensor_file */
+/* ------------------------------------------------------------------ onnx2c_load_tensor */
 
 static void expect_dims(const Tensor *t, DType dt, int rank, const int64_t *dims) {
     cr_assert_eq(t->dtype, dt, "dtype %d, want %d", t->dtype, dt);
@@ -44,7 +45,7 @@ Test(load, tensor_raw_float) {
     cr_assert_float_eq(f[0], 1.764052391052246f, 1e-7);
     cr_assert_float_eq(f[3], 2.2408931255340576f, 1e-7);
     cr_assert_float_eq(f[59], -0.36274117f, 1e-7);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
 }
 
 Test(load, tensor_raw_int64) {
@@ -53,7 +54,7 @@ Test(load, tensor_raw_int64) {
     expect_dims(t, DT_INT64, 1, (int64_t[]){3});
     const int64_t *v = t->data;
     cr_assert(v[0] == 4 && v[1] == 2 && v[2] == 3);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
 }
 
 Test(load, tensor_raw_float16_and_bool) {
@@ -61,12 +62,12 @@ Test(load, tensor_raw_float16_and_bool) {
     expect_dims(t, DT_FLOAT16, 2, (int64_t[]){3, 4});
     cr_assert_eq(((const uint16_t *)t->data)[0], 14436);
     cr_assert_eq(((const uint16_t *)t->data)[1], 14777);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
     t = tu_load_tensor(TESTDATA "test_and2d/test_data_set_0/input_0.pb");
     expect_dims(t, DT_BOOL, 2, (int64_t[]){3, 4});
     for (int i = 0; i < 12; i++)
         cr_assert(((const uint8_t *)t->data)[i] <= 1);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
 }
 
 Test(load, tensor_float_data) {
@@ -75,7 +76,7 @@ Test(load, tensor_float_data) {
     const float want[] = {1.5f, -2, 3, 4, 5, 6.25f};
     for (int i = 0; i < 6; i++)
         cr_assert_eq(((const float *)t->data)[i], want[i]);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
 }
 
 Test(load, tensor_int64_data) {
@@ -83,11 +84,11 @@ Test(load, tensor_int64_data) {
     expect_dims(t, DT_INT64, 1, (int64_t[]){3});
     const int64_t *v = t->data;
     cr_assert(v[0] == -1 && v[1] == (int64_t)1 << 40 && v[2] == 7);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
     t = tu_load_tensor(BAD "typed_scalar.pb"); /* rank 0: one element */
     expect_dims(t, DT_INT64, 0, NULL);
     cr_assert_eq(*(const int64_t *)t->data, 42);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
 }
 
 Test(load, tensor_int32_data_narrow_types) {
@@ -95,27 +96,27 @@ Test(load, tensor_int32_data_narrow_types) {
     expect_dims(t, DT_INT8, 1, (int64_t[]){4});
     const int8_t *i8 = t->data;
     cr_assert(i8[0] == -128 && i8[1] == -1 && i8[2] == 0 && i8[3] == 127);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
     t = tu_load_tensor(BAD "typed_bool.pb");
     expect_dims(t, DT_BOOL, 1, (int64_t[]){3});
     const uint8_t *b = t->data;
     cr_assert(b[0] == 1 && b[1] == 0 && b[2] == 1);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
     t = tu_load_tensor(BAD "typed_float16.pb"); /* bit patterns of 1.0 and -2.0 */
     expect_dims(t, DT_FLOAT16, 1, (int64_t[]){2});
     cr_assert(((const uint16_t *)t->data)[0] == 0x3c00 && ((const uint16_t *)t->data)[1] == 0xc000);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
 }
 
 Test(load, tensor_double_and_uint64_data) {
     Tensor *t = tu_load_tensor(BAD "typed_double.pb");
     expect_dims(t, DT_DOUBLE, 1, (int64_t[]){2});
     cr_assert(((const double *)t->data)[0] == 0.25 && ((const double *)t->data)[1] == -1e300);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
     t = tu_load_tensor(BAD "typed_uint32.pb");
     expect_dims(t, DT_UINT32, 1, (int64_t[]){2});
     cr_assert(((const uint32_t *)t->data)[0] == 1 && ((const uint32_t *)t->data)[1] == 4294967295u);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
 }
 
 Test(load, tensor_external_data) {
@@ -123,20 +124,20 @@ Test(load, tensor_external_data) {
     expect_dims(t, DT_FLOAT, 2, (int64_t[]){2, 3});
     for (int i = 0; i < 6; i++)
         cr_assert_eq(((const float *)t->data)[i], (float)(i + 1));
-    tensor_free(t);
+    onnx2c_tensor_free(t);
 }
 
 Test(load, tensor_errors) {
     Tensor *t = (Tensor *)1;
     char err[1024] = "";
-    int st = load_tensor_file(BAD "bad_count.pb", &t, err, sizeof err);
+    int st = onnx2c_load_tensor(BAD "bad_count.pb", &t, err, sizeof err);
     cr_assert_eq(st, O2C_EMODEL, "%s", err);
     cr_assert_null(t);
     cr_assert(strstr(err, "has 2 values in int64_data but its shape [4] needs 4"), "%s", err);
-    st = load_tensor_file(BAD "no_such_tensor.pb", &t, err, sizeof err);
+    st = onnx2c_load_tensor(BAD "no_such_tensor.pb", &t, err, sizeof err);
     cr_assert_eq(st, O2C_EIO, "%s", err);
     cr_assert(strstr(err, "cannot open"), "%s", err);
-    tensor_free(NULL);
+    onnx2c_tensor_free(NULL);
 }
 
 /* ------------------------------------------------------------------ models */
@@ -376,7 +377,7 @@ Test(load, fifo_refused, .timeout = 20) {
     /* and the harness's tensor files */
     Tensor *t = NULL;
     char err[1024];
-    cr_assert_eq(load_tensor_file(p, &t, err, sizeof err), O2C_EIO, "%s", err);
+    cr_assert_eq(onnx2c_load_tensor(p, &t, err, sizeof err), O2C_EIO, "%s", err);
     cr_assert(strstr(err, "is a FIFO"), "%s", err);
     rm_tree(dir);
 }
@@ -398,16 +399,16 @@ Test(load, hostile_names_one_line) {
 
 Test(load, oneline_cuts_cleanly) {
     char out[16];
-    o2c_oneline(out, sizeof out, "abc\ndef");
+    onnx2c_oneline(out, sizeof out, "abc\ndef");
     cr_assert_str_eq(out, "abc\\x0adef");
-    o2c_oneline(out, sizeof out, "0123456789abcdefghij");
+    onnx2c_oneline(out, sizeof out, "0123456789abcdefghij");
     cr_assert_str_eq(out, "0123456789ab...");
     /* never inside an escape or a UTF-8 character */
-    o2c_oneline(out, sizeof out, "0123456789\x01zzzzz");
+    onnx2c_oneline(out, sizeof out, "0123456789\x01zzzzz");
     cr_assert_str_eq(out, "0123456789...");
-    o2c_oneline(out, sizeof out, "0123456789a\xc3\xa9zzzzz");
+    onnx2c_oneline(out, sizeof out, "0123456789a\xc3\xa9zzzzz");
     cr_assert_str_eq(out, "0123456789a...");
-    o2c_oneline(out, sizeof out, "\xc3\xa9\xff");
+    onnx2c_oneline(out, sizeof out, "\xc3\xa9\xff");
     cr_assert_str_eq(out, "\xc3\xa9\\xff");
 }
 

@@ -8,7 +8,7 @@
  *   (Conv with asymmetric pads, strides, dilations; SAME_LOWER with groups; a correlation whose
  *   weight is a runtime input with symbolic kernel dims; ConvTranspose; batched MatMul);
  * - the GEMM template included as C (T = float) against a naive triple loop. */
-#include "onnx2c.h"
+#include "libonnx2c.h"
 #include "runtime.h"
 #include <criterion/criterion.h>
 #include <math.h>

@@ -155,7 +155,7 @@ Test(signal, mel_constant_inputs) {
     Tensor *t = tu_load_tensor(TU_NODE_DATA "test_melweightmatrix/test_data_set_0/output_0.pb");
     cr_assert_eq(t->nelem, 72);
     tu_expect_close(y, t->data, 72);
-    tensor_free(t);
+    onnx2c_tensor_free(t);
     tu_close(&m);
 }
 

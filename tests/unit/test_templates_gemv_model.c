@@ -6,6 +6,7 @@
  * ReLU fused) whose workspace falls to its liveness bound (1,024 bytes; 8,768 with the engine's
  * packed A), and the last FC of tiny_kws (64 -> 12: 3,072 bytes of weight, not 8 KB of 32-column
  * panels). */
+#include "onnx2c.h" /* white-box: looks inside the compiler */
 #include "testutil.h"
 
 #include <criterion/criterion.h>

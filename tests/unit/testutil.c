@@ -103,9 +103,9 @@ void tu_expect_file_shape(const char *path, const int64_t *dims, int rank, const
 Tensor *tu_load_tensor(const char *path) {
     Tensor *t = NULL;
     char err[1024] = "";
-    int st = load_tensor_file(path, &t, err, sizeof err);
-    cr_assert_eq(st, 0, "load_tensor_file(%s) = %d: %s", path, st, err);
-    cr_assert_not_null(t, "load_tensor_file(%s) gave no tensor", path);
+    int st = onnx2c_load_tensor(path, &t, err, sizeof err);
+    cr_assert_eq(st, 0, "onnx2c_load_tensor(%s) = %d: %s", path, st, err);
+    cr_assert_not_null(t, "onnx2c_load_tensor(%s) gave no tensor", path);
     return t;
 }
 
@@ -152,7 +152,7 @@ void tu_run_data_sets(TuModel *m, const char *dir, int nsets) {
                 cr_assert_eq(shape[a], want[i]->dims[a],
                              "%s set %d output %d axis %d: %lld, want %lld", dir, k, i, a,
                              (long long)shape[a], (long long)want[i]->dims[a]);
-            outs[i] = calloc((size_t)want[i]->nelem + 1, dtype_size(want[i]->dtype));
+            outs[i] = calloc((size_t)want[i]->nelem + 1, onnx2c_dtype_size(want[i]->dtype));
         }
         cr_assert_eq(tu_run(m, dims, ins, outs), 0, "%s set %d: run failed", dir, k);
         for (int i = 0; i < nout; i++) {
@@ -160,10 +160,10 @@ void tu_run_data_sets(TuModel *m, const char *dir, int nsets) {
             cr_assert(compare_tensor(want[i], outs[i], msg, sizeof msg), "%s set %d output %d: %s",
                       dir, k, i, msg);
             free(outs[i]);
-            tensor_free(want[i]);
+            onnx2c_tensor_free(want[i]);
         }
         for (int i = 0; i < nin; i++)
-            tensor_free(in[i]);
+            onnx2c_tensor_free(in[i]);
     }
 }
 
@@ -185,20 +185,23 @@ void tu_expect_close(const float *got, const float *want, int64_t n) {
 /* ---- the onnx2c-test harness */
 
 void tu_run_cases(const char *root, const char *const *names, size_t n, const char *flags) {
-    Buf cmd;
-    buf_init(&cmd);
-    buf_printf(&cmd, "%s/onnx2c-test -q %s --root %s", ONNX2C_BINARY_DIR, flags ? flags : "", root);
+    char *cmd = NULL;
+    size_t cmdlen = 0;
+    FILE *m = open_memstream(&cmd, &cmdlen);
+    cr_assert_not_null(m);
+    fprintf(m, "%s/onnx2c-test -q %s --root %s", ONNX2C_BINARY_DIR, flags ? flags : "", root);
     for (size_t i = 0; i < n; i++)
-        buf_printf(&cmd, " %s", names[i]);
-    buf_puts(&cmd, " 2>&1");
-    FILE *p = popen(cmd.data, "r");
-    cr_assert_not_null(p, "cannot run: %s", cmd.data);
+        fprintf(m, " %s", names[i]);
+    fputs(" 2>&1", m);
+    cr_assert_eq(fclose(m), 0);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p, "cannot run: %s", cmd);
     char line[4096], fails[8192] = "";
     while (fgets(line, sizeof line, p))
         if (!strncmp(line, "FAIL", 4) && strlen(fails) + strlen(line) < sizeof fails)
             strcat(fails, line);
     int st = pclose(p);
-    buf_free(&cmd);
+    free(cmd);
     cr_assert_eq(st, 0, "onnx2c-test failed:\n%s", fails);
 }
 

@@ -16,7 +16,7 @@
 #ifndef ONNX2C_TESTUTIL_H
 #define ONNX2C_TESTUTIL_H
 
-#include "onnx2c.h"
+#include "libonnx2c.h"
 #include "runtime.h"
 
 #include <stdbool.h>
@@ -78,7 +78,7 @@ void tu_expect_file_shape(const char *path, const int64_t *dims, int rank, const
 
 /* ---- data */
 
-/* load_tensor_file, asserting success. */
+/* onnx2c_load_tensor, asserting success. */
 Tensor *tu_load_tensor(const char *path);
 /* Loads DIR/test_data_set_K/PREFIX_I.pb for I = 0.. until absent or max; returns the count. */
 int tu_load_set(const char *dir, int k, const char *prefix, Tensor **t, int max);
