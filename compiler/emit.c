@@ -229,15 +229,24 @@ const char *emit_sym(Emit *e, Sym *s) {
     return arena_printf(e->a, "s%d", s->id);
 }
 
-const char *emit_sym_array(Emit *e, const char *stem, int n, Sym *const *v) {
+/* Declares `QUAL int64_t STEM_k[n] = {items};` ({0} when n is 0); returns its name. */
+static const char *int64_array(Emit *e, const char *qual, const char *stem, int n,
+                               const char *const *items) {
     const char *name = emit_tmp(e, stem);
     Buf b;
     buf_init_in(&b, e->a);
     for (int i = 0; i < n; i++)
-        buf_printf(&b, "%s%s", i ? ", " : "", emit_sym(e, v[i]));
-    emit_line(e, "const int64_t %s[%d] = {%s};", name, n > 0 ? n : 1, n > 0 ? b.data : "0");
+        buf_printf(&b, "%s%s", i ? ", " : "", items[i]);
+    emit_line(e, "%sint64_t %s[%d] = {%s};", qual, name, n > 0 ? n : 1, n > 0 ? b.data : "0");
     buf_free(&b);
     return name;
+}
+
+const char *emit_sym_array(Emit *e, const char *stem, int n, Sym *const *v) {
+    const char **items = arena_alloc(e->a, sizeof(char *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        items[i] = emit_sym(e, v[i]);
+    return int64_array(e, "const ", stem, n, items);
 }
 
 const char *emit_batch_offset(Emit *e, int rb, Sym *const *batch, Sym *const *dims, Sym *mat) {
@@ -260,14 +269,22 @@ const char *emit_batch_offset(Emit *e, int rb, Sym *const *batch, Sym *const *di
 }
 
 const char *emit_int_array(Emit *e, const char *stem, int n, const int64_t *v) {
-    const char *name = emit_tmp(e, stem);
-    Buf b;
-    buf_init_in(&b, e->a);
+    const char **items = arena_alloc(e->a, sizeof(char *) * (size_t)(n + 1));
     for (int i = 0; i < n; i++)
-        buf_printf(&b, "%s%s", i ? ", " : "", emit_int(e, v[i]));
-    emit_line(e, "static const int64_t %s[%d] = {%s};", name, n > 0 ? n : 1, n > 0 ? b.data : "0");
-    buf_free(&b);
-    return name;
+        items[i] = emit_int(e, v[i]);
+    return int64_array(e, "static const ", stem, n, items);
+}
+
+void emit_axes_marks(Emit *e, const char *axes, const char *count, int r) {
+    emit_line(e, "int mk[%d] = {0};", r > 0 ? r : 1);
+    emit_line(e, "for (int64_t i = 0; i < %s; i++) {", count);
+    emit_line(e, "    int64_t a = (int64_t)%s[i];", axes);
+    emit_line(e, "    if (a < 0)");
+    emit_line(e, "        a += %d;", r);
+    emit_line(e, "    if (a < 0 || a >= %d || mk[a])", r);
+    emit_line(e, "        return %d;", O2C_RUN_EDATA);
+    emit_line(e, "    mk[a] = 1;");
+    emit_line(e, "}");
 }
 
 /* ---- literals */

@@ -560,6 +560,10 @@ const char *emit_literal(Emit *e, DType t, double v);
  * array initialised at run time (symbolic) or a static const (constant); returns its name. */
 const char *emit_sym_array(Emit *e, const char *stem, int n, Sym *const *v);
 const char *emit_int_array(Emit *e, const char *stem, int n, const int64_t *v);
+/* Runtime axes (an integer tensor of count elements at C expression axes, for a rank-r
+ * tensor): marks them in a local `int mk[r]`, returning O2C_RUN_EDATA from NAME_run on an
+ * out-of-range or repeated axis. */
+void emit_axes_marks(Emit *e, const char *axes, const char *count, int r);
 /* The C expression of the element offset of batch element (i0, i1, ..., i<rb-1>) (loop
  * variables of those names) in an operand with batch dims `dims` against the broadcast batch
  * `batch` (a dim of 1 against a larger one is skipped), `mat` elements per batch element. */

@@ -344,6 +344,15 @@ static const char *expand_expr(Emit *e, const char *s, DType t, const char *acc,
     return r;
 }
 
+/* The accumulator's first value. */
+static const char *acc_init(Emit *e, const ReduceOp *op, DType t) {
+    switch (op->init) {
+    case INIT_ZERO: return "0";
+    case INIT_ONE: return "1";
+    default: return limit_literal(e, t, op->init == INIT_HIGHEST);
+    }
+}
+
 /* The output element of type t from the finalized value fin: a conversion, saturating for an
  * integer computed in double (ReduceL2, ReduceLogSum, ReduceLogSumExp give NaN, infinities
  * and values past the type's range: templates/int_sat.c). */
@@ -418,17 +427,9 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
         stride = sym_mul(s, stride, x->shape[d]);
     }
     const char *xs = emit_sym_array(e, "xs", r, st);
-    emit_line(e, "int mk[%d] = {0};", rr);
     int64_t len = infer_len(c, av);
     const char *cnt = emit_sym(e, ir_numel(c, av));
-    emit_line(e, "for (int64_t i = 0; i < %s; i++) {", cnt);
-    emit_line(e, "    int64_t a = (int64_t)%s[i];", emit_ptr(e, av));
-    emit_line(e, "    if (a < 0)");
-    emit_line(e, "        a += %d;", r);
-    emit_line(e, "    if (a < 0 || a >= %d || mk[a])", r);
-    emit_line(e, "        return %d;", O2C_RUN_EDATA);
-    emit_line(e, "    mk[a] = 1;");
-    emit_line(e, "}");
+    emit_axes_marks(e, emit_ptr(e, av), cnt, r);
     if (len < 0 && !p->rt_noop) {
         /* no axes at run time: every axis */
         emit_line(e, "if (%s == 0)", cnt);
@@ -447,12 +448,7 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "}");
     const char *A = acc_type(op, t);
     bool is_float = dtype_is_float(t);
-    const char *init;
-    switch (op->init) {
-    case INIT_ZERO: init = "0"; break;
-    case INIT_ONE: init = "1"; break;
-    default: init = limit_literal(e, t, op->init == INIT_HIGHEST); break;
-    }
+    const char *init = acc_init(e, op, t);
     const char *accum =
         expand_expr(e, is_float && op->accum_float ? op->accum_float : op->accum, t, A, "cnt");
     const char *fin = expand_expr(e, op->fin, t, A, "cnt");
@@ -527,12 +523,7 @@ void emit_reduce(Compiler *c, Emit *e, Node *n) {
     bool is_float = dtype_is_float(t);
     /* emit_sym declares what it names: only ask for the count where it is used */
     const char *cnt = strstr(op->fin, "$N") ? emit_sym(e, count) : "";
-    const char *init;
-    switch (op->init) {
-    case INIT_ZERO: init = "0"; break;
-    case INIT_ONE: init = "1"; break;
-    default: init = limit_literal(e, t, op->init == INIT_HIGHEST); break;
-    }
+    const char *init = acc_init(e, op, t);
     const char *accum =
         expand_expr(e, is_float && op->accum_float ? op->accum_float : op->accum, t, A, cnt);
     const char *fin = expand_expr(e, op->fin, t, A, cnt);

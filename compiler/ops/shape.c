@@ -109,20 +109,6 @@ static const char *rt_elem(Emit *e, Value *v, int64_t i) {
     return arena_printf(emit_arena(e), "(int64_t)%s[%lld]", emit_ptr(e, v), (long long)i);
 }
 
-/* Runtime axes (Squeeze/Unsqueeze with axes data): marks them in a local int array `mk` of
- * size r, returning from NAME_run on an out-of-range or repeated axis. */
-static void emit_rt_axes(Emit *e, Value *axes, int64_t k, int r) {
-    emit_line(e, "int mk[%d] = {0};", r > 0 ? r : 1);
-    emit_line(e, "for (int64_t i = 0; i < %lld; i++) {", (long long)k);
-    emit_line(e, "    int64_t a = (int64_t)%s[i];", emit_ptr(e, axes));
-    emit_line(e, "    if (a < 0)");
-    emit_line(e, "        a += %d;", r);
-    emit_line(e, "    if (a < 0 || a >= %d || mk[a])", r);
-    emit_line(e, "        return %d;", O2C_RUN_EDATA);
-    emit_line(e, "    mk[a] = 1;");
-    emit_line(e, "}");
-}
-
 /* Like need_ints, for values that must be plain constants (axes). */
 static int64_t *need_const_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len) {
     Sym **k = need_ints(c, n, v, what, len);
@@ -279,7 +265,7 @@ void emit_squeeze(Compiler *c, Emit *e, Node *n) {
     if (n->opset >= 13 && a && !known(a)) {
         bool un = n->op->variant == OPV_UNSQUEEZE;
         Value *big = un ? y : x, *small = un ? x : y;
-        emit_rt_axes(e, a, infer_len(c, a), big->rank);
+        emit_axes_marks(e, emit_ptr(e, a), arena_printf(c->arena, "%lld", (long long)infer_len(c, a)), big->rank);
         const char *bd = emit_sym_array(e, "bd", big->rank, big->shape);
         const char *sd = emit_sym_array(e, "sd", small->rank, small->shape);
         emit_line(e, "for (int64_t d = 0, j = 0; d < %d; d++)", big->rank);
