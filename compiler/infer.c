@@ -226,3 +226,70 @@ int64_t infer_implied_len(Compiler *c, Node *n, Value *v, int64_t want, const ch
                  what, v->name, (long long)want);
     return want;
 }
+
+/* ---- attribute-like inputs */
+
+void infer_not_known(Compiler *c, Node *n, const Value *v, const char *what, bool declarable) {
+    o2c_error(c, n, "%s '%s' is not known at compile time (it depends on runtime tensor data): "
+                    "data-dependent shapes are not supported%s", what, v->name,
+              declarable ? " unless the model declares the output's shape (graph output or "
+                           "value_info)"
+                         : "");
+}
+
+Sym **infer_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len) {
+    *len = -1;
+    if (!dtype_is_int(v->dtype))
+        o2c_error(c, n, "%s '%s' must be an integer tensor, got %s", what, v->name,
+                  dtype_name(v->dtype));
+    if (v->rank > 1)
+        o2c_error(c, n, "%s '%s' must be a 1-D tensor, got rank %d", what, v->name, v->rank);
+    Sym **k = ir_known_ints(c, v);
+    int64_t l = ir_known_len(v);
+    if (!k || l < 0)
+        return NULL;
+    *len = l;
+    return k;
+}
+
+Sym **infer_need_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len,
+                      bool declarable) {
+    Sym **k = infer_ints(c, n, v, what, len);
+    if (!k)
+        infer_not_known(c, n, v, what, declarable);
+    return k;
+}
+
+int64_t *infer_need_const_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len,
+                               bool declarable) {
+    Sym **k = infer_need_ints(c, n, v, what, len, declarable);
+    int64_t *out = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(*len + 1));
+    for (int64_t i = 0; i < *len; i++)
+        if (!sym_get_const(k[i], &out[i]))
+            o2c_error(c, n, "%s '%s' must be constant: element %lld is symbolic", what, v->name,
+                      (long long)i);
+    return out;
+}
+
+bool infer_runtime_ints(Compiler *c, Value *v) {
+    return v && dtype_is_int(v->dtype) && !(ir_known_ints(c, v) && ir_known_len(v) >= 0);
+}
+
+int64_t infer_declared_ints(Compiler *c, Node *n, Value *v, const char *what, Value *out,
+                            DType t, int64_t (*want)(const Node *n, const Value *out)) {
+    if (!infer_declared_shape(c, n, out, t))
+        infer_not_known(c, n, v, what, true);
+    int64_t len = infer_implied_len(c, n, v, want(n, out), what);
+    if (len < 0)
+        infer_not_known(c, n, v, what, true);
+    return len;
+}
+
+void infer_declared_out(Compiler *c, Node *n, const Value *v, const char *what, Value *out,
+                        DType t, int rank) {
+    if (!infer_declared_shape(c, n, out, t))
+        infer_not_known(c, n, v, what, true);
+    if (out->rank != rank)
+        o2c_error(c, n, "output '%s' is declared with rank %d, expected %d", out->name, out->rank,
+                  rank);
+}

@@ -459,6 +459,35 @@ int64_t infer_len(Compiler *c, const Value *v);
  * numel(v) == want, so NAME_check refuses other lengths, and returns want.  With a constant
  * length returns it (the caller compares); with want < 0, -1. */
 int64_t infer_implied_len(Compiler *c, Node *n, Value *v, int64_t want, const char *what);
+
+/* Attribute-like inputs: integer tensors (axes, pads, starts, a target shape, sizes...) that
+ * decide shapes, so must be known at compile time, or else are runtime data the generated
+ * code reads, checked against the output shape the model declares.  `what` names the input
+ * in messages ("axes", "pads").  One set of rules and error texts for every op. */
+/* The error for v not known at compile time; declarable: a declared output shape would do. */
+_Noreturn void infer_not_known(Compiler *c, Node *n, const Value *v, const char *what,
+                               bool declarable);
+/* v (an integer tensor of rank <= 1, else an error) as Syms when known at compile time, with
+ * *len their count; NULL (*len -1) when it is runtime data. */
+Sym **infer_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len);
+/* The same, but v must be known (infer_not_known otherwise). */
+Sym **infer_need_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len,
+                      bool declarable);
+/* The same, and every element a constant. */
+int64_t *infer_need_const_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len,
+                               bool declarable);
+/* True when v is an integer tensor whose values are runtime data. */
+bool infer_runtime_ints(Compiler *c, Value *v);
+/* v is runtime data that decides out's shape: sets out's declared shape (dtype t, as
+ * infer_declared_shape), which must have rank `rank`; infer_not_known when there is none. */
+void infer_declared_out(Compiler *c, Node *n, const Value *v, const char *what, Value *out,
+                        DType t, int rank);
+/* v is runtime data: sets out's declared shape (dtype t, as infer_declared_shape) and returns
+ * v's element count: a constant one, else want(n, out), the count the op implies for out's
+ * declared shape (see infer_implied_len); infer_not_known when the model declares no shape for
+ * out or v's count cannot be known. */
+int64_t infer_declared_ints(Compiler *c, Node *n, Value *v, const char *what, Value *out,
+                            DType t, int64_t (*want)(const Node *n, const Value *out));
 /* The codes NAME_check / NAME_run return (CONTRACT.md §2) are libonnx2c.h's O2C_RUN_*: op
  * emitters use O2C_RUN_EDATA, O2C_RUN_ETOOBIG and O2C_RUN_EINDEX. */
 

@@ -89,50 +89,6 @@ static void require_rank(Compiler *c, Node *n, Value *v, int rank) {
         o2c_error(c, n, "input '%s' has rank %d, expected %d", v->name, v->rank, rank);
 }
 
-/* Attribute-like integer input (Slice starts, Pad pads, Split sizes): its values must be
- * known at compile time.  Returns the element count and sets *out to the Syms. */
-static int64_t known_input(Compiler *c, Node *n, Value *v, const char *what, Sym ***out) {
-    if (!dtype_is_int(v->dtype))
-        o2c_error(c, n, "%s must be an integer tensor, got %s", what, dtype_name(v->dtype));
-    Sym **k = ir_known_ints(c, v);
-    int64_t len = ir_known_len(v);
-    if (!k || len < 0)
-        o2c_error(c, n, "%s ('%s') must be known at compile time (a constant or shape arithmetic)",
-                  what, v->name);
-    *out = k;
-    return len;
-}
-
-/* Declared shapes: an attribute-like input that is runtime data (not known at compile time).
- * Its element count may be symbolic: the rule then implies it (infer_implied_len). */
-static bool runtime_input(Compiler *c, Value *v) {
-    return v && dtype_is_int(v->dtype) && !(ir_known_ints(c, v) && ir_known_len(v) >= 0);
-}
-
-/* The declared shape of out, or the usual error about `what` not being known. */
-static void need_declared(Compiler *c, Node *n, Value *v, const char *what, Value *out, DType t,
-                          int rank) {
-    if (!infer_declared_shape(c, n, out, t))
-        o2c_error(c, n, "%s ('%s') must be known at compile time (a constant or shape arithmetic) "
-                  "unless the model declares the output's shape", what, v->name);
-    if (out->rank != rank)
-        o2c_error(c, n, "output '%s' is declared with rank %d, expected %d", out->name, out->rank,
-                  rank);
-}
-
-/* Same, but every value must also be a constant. */
-static int64_t const_input(Compiler *c, Node *n, Value *v, const char *what, int64_t **out) {
-    Sym **k;
-    int64_t len = known_input(c, n, v, what, &k);
-    int64_t *vals = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(len ? len : 1));
-    for (int64_t i = 0; i < len; i++)
-        if (!sym_get_const(k[i], &vals[i]))
-            o2c_error(c, n, "%s ('%s') must be constant: element %lld is symbolic", what, v->name,
-                      (long long)i);
-    *out = vals;
-    return len;
-}
-
 static bool all_const(Sym *const *s, int n, int64_t *out) {
     for (int i = 0; i < n; i++)
         if (!sym_get_const(s[i], &out[i]))
@@ -422,7 +378,7 @@ void infer_split(Compiler *c, Node *n) {
     const int64_t *sa;
     int nsa = n->opset < 13 ? attr_ints(c, n, "split", &sa) : -1;
     if (sv || nsa >= 0) {
-        if (sv && runtime_input(c, sv)) {
+        if (sv && infer_runtime_ints(c, sv)) {
             /* runtime sizes: each output's declared dim, checked by emit_split */
             int64_t len = infer_implied_len(c, n, sv, nout, "split");
             if (len != nout)
@@ -430,17 +386,17 @@ void infer_split(Compiler *c, Node *n) {
                           (long long)len, nout);
             for (int i = 0; i < nout; i++) {
                 if (!n->out[i])
-                    o2c_error(c, n, "split ('%s') must be known at compile time when an output "
+                    o2c_error(c, n, "split '%s' must be known at compile time when an output "
                               "is omitted", sv->name);
-                need_declared(c, n, sv, "split", n->out[i], x->dtype, r);
+                infer_declared_out(c, n, sv, "split", n->out[i], x->dtype, r);
                 for (int d = 0; d < r; d++)
                     if (d != axis)
                         infer_declared_agree(c, n, n->out[i], d, x->shape[d]);
                 sizes[i] = n->out[i]->shape[axis];
             }
         } else if (sv) {
-            Sym **k;
-            int64_t len = known_input(c, n, sv, "split", &k);
+            int64_t len;
+            Sym **k = infer_need_ints(c, n, sv, "split", &len, false);
             if (len != nout)
                 o2c_error(c, n, "split has %lld entries but the node has %d outputs", (long long)len,
                           nout);
@@ -503,7 +459,7 @@ void infer_split(Compiler *c, Node *n) {
         }
         off = sym_add(c->sym, off, sizes[k]);
     }
-    if (sv && runtime_input(c, sv))
+    if (sv && infer_runtime_ints(c, sv))
         ps->rt = sv; /* no folding: the sizes are checked at run time */
     else
         fold_pieces(c, n, ps);
@@ -588,7 +544,7 @@ void infer_slice(Compiler *c, Node *n) {
         x = infer_in(c, n, 0);
         bool rt = false;
         for (int i = 1; i < 5; i++)
-            if (node_in(n, i) && runtime_input(c, n->in[i]))
+            if (node_in(n, i) && infer_runtime_ints(c, n->in[i]))
                 rt = true;
         if (rt) {
             /* runtime starts/ends/axes/steps: the declared shape, checked by emit_slice */
@@ -609,17 +565,17 @@ void infer_slice(Compiler *c, Node *n) {
             }
             ir_constrain(c, n, CK_LE, cnt, K(c, x->rank),
                          "starts must have at most as many entries as the input's rank");
-            need_declared(c, n, n->in[1], "starts", n->out[0], x->dtype, x->rank);
+            infer_declared_out(c, n, n->in[1], "starts", n->out[0], x->dtype, x->rank);
             Pieces *ps = new_pieces(c, n);
             ps->rt = n;
             return;
         }
-        nst = known_input(c, n, n->in[1], "starts", &starts);
-        nen = known_input(c, n, n->in[2], "ends", &ends);
+        starts = infer_need_ints(c, n, n->in[1], "starts", &nst, false);
+        ends = infer_need_ints(c, n, n->in[2], "ends", &nen, false);
         if (node_in(n, 3))
-            nax = const_input(c, n, n->in[3], "axes", &axes_v);
+            axes_v = infer_need_const_ints(c, n, n->in[3], "axes", &nax, false);
         if (node_in(n, 4))
-            nstep = const_input(c, n, n->in[4], "steps", &steps_v);
+            steps_v = infer_need_const_ints(c, n, n->in[4], "steps", &nstep, false);
     }
     require_rank(c, n, x, -1);
     int r = x->rank;
@@ -1035,12 +991,12 @@ void infer_pad(Compiler *c, Node *n) {
     for (int d = 0; d < r; d++)
         axes[d] = d;
     if (n->opset >= 11) {
-        if (runtime_input(c, n->in[1])) {
+        if (infer_runtime_ints(c, n->in[1])) {
             np = -1; /* below: its count, implied by the axes when symbolic */
             pp->rt_pads = n->in[1];
             pads = NULL;
         } else
-            np = known_input(c, n, n->in[1], "pads", &pads);
+            pads = infer_need_ints(c, n, n->in[1], "pads", &np, false);
         Value *cv = node_in(n, 2);
         if (cv && infer_implied_len(c, n, cv, 1, "constant_value") != 1)
             o2c_error(c, n, "constant_value must hold one element");
@@ -1049,8 +1005,9 @@ void infer_pad(Compiler *c, Node *n) {
                       dtype_name(x->dtype));
         Value *av = node_in(n, 3);
         if (av) {
-            int64_t *a;
-            nax = (int)const_input(c, n, av, "axes", &a);
+            int64_t na;
+            int64_t *a = infer_need_const_ints(c, n, av, "axes", &na, false);
+            nax = (int)na;
             if (nax > r)
                 o2c_error(c, n, "axes has %d entries but the input has rank %d", nax, r);
             for (int i = 0; i < nax; i++)
@@ -1080,7 +1037,7 @@ void infer_pad(Compiler *c, Node *n) {
     }
     if (pp->rt_pads) {
         /* runtime pads: the declared shape, checked by emit_pad */
-        need_declared(c, n, pp->rt_pads, "pads", n->out[0], x->dtype, r);
+        infer_declared_out(c, n, pp->rt_pads, "pads", n->out[0], x->dtype, r);
         pp->nax = nax;
         bool padded[MAX_RANK] = {false};
         for (int i = 0; i < nax; i++) {

@@ -170,8 +170,7 @@ void infer_onehot(Compiler *c, Node *n) {
         p->depth = n->out[0]->shape[axis];
         p->rt_depth = dv;
     } else
-        o2c_error(c, n, "depth must be known at compile time (it is a dim of the output) unless "
-                        "the model declares the output's shape");
+        infer_not_known(c, n, dv, "depth", true);
     p->outer = sym_prod(c->sym, ind->shape, 0, axis);
     p->inner = sym_prod(c->sym, ind->shape, axis, r);
     Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(r + 1));
@@ -417,8 +416,7 @@ void infer_topk(Compiler *c, Node *n) {
             rt_k = kin;
             kv = 0;
         } else
-            o2c_error(c, n, "k must be known at compile time (it is a dim of the outputs) unless "
-                            "the model declares the output's shape");
+            infer_not_known(c, n, kin, "K", true);
     } else {
         if (!node_attr(n, "k"))
             o2c_error(c, n, "attribute k is required");

@@ -126,25 +126,21 @@ static int reduce_axes(Compiler *c, Node *n, int rank, bool *mask, Value **rt) {
         noop = attr_int(c, n, "noop_with_empty_axes", 0) != 0;
         Value *av = node_in(n, 1);
         if (av) {
-            if (!dtype_is_int(av->dtype))
-                o2c_error(c, n, "axes input '%s' has type %s, expected int64", av->name,
-                          dtype_name(av->dtype));
-            if (av->rank > 1)
-                o2c_error(c, n, "axes input '%s' must be 1-D", av->name);
-            int64_t len = ir_known_len(av);
-            Sym **k = len == 0 ? NULL : ir_known_ints(c, av);
-            if (len != 0 && !k) {
+            int64_t len;
+            Sym **k = infer_ints(c, n, av, "axes", &len);
+            if (!k && ir_known_len(av) != 0) {
                 /* runtime axes; a symbolic count (len < 0) may be 0 at run time */
                 *rt = av;
                 return -2;
             }
-            if (len != 0 && !k)
-                o2c_error(c, n, "axes input '%s' must be known at compile time", av->name);
+            if (!k) /* known to be empty */
+                len = 0;
             if (len > MAXR)
                 o2c_error(c, n, "too many axes (%lld)", (long long)len);
             for (int64_t i = 0; i < len; i++)
                 if (!sym_get_const(k[i], &axes[i]))
-                    o2c_error(c, n, "axes input '%s' must be known at compile time", av->name);
+                    o2c_error(c, n, "axes '%s' must be constant: element %lld is symbolic",
+                              av->name, (long long)i);
             naxes = (int)len;
         }
     } else {
@@ -256,8 +252,7 @@ void infer_reduce(Compiler *c, Node *n) {
     if (nred == -2) {
         /* runtime axes: the declared shape, checked by emit_reduce_rt */
         if (p->op->max_pass || !infer_declared_shape(c, n, y, x->dtype))
-            o2c_error(c, n, "axes input '%s' must be known at compile time unless the model "
-                      "declares the output's shape", rt->name);
+            infer_not_known(c, n, rt, "axes", true);
         /* a symbolic count: any count with keepdims (the mask is read at run time), else the
          * one the declared rank implies */
         int64_t len = keepdims ? infer_len(c, rt)

@@ -195,9 +195,7 @@ void infer_resize(Compiler *c, Node *n) {
                 nsc = infer_implied_len(c, n, scales, rank, "scales");
             }
             if (nsc < 0)
-                o2c_error(c, n, "scales '%s' is not known at compile time (it depends on runtime "
-                                "tensor data): data-dependent shapes are not supported",
-                          scales->name);
+                infer_not_known(c, n, scales, "scales", true);
             if (nsc == 0)
                 nsc = -1; /* empty: not given */
         }
@@ -226,9 +224,7 @@ void infer_resize(Compiler *c, Node *n) {
                 len = infer_implied_len(c, n, sizes, rank, "sizes");
             }
             if (!sz || len < 0)
-                o2c_error(c, n, "sizes '%s' is not known at compile time (it depends on runtime "
-                                "tensor data): data-dependent shapes are not supported",
-                          sizes->name);
+                infer_not_known(c, n, sizes, "sizes", true);
             if (len != rank)
                 o2c_error(c, n, "sizes has %lld values, expected %d (the input rank)",
                           (long long)len, rank);

@@ -32,51 +32,6 @@ static void propagate(Value *x, Value *y) {
         y->kv = x->kv;
 }
 
-/* A shape-like integer input (target shape, axes, repeats): its elements as Syms when known
- * at compile time (*len their count), else NULL. */
-static Sym **get_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len) {
-    *len = -1; /* not known */
-    if (!dtype_is_int(v->dtype))
-        o2c_error(c, n, "%s '%s' must be an integer tensor, got %s", what, v->name,
-                  dtype_name(v->dtype));
-    if (v->rank > 1)
-        o2c_error(c, n, "%s '%s' must be a 1-D tensor, got rank %d", what, v->name, v->rank);
-    Sym **k = ir_known_ints(c, v);
-    int64_t l = ir_known_len(v);
-    if (!k || l < 0)
-        return NULL;
-    *len = l;
-    return k;
-}
-
-_Noreturn static void data_dependent(Compiler *c, Node *n, Value *v, const char *what) {
-    o2c_error(c, n, "%s '%s' is not known at compile time (it depends on runtime tensor "
-                    "data): data-dependent shapes are not supported unless the model declares "
-                    "the output's shape (graph output or value_info)", what, v->name);
-}
-
-/* Like get_ints, but the value must be known. */
-static Sym **need_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len) {
-    Sym **k = get_ints(c, n, v, what, len);
-    if (!k)
-        data_dependent(c, n, v, what);
-    return k;
-}
-
-/* Declared shapes: a shape-like input `v` that is runtime data, read by the generated code.
- * Uses the declared shape of out (dtype t); errors as before when there is none.  Returns
- * v's element count: a constant one, else `want(out)` (the count the op implies for out's
- * declared rank, recorded as a constraint: see infer_implied_len). */
-static int64_t runtime_ints(Compiler *c, Node *n, Value *v, const char *what, Value *out, DType t,
-                            int64_t (*want)(const Node *n, const Value *out)) {
-    if (!infer_declared_shape(c, n, out, t))
-        data_dependent(c, n, v, what);
-    int64_t len = infer_implied_len(c, n, v, want(n, out), what);
-    if (len < 0)
-        data_dependent(c, n, v, what);
-    return len;
-}
-
 /* The lengths the declared rank implies: Reshape's target, ConstantOfShape's and Expand's
  * shape (Expand: a shorter shape is refused), Tile's repeats, Squeeze's and Unsqueeze's axes. */
 static int64_t want_rank(const Node *n, const Value *out) {
@@ -109,17 +64,6 @@ static const char *rt_elem(Emit *e, Value *v, int64_t i) {
     return arena_printf(emit_arena(e), "(int64_t)%s[%lld]", emit_ptr(e, v), (long long)i);
 }
 
-/* Like need_ints, for values that must be plain constants (axes). */
-static int64_t *need_const_ints(Compiler *c, Node *n, Value *v, const char *what, int64_t *len) {
-    Sym **k = need_ints(c, n, v, what, len);
-    int64_t *out = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(*len + 1));
-    for (int64_t i = 0; i < *len; i++)
-        if (!sym_get_const(k[i], &out[i]))
-            o2c_error(c, n, "%s '%s' must be constant, element %lld is symbolic", what, v->name,
-                      (long long)i);
-    return out;
-}
-
 /* Axes from the attribute (opset < first_input_opset) or from input 1; NULL when absent. */
 static int64_t *get_axes(Compiler *c, Node *n, int first_input_opset, int64_t *len) {
     if (n->opset < first_input_opset) {
@@ -131,7 +75,7 @@ static int64_t *get_axes(Compiler *c, Node *n, int first_input_opset, int64_t *l
         return arena_dup(c->arena, a, sizeof(int64_t) * (size_t)(k + 1));
     }
     Value *v = node_in(n, 1);
-    return v ? need_const_ints(c, n, v, "axes", len) : NULL;
+    return v ? infer_need_const_ints(c, n, v, "axes", len, true) : NULL;
 }
 
 /* Element i of a scalar tensor's data as a double (for ratio, Range operands). */
@@ -336,10 +280,10 @@ void infer_reshape(Compiler *c, Node *n) {
             t[i] = sym_const(s, a[i]);
     } else {
         infer_require_inputs(c, n, 2, 2);
-        t = get_ints(c, n, n->in[1], "target shape", &len);
+        t = infer_ints(c, n, n->in[1], "target shape", &len);
         if (!t) {
             /* runtime target: the declared shape, checked by emit_reshape */
-            len = runtime_ints(c, n, n->in[1], "target shape", y, x->dtype, want_rank);
+            len = infer_declared_ints(c, n, n->in[1], "target shape", y, x->dtype, want_rank);
             if (len != y->rank)
                 o2c_error(c, n, "target shape has %lld entries but output '%s' is declared with "
                           "rank %d", (long long)len, y->name, y->rank);
@@ -427,9 +371,9 @@ void infer_squeeze(Compiler *c, Node *n) {
     Sym *one = sym_const(c->sym, 1);
     int64_t k = 0;
     Value *av = n->opset >= 13 ? node_in(n, 1) : NULL;
-    if (av && !get_ints(c, n, av, "axes", &k)) {
+    if (av && !infer_ints(c, n, av, "axes", &k)) {
         /* runtime axes: the declared shape, checked by emit_squeeze */
-        k = runtime_ints(c, n, av, "axes", y, x->dtype, want_squeezed);
+        k = infer_declared_ints(c, n, av, "axes", y, x->dtype, want_squeezed);
         if (y->rank != x->rank - k)
             o2c_error(c, n, "%lld axes squeezed from rank %d but output '%s' is declared with "
                       "rank %d", (long long)k, x->rank, y->name, y->rank);
@@ -471,9 +415,9 @@ void infer_unsqueeze(Compiler *c, Node *n) {
     infer_require_inputs(c, n, n->opset >= 13 ? 2 : 1, n->opset >= 13 ? 2 : 1);
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     int64_t k = 0;
-    if (n->opset >= 13 && !get_ints(c, n, n->in[1], "axes", &k)) {
+    if (n->opset >= 13 && !infer_ints(c, n, n->in[1], "axes", &k)) {
         /* runtime axes: the declared shape, checked by emit_squeeze */
-        k = runtime_ints(c, n, n->in[1], "axes", y, x->dtype, want_unsqueezed);
+        k = infer_declared_ints(c, n, n->in[1], "axes", y, x->dtype, want_unsqueezed);
         if (y->rank != x->rank + k)
             o2c_error(c, n, "%lld axes inserted into rank %d but output '%s' is declared with "
                       "rank %d", (long long)k, x->rank, y->name, y->rank);
@@ -628,7 +572,7 @@ void infer_constant(Compiler *c, Node *n) {
 void infer_constantofshape(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     int64_t len;
-    Sym **shape = get_ints(c, n, x, "shape", &len);
+    Sym **shape = infer_ints(c, n, x, "shape", &len);
     if (len > 64)
         o2c_error(c, n, "shape has %lld dims, at most 64 are supported", (long long)len);
     for (int64_t i = 0; shape && i < len; i++) {
@@ -655,7 +599,7 @@ void infer_constantofshape(Compiler *c, Node *n) {
     n->priv = arena_dup(c->arena, value, es);
     if (!shape) {
         /* runtime shape: the declared one, checked by emit_constantofshape */
-        len = runtime_ints(c, n, x, "shape", y, t, want_rank);
+        len = infer_declared_ints(c, n, x, "shape", y, t, want_rank);
         if (len != y->rank)
             o2c_error(c, n, "shape has %lld entries but output '%s' is declared with rank %d",
                       (long long)len, y->name, y->rank);
@@ -718,9 +662,7 @@ void infer_range(Compiler *c, Node *n) {
         for (int i = 0; i < 3; i++)
             if ((dtype_is_int(t) ? !ir_known_ints(c, v[i]) : !v[i]->data && !v[i]->kv) &&
                 !infer_declared_shape(c, n, y, t))
-                o2c_error(c, n, "%s '%s' is not known at compile time: the output length "
-                                "would be data-dependent, which is not supported unless the "
-                                "model declares the output's shape", names[i], v[i]->name);
+                infer_not_known(c, n, v[i], names[i], true);
         if (y->rank != 1)
             o2c_error(c, n, "output '%s' is declared with rank %d, not 1", y->name, y->rank);
         n->priv = NULL;
@@ -766,9 +708,7 @@ void infer_range(Compiler *c, Node *n) {
     }
     for (int i = 0; i < 3; i++)
         if (!v[i]->data)
-            o2c_error(c, n, "%s '%s' is not known at compile time: the output length "
-                            "would be data-dependent, which is not supported",
-                      names[i], v[i]->name);
+            infer_not_known(c, n, v[i], names[i], false);
     double start = data_double(v[0], 0), limit = data_double(v[1], 0), delta = data_double(v[2], 0);
     if (delta == 0 || !isfinite(start) || !isfinite(limit) || !isfinite(delta))
         o2c_error(c, n, "start, limit and delta must be finite and delta nonzero");
@@ -843,10 +783,10 @@ void emit_range(Compiler *c, Emit *e, Node *n) {
 void infer_expand(Compiler *c, Node *n) {
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     int64_t len;
-    Sym **t = get_ints(c, n, n->in[1], "shape", &len);
+    Sym **t = infer_ints(c, n, n->in[1], "shape", &len);
     if (!t) {
         /* runtime shape: the declared one, checked by emit_expand; x must broadcast to it */
-        len = runtime_ints(c, n, n->in[1], "shape", y, x->dtype, want_rank);
+        len = infer_declared_ints(c, n, n->in[1], "shape", y, x->dtype, want_rank);
         int r = y->rank;
         if (r != (len > x->rank ? len : x->rank))
             o2c_error(c, n, "shape has %lld entries and the input rank %d, but output '%s' is "
@@ -902,8 +842,8 @@ void infer_tile(Compiler *c, Node *n) {
     if (n->opset < 6) {
         infer_require_inputs(c, n, 3, 3);
         int64_t l1, l2;
-        Sym **tiles = need_ints(c, n, n->in[1], "tiles", &l1);
-        int64_t *axis = need_const_ints(c, n, n->in[2], "axis", &l2);
+        Sym **tiles = infer_need_ints(c, n, n->in[1], "tiles", &l1, false);
+        int64_t *axis = infer_need_const_ints(c, n, n->in[2], "axis", &l2, false);
         if (l1 != 1 || l2 != 1)
             o2c_error(c, n, "tiles and axis must be scalars");
         int a = infer_axis(c, n, axis[0], x->rank);
@@ -913,10 +853,10 @@ void infer_tile(Compiler *c, Node *n) {
     } else {
         infer_require_inputs(c, n, 2, 2);
         int64_t len;
-        rep = get_ints(c, n, n->in[1], "repeats", &len);
+        rep = infer_ints(c, n, n->in[1], "repeats", &len);
         if (!rep) {
             /* runtime repeats: the declared shape, checked by emit_tile */
-            len = runtime_ints(c, n, n->in[1], "repeats", y, x->dtype, want_in_rank);
+            len = infer_declared_ints(c, n, n->in[1], "repeats", y, x->dtype, want_in_rank);
             if (len != x->rank || y->rank != x->rank)
                 o2c_error(c, n, "repeats has %lld entries, the input rank %d and output '%s' is "
                           "declared with rank %d", (long long)len, x->rank, y->name, y->rank);

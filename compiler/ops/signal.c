@@ -58,18 +58,6 @@ static void complex_dim(Compiler *c, Node *n, Sym *d, const char *what) {
     ir_constrain(c, n, CK_LE, d, sym_const(c->sym, 2), "the last dim of the %s must be 1 or 2", what);
 }
 
-/* The output takes its declared shape (runtime scalar `v` decides a dim of it). */
-static void need_declared(Compiler *c, Node *n, Value *v, const char *what, Value *out, DType t,
-                          int rank) {
-    if (!infer_declared_shape(c, n, out, t))
-        o2c_error(c, n, "%s '%s' is not known at compile time and decides the output shape: "
-                        "that is supported only when the model declares the output's shape",
-                  what, v->name);
-    if (out->rank != rank)
-        o2c_error(c, n, "output '%s' is declared with rank %d, expected %d", out->name, out->rank,
-                  rank);
-}
-
 /* The C int64_t expression of a scalar input: its Sym, or its element read at run time. */
 static const char *scalar_c(Emit *e, Value *v, Sym *s) {
     if (s)
@@ -144,7 +132,7 @@ void infer_window(Compiler *c, Node *n) {
     w->size = scalar_int(c, n, sz, "size");
     n->priv = w;
     if (!w->size) {
-        need_declared(c, n, sz, "size", y, t, 1);
+        infer_declared_out(c, n, sz, "size", y, t, 1);
         return;
     }
     int64_t len;
@@ -229,7 +217,7 @@ void infer_dft(Compiler *c, Node *n) {
     p->ci = x->shape[r - 1];
     n->priv = p;
     if (!p->n) {
-        need_declared(c, n, dl, "dft_length", y, x->dtype, r);
+        infer_declared_out(c, n, dl, "dft_length", y, x->dtype, r);
         for (int d = 0; d < r - 1; d++)
             if (d != a)
                 infer_declared_agree(c, n, y, d, x->shape[d]);
@@ -330,7 +318,7 @@ void infer_stft(Compiler *c, Node *n) {
     }
     if (!frames || p->rt_n) {
         Value *rt = !p->step ? fs : p->rt_n ? p->rt_n : fl;
-        need_declared(c, n, rt, !p->step ? "frame_step" : "frame_length", y, x->dtype, 4);
+        infer_declared_out(c, n, rt, !p->step ? "frame_step" : "frame_length", y, x->dtype, 4);
         infer_declared_agree(c, n, y, 0, x->shape[0]);
         infer_declared_agree(c, n, y, 3, sym_const(s, 2));
         if (nbins)
@@ -408,7 +396,7 @@ void infer_mel(Compiler *c, Node *n) {
                            : NULL;
     if (!p->nmel || !p->dftlen) {
         Value *rt = !p->nmel ? v[0] : v[1];
-        need_declared(c, n, rt, !p->nmel ? "num_mel_bins" : "dft_length", y, t, 2);
+        infer_declared_out(c, n, rt, !p->nmel ? "num_mel_bins" : "dft_length", y, t, 2);
         if (nbins)
             infer_declared_agree(c, n, y, 0, nbins);
         if (p->nmel)

@@ -209,8 +209,7 @@ void infer_maxunpool(Compiler *c, Node *n) {
         p->rt_shape = os;
         shape = n->out[0]->shape;
     } else
-        o2c_error(c, n, "output_shape ('%s') must be known at compile time (a constant or shape "
-                        "arithmetic) unless the model declares the output's shape", os->name);
+        infer_not_known(c, n, os, "output_shape", true);
     for (int d = 0; d < r; d++) {
         int64_t a, b;
         if (d < 2) {

@@ -69,7 +69,7 @@ Test(layout, concat_dim_mismatch) {
 
 Test(layout, slice_runtime_starts) {
     tu_expect_error(LAY "err_slice_runtime.onnx", O2C_EMODEL,
-                    "(Slice): starts ('s') must be known at compile time");
+                    "(Slice): starts 's' is not known at compile time");
 }
 
 Test(layout, transpose_bad_perm) {

@@ -141,5 +141,5 @@ Test(spatial, errors) {
     tu_expect_error(SPATIAL "bad_det_nonsquare.onnx", O2C_EMODEL,
                     "node 'det' (Det): input is [.., 2, 3]: Det needs square matrices");
     tu_expect_error(SPATIAL "bad_maxunpool_rt_shape.onnx", O2C_EMODEL,
-                    "node 'mu' (MaxUnpool): output_shape ('os') must be known at compile time");
+                    "node 'mu' (MaxUnpool): output_shape 'os' is not known at compile time");
 }
