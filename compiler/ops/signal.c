@@ -22,10 +22,8 @@ static Sym *scalar_int(Compiler *c, Node *n, Value *v, const char *what) {
     if (v->dtype != DT_INT32 && v->dtype != DT_INT64)
         o2c_error(c, n, "%s '%s' must be int32 or int64, got %s", what, v->name,
                   dtype_name(v->dtype));
-    if (v->rank > 1)
-        o2c_error(c, n, "%s '%s' must be a scalar, got rank %d", what, v->name, v->rank);
-    Sym **k = ir_known_ints(c, v);
-    int64_t len = ir_known_len(v);
+    int64_t len;
+    Sym **k = infer_ints(c, n, v, what, &len);
     if (k && len == 1)
         return k[0];
     if (infer_implied_len(c, n, v, 1, what) != 1)
