@@ -3,13 +3,17 @@
 Writes the ONNX backend-test layout of CONTRACT.md section 3:
     DIR/model.onnx, DIR/test_data_set_K/input_I.pb, output_I.pb
 Run with Debian's Python: /usr/bin/python3 (python3-torch, python3-onnx, python3-numpy).
+The data-set writer is tests/data/gen_util.py's, shared with the op families' scripts.
 """
 import os
+import sys
 
 import numpy as np
 import onnx
-import onnx.numpy_helper
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data"))
+from gen_util import write_data_set  # noqa: E402
 
 
 def export(module, example_inputs, path, input_names, output_names, dynamic_axes=None, opset=13):
@@ -24,17 +28,10 @@ def export(module, example_inputs, path, input_names, output_names, dynamic_axes
 
 def write_set(module, inputs, case_dir, index):
     """Runs the module on inputs and writes test_data_set_<index>."""
-    d = os.path.join(case_dir, "test_data_set_%d" % index)
-    os.makedirs(d, exist_ok=True)
     with torch.no_grad():
         outs = module(*inputs)
     if isinstance(outs, torch.Tensor):
         outs = (outs,)
-    for i, t in enumerate(inputs):
-        arr = t.detach().numpy()
-        with open(os.path.join(d, "input_%d.pb" % i), "wb") as f:
-            f.write(onnx.numpy_helper.from_array(np.ascontiguousarray(arr)).SerializeToString())
-    for i, t in enumerate(outs):
-        arr = t.detach().numpy()
-        with open(os.path.join(d, "output_%d.pb" % i), "wb") as f:
-            f.write(onnx.numpy_helper.from_array(np.ascontiguousarray(arr)).SerializeToString())
+    write_data_set(os.path.join(case_dir, "test_data_set_%d" % index),
+                   [np.ascontiguousarray(t.detach().numpy()) for t in inputs],
+                   [np.ascontiguousarray(t.detach().numpy()) for t in outs])

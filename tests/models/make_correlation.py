@@ -13,30 +13,22 @@ different template and search sizes, all served by one generated C file:
                   X[1,8,H,W] (*) Z[8,1,KH,KW] -> [1,8,...]; kernel and image dims symbolic
 """
 import os
+import sys
 
 import numpy as np
 import onnx
-import onnx.numpy_helper
 import torch
 from onnx import TensorProto, helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "data"))
+import gen_util  # noqa: E402
 
 
 def write(case, model, sets):
     d = os.path.join(HERE, case)
-    os.makedirs(d, exist_ok=True)
     onnx.checker.check_model(model)
-    onnx.save(model, os.path.join(d, "model.onnx"))
-    for k, (inputs, outputs) in enumerate(sets):
-        sd = os.path.join(d, "test_data_set_%d" % k)
-        os.makedirs(sd, exist_ok=True)
-        for i, a in enumerate(inputs):
-            with open(os.path.join(sd, "input_%d.pb" % i), "wb") as f:
-                f.write(onnx.numpy_helper.from_array(a).SerializeToString())
-        for i, a in enumerate(outputs):
-            with open(os.path.join(sd, "output_%d.pb" % i), "wb") as f:
-                f.write(onnx.numpy_helper.from_array(a).SerializeToString())
+    gen_util.write_case(d, model, sets)
     print("wrote", d)
 
 

@@ -63,7 +63,6 @@ value is at least 1e-3 steps from a rounding boundary (x.5): an implementation w
 the exact value gives the same integers on every target.
 """
 import os
-import shutil
 import sys
 
 import numpy as np
@@ -71,6 +70,9 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "data"))
+import gen_util  # noqa: E402
+
 F32 = np.float32
 
 # -- the float networks: layer shapes read from the tiny models ---------------------------------
@@ -637,17 +639,8 @@ def to_model(g, net, oshape, doc):
 
 
 def write_case(name, model, inputs, outputs):
-    d = os.path.join(HERE, name)
-    if os.path.isdir(d):
-        shutil.rmtree(d)
-    os.makedirs(d)
-    onnx.save(model, os.path.join(d, "model.onnx"))
-    for k, (x, y) in enumerate(zip(inputs, outputs)):
-        s = os.path.join(d, "test_data_set_%d" % k)
-        os.makedirs(s)
-        for fn, arr in (("input_0.pb", x), ("output_0.pb", y)):
-            with open(os.path.join(s, fn), "wb") as f:
-                f.write(numpy_helper.from_array(np.ascontiguousarray(arr)).SerializeToString())
+    gen_util.write_case(os.path.join(HERE, name), model,
+                        [([x], [y]) for x, y in zip(inputs, outputs)])
 
 
 # name: (network, seed, the smallest rounding margin of a data set: quantize_float_op)

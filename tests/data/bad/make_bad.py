@@ -11,31 +11,24 @@ never run: these are exactly the models it would reject.  The .pb files are sing
 onnx.TensorProto messages that store their elements in the typed fields (float_data,
 int64_data, ...) or in external data, which no file of the ONNX backend test data does.
 """
+import functools
 import os
 import struct
+import sys
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-F = TensorProto.FLOAT
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import F, vi  # noqa: E402
+
+model = functools.partial(gen_util.write_model, HERE, producer="onnx2c-make_bad")
 
 
 def save(name, msg):
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(msg.SerializeToString())
-
-
-def model(name, nodes, inputs, outputs, inits=(), opsets=(("", 13),)):
-    g = helper.make_graph(nodes, name.replace(".onnx", ""), inputs, outputs, list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid(d, v) for d, v in opsets],
-                          producer_name="onnx2c-make_bad")
-    m.ir_version = 8
-    save(name, m)
-
-
-def vi(name, shape, t=F):
-    return helper.make_tensor_value_info(name, t, shape)
+    gen_util.save(os.path.join(HERE, name), msg)
 
 
 X4 = vi("x", [1, 1, 5, 5])
@@ -52,7 +45,7 @@ model("unknown_op.onnx", [helper.make_node("FooBar", ["x"], ["y"], name="foo")],
       [vi("x", [2])], [Y])
 model("unknown_domain.onnx",
       [helper.make_node("Foo", ["x"], ["y"], name="foo", domain="com.example")],
-      [vi("x", [2])], [Y], opsets=(("", 13), ("com.example", 1)))
+      [vi("x", [2])], [Y], opset=[("", 13), ("com.example", 1)])
 W = numpy_helper.from_array(np.ones((1, 1, 3, 3), np.float32), "w")
 model("conv_bad_autopad.onnx",
       [helper.make_node("Conv", ["x", "w"], ["y"], name="conv", auto_pad="BOGUS")],
@@ -69,7 +62,7 @@ seq = helper.make_value_info("x", helper.make_sequence_type_proto(
 model("sequence_input.onnx", RELU, [seq], [Y])
 model("no_shape.onnx", RELU, [vi("x", None)], [Y])
 model("negative_dim.onnx", RELU, [vi("x", [2, -3])], [Y])
-model("no_default_opset.onnx", RELU, [vi("x", [2])], [Y], opsets=(("com.example", 1),))
+model("no_default_opset.onnx", RELU, [vi("x", [2])], [Y], opset=[("com.example", 1)])
 ref = helper.make_node("LeakyRelu", ["x"], ["y"], name="leaky")
 ref.attribute.append(helper.AttributeProto(name="alpha", ref_attr_name="a",
                                            type=helper.AttributeProto.FLOAT))
@@ -120,10 +113,10 @@ model("hostile_node_name.onnx",
 model("long_node_name.onnx", [helper.make_node("FooBar", ["x"], ["y"], name="n" * 5000)],
       [vi("x", [2])], [Y])
 # opset 19 of the default domain: newer than the 17 onnx2c implements
-model("opset19.onnx", RELU, [vi("x", [2])], [Y], opsets=(("", 19),))
+model("opset19.onnx", RELU, [vi("x", [2])], [Y], opset=19)
 # the op table's facts (compiler/ops/optable.h): Round is in opset 11 and later; Relu takes one input
 model("op_before_since.onnx", [helper.make_node("Round", ["x"], ["y"], name="round")],
-      [vi("x", [2])], [Y], opsets=(("", 9),))
+      [vi("x", [2])], [Y], opset=9)
 model("op_too_many_inputs.onnx", [helper.make_node("Relu", ["x", "x"], ["y"], name="relu")],
       [vi("x", [2])], [Y])
 

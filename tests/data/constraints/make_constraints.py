@@ -3,16 +3,19 @@
     /usr/bin/python3 tests/data/constraints/make_constraints.py
 """
 import os
+import sys
 
 import onnx
-from onnx import TensorProto, helper
+from onnx import helper
 
-here = os.path.dirname(os.path.abspath(__file__))
-a = helper.make_tensor_value_info("a", TensorProto.FLOAT, ["M", "K"])
-b = helper.make_tensor_value_info("b", TensorProto.FLOAT, ["K2", "N"])
-y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["M", "N"])
-g = helper.make_graph([helper.make_node("MatMul", ["a", "b"], ["y"], name="mm")], "matmul_sym", [a, b], [y])
-m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import vi  # noqa: E402
+
+m = gen_util.make_model("matmul_sym", helper.make_node("MatMul", ["a", "b"], ["y"], name="mm"),
+                        [vi("a", ["M", "K"]), vi("b", ["K2", "N"])], [vi("y", ["M", "N"])],
+                        ir_version=None)
 onnx.checker.check_model(m)
-onnx.save(m, os.path.join(here, "matmul_sym.onnx"))
+gen_util.save(os.path.join(HERE, "matmul_sym.onnx"), m)
 print("wrote matmul_sym.onnx")

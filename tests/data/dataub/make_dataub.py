@@ -14,11 +14,14 @@ saturate with NaN giving 0, a zero divisor gives 0).  The last ones hold constan
 compiler folds, and attributes it must refuse (refuse_*.onnx).
 """
 import os
+import sys
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
 T = TensorProto
 F, D, F16, BF16 = T.FLOAT, T.DOUBLE, T.FLOAT16, T.BFLOAT16
 I8, I16, I32, I64 = T.INT8, T.INT16, T.INT32, T.INT64
@@ -26,19 +29,10 @@ U8, U16, U32, U64 = T.UINT8, T.UINT16, T.UINT32, T.UINT64
 
 
 def model(name, nodes, inputs, outputs, opset, inits=()):
-    if not isinstance(nodes, list):
-        nodes = [nodes]
-    g = helper.make_graph(nodes, name.replace(".onnx", ""), inputs, outputs,
-                          initializer=list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_dataub")
-    m.ir_version = 8
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(m.SerializeToString())
+    gen_util.write_model(HERE, name, nodes, inputs, outputs, inits, opset, "onnx2c-make_dataub")
 
 
-def vi(name, t, shape):
-    return helper.make_tensor_value_info(name, t, shape)
+vi = helper.make_tensor_value_info  # vi(name, type, shape)
 
 
 def node(op, ins, outs, **attrs):

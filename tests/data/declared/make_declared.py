@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Writes the models of tests/unit/test_declared.c (run from this folder).
+"""Writes the models of tests/unit/test_declared.c next to this script (run from any folder:
+/usr/bin/python3 tests/data/declared/make_declared.py).
 
 No dependency on the onnx package: the few protobuf fields needed are written by hand
 (field numbers from compiler/onnx_subset.proto).
@@ -7,6 +8,9 @@ No dependency on the onnx package: the few protobuf fields needed are written by
   reshape_nodecl.onnx      the same, y declared without a shape
   reshape_unknown_dim.onnx the same, y declared [N,Q,3] where Q is no dim of the inputs
 """
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def varint(v):
@@ -55,7 +59,7 @@ def model(path, yshape):
         f_bytes(11, value_info("s", INT64, [3])) + \
         f_bytes(12, value_info("y", FLOAT, yshape))
     m = f_int(1, 8) + f_bytes(8, f_bytes(1, "") + f_int(2, 15)) + f_bytes(7, graph)
-    with open(path, "wb") as f:
+    with open(os.path.join(HERE, path), "wb") as f:
         f.write(m)
 
 

@@ -8,31 +8,25 @@ the tests never need Python:
 
 Values are deterministic so that the C test can compute the expected results itself.
 """
+import functools
 import os
+import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-F = TensorProto.FLOAT
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import vi  # noqa: E402
+
 I64 = TensorProto.INT64
-
-
-def model(name, nodes, inputs, outputs, inits=(), opset=15):
-    g = helper.make_graph(nodes, name.replace(".onnx", ""), inputs, outputs, list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_elementwise")
-    m.ir_version = 8
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(m.SerializeToString())
-
-
-def vi(name, shape, t=F):
-    return helper.make_tensor_value_info(name, t, shape)
+model = functools.partial(gen_util.write_model, HERE, opset=15,
+                          producer="onnx2c-make_elementwise")
 
 
 def const(name, values, dtype=np.int64):
-    return numpy_helper.from_array(np.array(values, dtype=dtype), name)
+    return gen_util.const(name, values, dtype)
 
 
 N = helper.make_node

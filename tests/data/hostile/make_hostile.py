@@ -11,32 +11,28 @@ give sizes no machine holds); each must be refused with exit status 1 and one li
 node.  The other models are valid and run: torch.flip on a dynamic axis, with constant and
 with runtime starts/ends, and Slice with extreme starts, ends and steps.
 """
+import functools
 import os
+import sys
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import vi  # noqa: E402
+
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
 MAX, MIN = 2**63 - 1, -2**63
 BIG = 2**62
 
 
-def model(name, nodes, inputs, outputs, inits=(), opset=13):
-    g = helper.make_graph(nodes, name.replace(".onnx", ""), inputs, outputs, list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_hostile")
-    m.ir_version = 8
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(m.SerializeToString())
-
-
-def vi(name, shape, t=F):
-    return helper.make_tensor_value_info(name, t, shape)
+model = functools.partial(gen_util.write_model, HERE, producer="onnx2c-make_hostile")
 
 
 def ints(name, values):
-    return numpy_helper.from_array(np.array(values, dtype=np.int64), name)
+    return gen_util.const(name, values, np.int64)
 
 
 def floats(name, shape):

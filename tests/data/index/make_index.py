@@ -15,30 +15,21 @@ output's shape depends on the data (OneHot's depth, TopK's K, Range, Slice, Pad,
 the graph output declares it.
 """
 import os
+import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import const, vi  # noqa: E402
+
 F, I32, I64 = TensorProto.FLOAT, TensorProto.INT32, TensorProto.INT64
 
 
 def model(name, node, inputs, outputs, opset, inits=()):
-    g = helper.make_graph([node], name.replace(".onnx", ""), inputs, outputs,
-                          initializer=list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_index")
-    m.ir_version = 8
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(m.SerializeToString())
-
-
-def vi(name, shape, t=F):
-    return helper.make_tensor_value_info(name, t, shape)
-
-
-def const(name, arr):
-    return numpy_helper.from_array(np.array(arr), name)
+    gen_util.write_model(HERE, name, node, inputs, outputs, inits, opset, "onnx2c-make_index")
 
 
 def node(op, ins, outs, **attrs):

@@ -14,11 +14,15 @@ err_*.onnx   models the compiler must reject with a clear message.
 """
 import os
 import shutil
+import sys
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+
 CASES = os.path.join(HERE, "cases")
 F, I32, I64 = TensorProto.FLOAT, TensorProto.INT32, TensorProto.INT64
 IMAX, IMIN = np.iinfo(np.int64).max, np.iinfo(np.int64).min
@@ -26,42 +30,22 @@ RNG = np.random.default_rng(11)
 
 
 def make(name, nodes, inputs, outputs, inits=(), opset=13):
-    g = helper.make_graph(nodes, name, inputs, outputs, list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_layout")
-    m.ir_version = 8
-    return m
+    return gen_util.make_model(name, nodes, inputs, outputs, inits, opset, "onnx2c-make_layout")
 
 
-def vi(name, t, shape):
-    return helper.make_tensor_value_info(name, t, shape)
+vi = helper.make_tensor_value_info  # vi(name, type, shape)
 
 
 def i64(name, vals):
-    return numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+    return gen_util.const(name, vals, np.int64)
 
 
-def save_model(path, m):
-    with open(path, "wb") as f:
-        f.write(m.SerializeToString())
+save_model = gen_util.save
 
 
 def case(name, m, sets):
     """sets: list of (inputs, outputs), each a list of numpy arrays."""
-    d = os.path.join(CASES, name)
-    os.makedirs(d)
-    save_model(os.path.join(d, "model.onnx"), m)
-    for k, (ins, outs) in enumerate(sets):
-        sd = os.path.join(d, "test_data_set_%d" % k)
-        os.makedirs(sd)
-        for i, a in enumerate(ins):
-            t = numpy_helper.from_array(a, m.graph.input[i].name)
-            with open(os.path.join(sd, "input_%d.pb" % i), "wb") as f:
-                f.write(t.SerializeToString())
-        for i, a in enumerate(outs):
-            t = numpy_helper.from_array(a, m.graph.output[i].name)
-            with open(os.path.join(sd, "output_%d.pb" % i), "wb") as f:
-                f.write(t.SerializeToString())
+    gen_util.write_case(os.path.join(CASES, name), m, sets, named=True)
 
 
 def rnd(shape, dtype=np.float32):

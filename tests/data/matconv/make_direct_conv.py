@@ -23,15 +23,18 @@ runtime input of symbolic shape).
 """
 import os
 import shutil
+import sys
 import zlib
 
 import numpy as np
-import onnx
 import torch
 import torch.nn.functional as F
 from onnx import TensorProto, helper, numpy_helper
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(ROOT))
+import gen_util  # noqa: E402
+
 HERE = os.path.join(ROOT, "dw")
 FL = TensorProto.FLOAT
 
@@ -75,15 +78,10 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
     if post == "relu6":
         inits += [numpy_helper.from_array(np.array(0, np.float32), "lo"),
                   numpy_helper.from_array(np.array(6, np.float32), "hi")]
-    g = helper.make_graph(nodes, name, inputs,
-                          [helper.make_tensor_value_info("y", FL, None)], inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)],
-                          producer_name="onnx2c-make_dwconv")
-    m.ir_version = 8
-    d = os.path.join(out_dir or HERE, name)
-    os.makedirs(d, exist_ok=True)
-    onnx.save(m, os.path.join(d, "model.onnx"))
-    for i, size in enumerate(sizes):
+    m = gen_util.make_model(name, nodes, inputs, [helper.make_tensor_value_info("y", FL, None)],
+                            inits, 13, "onnx2c-make_dwconv")
+    sets = []
+    for size in sizes:
         if runtime_w:
             ks, size = size
             w = rng.uniform(-1, 1, (M, C // group) + tuple(ks)).astype(np.float32)
@@ -109,13 +107,8 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
             r = rng.uniform(-1, 1, tuple(y.shape)).astype(np.float32)
             y = torch.relu(y + torch.from_numpy(r))
             feeds.append(r)
-        sd = os.path.join(d, "test_data_set_%d" % i)
-        os.makedirs(sd, exist_ok=True)
-        for j, a in enumerate(feeds):
-            with open(os.path.join(sd, "input_%d.pb" % j), "wb") as f:
-                f.write(numpy_helper.from_array(a).SerializeToString())
-        with open(os.path.join(sd, "output_0.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(y.numpy().astype(np.float32)).SerializeToString())
+        sets.append((feeds, [y.numpy().astype(np.float32)]))
+    gen_util.write_case(os.path.join(out_dir or HERE, name), m, sets)
 
 
 for sub in ("dw", "wide", "wino"):

@@ -16,12 +16,14 @@ vector B, a bias Add, and a double Gemm (which keeps the GEMM engine).  ctest ru
 the default mode (op_cases_*) and under --memory-first (memory_first_*).
 """
 import os
-import shutil
+import sys
 import zlib
 
 import numpy as np
-import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import gen_util  # noqa: E402
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gemv")
 FL = TensorProto.FLOAT
@@ -66,23 +68,9 @@ def tail(nodes, inputs, inits, out, act, res):
 
 
 def save(name, nodes, inputs, inits, sets, opset=14, yt=FL):
-    g = helper.make_graph(nodes, name, inputs, [helper.make_tensor_value_info("y", yt, None)],
-                          inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_gemv")
-    m.ir_version = 8
-    d = os.path.join(HERE, name)
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    onnx.save(m, os.path.join(d, "model.onnx"))
-    for i, (feeds, y) in enumerate(sets):
-        sd = os.path.join(d, "test_data_set_%d" % i)
-        os.makedirs(sd)
-        for j, a in enumerate(feeds):
-            with open(os.path.join(sd, "input_%d.pb" % j), "wb") as f:
-                f.write(numpy_helper.from_array(a).SerializeToString())
-        with open(os.path.join(sd, "output_0.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(y).SerializeToString())
+    m = gen_util.make_model(name, nodes, inputs, [helper.make_tensor_value_info("y", yt, None)],
+                            inits, opset, "onnx2c-make_gemv")
+    gen_util.write_case(os.path.join(HERE, name), m, [(feeds, [y]) for feeds, y in sets])
 
 
 def gemm(name, K, N, rows=(1, 3), trans_a=0, trans_b=1, alpha=1.0, beta=1.0, c=None,

@@ -11,26 +11,19 @@ Sym arithmetic through the generated NAME_output_shape / NAME_check, and run the
 against a direct loop written in the test.  Weights are deterministic (no random numbers).
 The bad_*.onnx models break one rule each.
 """
+import functools
 import os
+import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-F = TensorProto.FLOAT
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import vi  # noqa: E402
 
-
-def model(name, node, inputs, outputs, inits=(), opset=13):
-    g = helper.make_graph([node], name.replace(".onnx", ""), inputs, outputs, list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_matconv")
-    m.ir_version = 8
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(m.SerializeToString())
-
-
-def vi(name, shape, t=F):
-    return helper.make_tensor_value_info(name, t, shape)
+model = functools.partial(gen_util.write_model, HERE, producer="onnx2c-make_matconv")
 
 
 def weights(name, shape, scale=0.1):

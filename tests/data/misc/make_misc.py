@@ -11,30 +11,21 @@ initializers (the backend node tests give them as runtime inputs, which cannot d
 The bad_*.onnx models break one rule each.
 """
 import os
+import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import const, vi  # noqa: E402
+
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
 
 
-def model(name, node, inputs, outputs, opset, inits=()):
-    g = helper.make_graph([node], name.replace(".onnx", ""), inputs, outputs,
-                          initializer=list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_misc")
-    m.ir_version = 8
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(m.SerializeToString())
-
-
-def vi(name, shape, t=F):
-    return helper.make_tensor_value_info(name, t, shape)
-
-
-def const(name, arr):
-    return numpy_helper.from_array(np.array(arr), name)
+def model(name, nodes, inputs, outputs, opset, inits=()):
+    gen_util.write_model(HERE, name, nodes, inputs, outputs, inits, opset, "onnx2c-make_misc")
 
 
 # OneHot: indices [N] (int64), depth 4 (float initializer), values [off, on]; axis 0
@@ -49,19 +40,13 @@ model("topk_sym.onnx",
       [const("k", np.array([3], dtype=np.int64))])
 # TopK with k = the size of axis 1 (Shape -> Gather -> Unsqueeze: a symbolic known k), the
 # export of torch.sort / argsort along a dynamic axis
-_g = helper.make_graph(
-    [helper.make_node("Shape", ["x"], ["s"]),
-     helper.make_node("Gather", ["s", "one"], ["n"], axis=0),
-     helper.make_node("Unsqueeze", ["n", "zero"], ["k"]),
-     helper.make_node("TopK", ["x", "k"], ["v", "i"], name="tk", axis=1)],
-    "topk_symk", [vi("x", ["B", "N"])], [vi("v", None), vi("i", None, I64)],
-    initializer=[const("one", np.array(1, dtype=np.int64)),
-                 const("zero", np.array([0], dtype=np.int64))])
-_m = helper.make_model(_g, opset_imports=[helper.make_opsetid("", 13)],
-                       producer_name="onnx2c-make_misc")
-_m.ir_version = 8
-with open(os.path.join(HERE, "topk_symk.onnx"), "wb") as f:
-    f.write(_m.SerializeToString())
+model("topk_symk.onnx",
+      [helper.make_node("Shape", ["x"], ["s"]),
+       helper.make_node("Gather", ["s", "one"], ["n"], axis=0),
+       helper.make_node("Unsqueeze", ["n", "zero"], ["k"]),
+       helper.make_node("TopK", ["x", "k"], ["v", "i"], name="tk", axis=1)],
+      [vi("x", ["B", "N"])], [vi("v", None), vi("i", None, I64)], 13,
+      [const("one", np.array(1, dtype=np.int64)), const("zero", np.array([0], dtype=np.int64))])
 # Trilu upper with a runtime k on [B, R, C]
 model("trilu_sym.onnx",
       helper.make_node("Trilu", ["x", "k"], ["y"], name="tr"),

@@ -9,26 +9,19 @@ the tests never need Python:
 The parameters are deterministic (no random numbers) so that the C test can compute the
 expected values itself.
 """
+import functools
 import os
+import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-F = TensorProto.FLOAT
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import vi  # noqa: E402
 
-
-def model(name, nodes, inputs, outputs, inits=(), opset=17):
-    g = helper.make_graph(nodes, name.replace(".onnx", ""), inputs, outputs, list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_norm")
-    m.ir_version = 8
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(m.SerializeToString())
-
-
-def vi(name, shape, t=F):
-    return helper.make_tensor_value_info(name, t, shape)
+model = functools.partial(gen_util.write_model, HERE, opset=17, producer="onnx2c-make_norm")
 
 
 def init(name, a):

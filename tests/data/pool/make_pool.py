@@ -11,24 +11,18 @@ as Sym arithmetic, through the generated NAME_output_shape / NAME_check, and run
 against a reference written in the test.  The bad_*.onnx models break one attribute rule each.
 """
 import os
+import sys
 
 from onnx import TensorProto, helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-F = TensorProto.FLOAT
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import vi  # noqa: E402
 
 
 def model(name, node, inputs, outputs, opset):
-    g = helper.make_graph([node], name.replace(".onnx", ""), inputs, outputs)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_pool")
-    m.ir_version = 8
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(m.SerializeToString())
-
-
-def vi(name, shape, t=F):
-    return helper.make_tensor_value_info(name, t, shape)
+    gen_util.write_model(HERE, name, node, inputs, outputs, (), opset, "onnx2c-make_pool")
 
 
 X = vi("x", ["N", "C", "H", "W"])

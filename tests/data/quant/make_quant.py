@@ -8,24 +8,27 @@ groups, strides, dilations, auto_pad, bias, int32 inputs, opset 10).
 err_*.onnx: models that must be rejected with a one-line error.
 Run with Debian's python3-onnx: /usr/bin/python3 make_quant.py (writes next to itself)."""
 import os
+import sys
+
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper, TensorProto
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import sat  # noqa: E402
+
 NP2TP = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.uint8): TensorProto.UINT8,
          np.dtype(np.int8): TensorProto.INT8, np.dtype(np.int32): TensorProto.INT32}
 rng = np.random.default_rng(1234)
 
 
 def model(node, ins, outs, opset):
-    g = helper.make_graph(
-        [node], "g",
-        [helper.make_tensor_value_info(n, NP2TP[a.dtype], a.shape) for n, a in ins],
-        [helper.make_tensor_value_info(n, NP2TP[a.dtype], a.shape) for n, a in outs])
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
-    m.ir_version = 7
-    return m
+    return gen_util.make_model(
+        "g", node, [helper.make_tensor_value_info(n, NP2TP[a.dtype], a.shape) for n, a in ins],
+        [helper.make_tensor_value_info(n, NP2TP[a.dtype], a.shape) for n, a in outs], (), opset,
+        None, 7)
 
 
 def case(name, op, ins, outs, opset, const=False, **attrs):
@@ -34,35 +37,23 @@ def case(name, op, ins, outs, opset, const=False, **attrs):
     if const and not name.endswith("_c"):
         case(name, op, ins, outs, opset, **attrs)
         name += "_c"
-    d = os.path.join(HERE, "cases", name)
-    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
     node = helper.make_node(op, [n for n, _ in ins], [n for n, _ in outs], **attrs)
     m = model(node, ins[:1] if const else ins, outs, opset)
     if const:
         m.graph.initializer.extend(numpy_helper.from_array(a, n) for n, a in ins[1:])
         ins = ins[:1]
     onnx.checker.check_model(m)
-    onnx.save(m, os.path.join(d, "model.onnx"))
-    for kind, lst in (("input", ins), ("output", outs)):
-        for i, (n, a) in enumerate(lst):
-            t = numpy_helper.from_array(a, n)
-            with open(os.path.join(d, "test_data_set_0", "%s_%d.pb" % (kind, i)), "wb") as f:
-                f.write(t.SerializeToString())
+    gen_util.write_case(os.path.join(HERE, "cases", name), m,
+                        [([a for _, a in ins], [a for _, a in outs])], named=True)
 
 
 def err(name, op, ins, outs, opset, **attrs):
     node = helper.make_node(op, [n for n, _ in ins], [n for n, _ in outs], **attrs)
-    onnx.save(model(node, ins, outs, opset), os.path.join(HERE, name + ".onnx"))
-
-
-def sat(v, dt):
-    lo, hi = (-128, 127) if dt == np.int8 else (0, 255)
-    return np.clip(v, lo, hi).astype(dt)
+    gen_util.save(os.path.join(HERE, name + ".onnx"), model(node, ins, outs, opset))
 
 
 def q8(shape, dt):
-    lo, hi = (-128, 128) if dt == np.int8 else (0, 256)
-    return rng.integers(lo, hi, size=shape).astype(dt)
+    return gen_util.rand_q8(rng, shape, dt)  # rng at call time (fuzz.py replaces it)
 
 
 def scales(shape):

@@ -10,27 +10,25 @@ them; the pools sum (x - zx) in integers and requantize ((float32(acc) * sx) / f
 err_*.onnx: models that must be refused with a one-line error.
 Run with Debian's python3-onnx: /usr/bin/python3 make_quant_ms.py (writes next to itself)."""
 import os
-import shutil
+import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import sat  # noqa: E402
+
+MS_OPSETS = [("", 13), ("com.microsoft", 1)]
 F32 = np.float32
 NP2TP = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.uint8): TensorProto.UINT8,
          np.dtype(np.int8): TensorProto.INT8}
 rng = np.random.default_rng(4321)
 
 
-def sat(v, dt):
-    lo, hi = (-128, 127) if dt == np.int8 else (0, 255)
-    return np.clip(v, lo, hi).astype(dt)
-
-
 def q8(shape, dt):
-    lo, hi = (-128, 128) if dt == np.int8 else (0, 256)
-    return rng.integers(lo, hi, size=shape).astype(dt)
+    return gen_util.rand_q8(rng, shape, dt)
 
 
 def dq(q, s, z):
@@ -50,10 +48,6 @@ def qparams(dt):
 def case(name, op, inputs, inits, sets, attrs=None, sym=None):
     """inputs: [(name, dtype, shape with 'N' for a symbolic dim)]; inits: [(name, array)];
     sets: list of (input arrays, output arrays); the output is named 'y'."""
-    d = os.path.join(HERE, "cases", name)
-    if os.path.isdir(d):
-        shutil.rmtree(d)
-    os.makedirs(d)
     ins = [helper.make_tensor_value_info(n, NP2TP[np.dtype(t)], shp) for n, t, shp in inputs]
     y0 = sets[0][1][0]
     yshape = list(y0.shape) if sym is None else sym
@@ -61,19 +55,10 @@ def case(name, op, inputs, inits, sets, attrs=None, sym=None):
     order = [n for n, _, _ in inputs] + [n for n, _ in inits]
     node = helper.make_node(op, op_inputs(op, order, inputs, inits), ["y"], domain="com.microsoft",
                             **(attrs or {}))
-    g = helper.make_graph([node], name, ins, outs,
-                          [numpy_helper.from_array(np.asarray(a), n) for n, a in inits])
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13),
-                                            helper.make_opsetid("com.microsoft", 1)])
-    m.ir_version = 7
-    onnx.save(m, os.path.join(d, "model.onnx"))
-    for k, (xs, ys) in enumerate(sets):
-        s = os.path.join(d, "test_data_set_%d" % k)
-        os.makedirs(s)
-        for kind, arrs in (("input", xs), ("output", ys)):
-            for i, a in enumerate(arrs):
-                with open(os.path.join(s, "%s_%d.pb" % (kind, i)), "wb") as f:
-                    f.write(numpy_helper.from_array(np.ascontiguousarray(a)).SerializeToString())
+    m = gen_util.make_model(name, node, ins, outs,
+                            [numpy_helper.from_array(np.asarray(a), n) for n, a in inits],
+                            MS_OPSETS, None, 7)
+    gen_util.write_case(os.path.join(HERE, "cases", name), m, sets)
 
 
 # the node's input order is given by the caller through a module-level list (set per case)
@@ -213,13 +198,10 @@ def pool(name, dt, shape, k=None, strides=None, pads=None, cip=0, ceil_mode=0, s
 
 def err(name, op, inputs, attrs):
     node = helper.make_node(op, [n for n, _, _ in inputs], ["y"], domain="com.microsoft", **attrs)
-    g = helper.make_graph([node], name,
-                          [helper.make_tensor_value_info(n, t, s) for n, t, s in inputs],
-                          [helper.make_tensor_value_info("y", TensorProto.INT8, None)])
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13),
-                                            helper.make_opsetid("com.microsoft", 1)])
-    m.ir_version = 7
-    onnx.save(m, os.path.join(HERE, name + ".onnx"))
+    gen_util.write_model(HERE, name + ".onnx", node,
+                         [helper.make_tensor_value_info(n, t, s) for n, t, s in inputs],
+                         [helper.make_tensor_value_info("y", TensorProto.INT8, None)], (),
+                         MS_OPSETS, None, 7)
 
 
 def main():

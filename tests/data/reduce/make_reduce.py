@@ -14,11 +14,15 @@ err_*.onnx   models the compiler must reject with a clear message.
 """
 import os
 import shutil
+import sys
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+
 CASES = os.path.join(HERE, "cases")
 F, D, I8, U8, I32, I64 = (TensorProto.FLOAT, TensorProto.DOUBLE, TensorProto.INT8,
                           TensorProto.UINT8, TensorProto.INT32, TensorProto.INT64)
@@ -26,38 +30,17 @@ NP = {F: np.float32, D: np.float64, I8: np.int8, U8: np.uint8, I32: np.int32, I6
 
 
 def make(name, node, inputs, outputs, inits=(), opset=13, extra_nodes=()):
-    g = helper.make_graph(list(extra_nodes) + [node], name, inputs, outputs, list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_reduce")
-    m.ir_version = 8
-    return m
+    return gen_util.make_model(name, list(extra_nodes) + [node], inputs, outputs, inits, opset,
+                               "onnx2c-make_reduce")
 
 
-def vi(name, t, shape):
-    return helper.make_tensor_value_info(name, t, shape)
-
-
-def save_model(path, m):
-    with open(path, "wb") as f:
-        f.write(m.SerializeToString())
+vi = helper.make_tensor_value_info  # vi(name, type, shape)
+save_model = gen_util.save
 
 
 def case(name, m, sets):
     """sets: list of (inputs, outputs), each a list of numpy arrays."""
-    d = os.path.join(CASES, name)
-    os.makedirs(d)
-    save_model(os.path.join(d, "model.onnx"), m)
-    for k, (ins, outs) in enumerate(sets):
-        sd = os.path.join(d, "test_data_set_%d" % k)
-        os.makedirs(sd)
-        for i, a in enumerate(ins):
-            t = numpy_helper.from_array(a, m.graph.input[i].name)
-            with open(os.path.join(sd, "input_%d.pb" % i), "wb") as f:
-                f.write(t.SerializeToString())
-        for i, a in enumerate(outs):
-            t = numpy_helper.from_array(a, m.graph.output[i].name)
-            with open(os.path.join(sd, "output_%d.pb" % i), "wb") as f:
-                f.write(t.SerializeToString())
+    gen_util.write_case(os.path.join(CASES, name), m, sets, named=True)
 
 
 RNG = np.random.default_rng(7)
@@ -196,10 +179,8 @@ def write_cases():
     nodes = [helper.make_node("Shape", ["x"], ["s"])]
     node_p = helper.make_node("ReduceProd", ["s"], ["p"], keepdims=1)
     node_r = helper.make_node("Reshape", ["x", "p"], ["y"])
-    g = helper.make_graph(nodes + [node_p, node_r], "fold_prod_shape", [vi("x", F, ["N", 3, "W"])],
-                          [vi("y", F, None)])
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
-    m.ir_version = 8
+    m = gen_util.make_model("fold_prod_shape", nodes + [node_p, node_r],
+                            [vi("x", F, ["N", 3, "W"])], [vi("y", F, None)])
     case("fold_prod_shape", m, [([x], [x.reshape(-1)]) for x in xs])
 
 

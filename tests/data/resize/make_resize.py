@@ -17,25 +17,20 @@ to this script so the tests never need Python:
 import glob
 import os
 import shutil
+import sys
 
-from onnx import TensorProto, helper, load, numpy_helper
+from onnx import TensorProto, helper, load
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import F, vi  # noqa: E402
+
 NODE = "/usr/share/libonnx-testdata/data/node"
-F = TensorProto.FLOAT
 
 
 def model(name, nodes, inputs, outputs, opset, inits=()):
-    g = helper.make_graph(nodes, name.replace(".onnx", ""), inputs, outputs, list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_resize")
-    m.ir_version = 8
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(m.SerializeToString())
-
-
-def vi(name, shape, t=F):
-    return helper.make_tensor_value_info(name, t, shape)
+    gen_util.write_model(HERE, name, nodes, inputs, outputs, inits, opset, "onnx2c-make_resize")
 
 
 def floats(name, v):
@@ -113,5 +108,4 @@ for d in sorted(glob.glob(NODE + "/test_resize_*") + glob.glob(NODE + "/test_ups
         tensors.append(t)
     del g.input[1:]
     g.initializer.extend(tensors)
-    with open(os.path.join(case, "model.onnx"), "wb") as f:
-        f.write(m.SerializeToString())
+    gen_util.save(os.path.join(case, "model.onnx"), m)

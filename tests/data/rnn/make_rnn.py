@@ -15,11 +15,14 @@ below follows the ONNX LSTM/GRU/RNN formulas directly in float64.
 The bad_*.onnx models break one rule each.
 """
 import os
+import sys
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
 RNG = np.random.default_rng(7)
 
 # --- activations (alpha/beta defaults of the ONNX ops of the same name)
@@ -119,11 +122,6 @@ def reference(op, attrs, X, W, R, B=None, lens=None, h0=None, c0=None, P=None):
     return Y, Yh, Yc
 
 
-def save(path, m):
-    with open(path, "wb") as fh:
-        fh.write(m.SerializeToString())
-
-
 def case(name, op, attrs, I, H, sizes, opset=14, dtype=np.float32, optional=(), outputs=(1, 1, 1),
          runtime_weights=False, lens_fn=None):
     """optional: which of B, sequence_lens, initial_h, initial_c, P are given."""
@@ -169,14 +167,9 @@ def case(name, op, attrs, I, H, sizes, opset=14, dtype=np.float32, optional=(), 
             ginputs.append(helper.make_tensor_value_info(nm, tt, hs))
     goutputs = [helper.make_tensor_value_info(nm, tt, ys if nm == "Y" else hs)
                 for nm in node_outputs if nm]
-    g = helper.make_graph([node], name, ginputs, goutputs, initializer=inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_rnn")
-    m.ir_version = 7
-    d = os.path.join(HERE, name)
-    os.makedirs(d, exist_ok=True)
-    save(os.path.join(d, "model.onnx"), m)
-    for k, (seq, batch) in enumerate(sizes):
+    m = gen_util.make_model(name, node, ginputs, goutputs, inits, opset, "onnx2c-make_rnn", 7)
+    sets = []
+    for seq, batch in sizes:
         X = RNG.standard_normal((batch, seq, I) if layout else (seq, batch, I)).astype(dtype)
         feeds = {"X": X}
         if given["sequence_lens"]:
@@ -187,15 +180,10 @@ def case(name, op, attrs, I, H, sizes, opset=14, dtype=np.float32, optional=(), 
                 feeds[nm] = (RNG.standard_normal(hshape) * 0.5).astype(dtype)
         Y, Yh, Yc = reference(op, attrs, X, W, R, consts.get("B"), feeds.get("sequence_lens"),
                               feeds.get("initial_h"), feeds.get("initial_c"), consts.get("P"))
-        sd = os.path.join(d, "test_data_set_%d" % k)
-        os.makedirs(sd, exist_ok=True)
-        for i, vi in enumerate(ginputs):
-            arr = feeds[vi.name] if vi.name in feeds else consts[vi.name]
-            save(os.path.join(sd, "input_%d.pb" % i), numpy_helper.from_array(arr))
         res = {"Y": Y, "Y_h": Yh, "Y_c": Yc}
-        for i, vi in enumerate(goutputs):
-            save(os.path.join(sd, "output_%d.pb" % i),
-                 numpy_helper.from_array(res[vi.name].astype(dtype)))
+        sets.append(([feeds[v.name] if v.name in feeds else consts[v.name] for v in ginputs],
+                     [res[v.name].astype(dtype) for v in goutputs]))
+    gen_util.write_case(os.path.join(HERE, name), m, sets)
 
 
 def lens_short(seq, batch):
@@ -239,11 +227,9 @@ def bad(name, op, attrs, xs=("seq", "batch", 3), wshape=(1, 16, 3), rshape=(1, 1
            helper.make_tensor_value_info("W", TensorProto.FLOAT, list(wshape)),
            helper.make_tensor_value_info("R", TensorProto.FLOAT, list(rshape))]
     node = helper.make_node(op, ["X", "W", "R"], ["Y"], name="cell", hidden_size=H, **attrs)
-    g = helper.make_graph([node], name, ins, [helper.make_tensor_value_info("Y", xt, None)])
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_rnn")
-    m.ir_version = 7
-    save(os.path.join(HERE, name + ".onnx"), m)
+    gen_util.write_model(HERE, name + ".onnx", node, ins,
+                         [helper.make_tensor_value_info("Y", xt, None)], (), opset,
+                         "onnx2c-make_rnn", 7)
 
 
 bad("bad_direction", "LSTM", {"direction": "sideways"})

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Writes the small models of tests/unit/test_ops_shape.c (run from this folder).
+"""Writes the small models of tests/unit/test_ops_shape.c, next to this script (run from any
+folder: /usr/bin/python3 tests/data/shape/make_shape.py).
 
 Every model has symbolic dims, so the shape arithmetic must fold into symbolic expressions:
   reshape_mul.onnx      x[N,3,H,W] -> Shape(end=2) * [1,0] + [0,-1] -> Reshape -> y[N,3*H*W]
@@ -16,24 +17,28 @@ Every model has symbolic dims, so the shape arithmetic must fold into symbolic e
   bad_squeeze_not_one.onnx  Squeeze of an axis of size 3
   bad_range_float_step.onnx Range(0.0, Cast(W, float), 0.5): a symbolic float length needs integers
 """
+import os
+import sys
+
 import numpy as np
 import onnx
 from onnx import TensorProto as TP, helper as h, numpy_helper as nh
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
 
 OPSET = 15
 
 
 def save(name, nodes, inputs, outputs, inits=(), check=False):
-    g = h.make_graph(nodes, name, inputs, outputs, list(inits))
-    m = h.make_model(g, opset_imports=[h.make_opsetid("", OPSET)], producer_name="make_shape.py")
-    m.ir_version = 8
+    m = gen_util.make_model(name, nodes, inputs, outputs, inits, OPSET, "make_shape.py")
     if check:  # outputs carry no declared shape, which the checker of some onnx versions rejects
         onnx.checker.check_model(m)
-    onnx.save(m, name + ".onnx")
+    gen_util.save(os.path.join(HERE, name + ".onnx"), m)
 
 
-def vi(name, t, shape):
-    return h.make_tensor_value_info(name, t, shape)
+vi = h.make_tensor_value_info  # vi(name, type, shape)
 
 
 def c64(name, vals):

@@ -10,31 +10,20 @@ The good models have symbolic dims (dim_param) and give the shape-deciding scala
 initializers or shape arithmetic (the backend node tests give them as runtime inputs with a
 declared output shape).  The bad_*.onnx models break one rule each.
 """
+import functools
 import os
+import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-F, I64 = TensorProto.FLOAT, TensorProto.INT64
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import const, vi  # noqa: E402
 
-
-def model(name, nodes, inputs, outputs, inits=()):
-    g = helper.make_graph(nodes, name.replace(".onnx", ""), inputs, outputs,
-                          initializer=list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)],
-                          producer_name="onnx2c-make_signal")
-    m.ir_version = 8
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(m.SerializeToString())
-
-
-def vi(name, shape, t=F):
-    return helper.make_tensor_value_info(name, t, shape)
-
-
-def const(name, arr):
-    return numpy_helper.from_array(np.array(arr), name)
+I64 = TensorProto.INT64
+model = functools.partial(gen_util.write_model, HERE, opset=17, producer="onnx2c-make_signal")
 
 
 # BlackmanWindow whose size is the length N of x (Shape: a known symbolic size) -> y [N]

@@ -9,26 +9,21 @@ the tests never need Python:
 The good models have symbolic dims (dim_param); the bad_*.onnx models break one rule each.
 """
 import os
+import sys
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-F, D, I32, I64 = TensorProto.FLOAT, TensorProto.DOUBLE, TensorProto.INT32, TensorProto.INT64
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import vi  # noqa: E402
+
+D, I32, I64 = TensorProto.DOUBLE, TensorProto.INT32, TensorProto.INT64
 
 
 def model(name, node, inputs, outputs, opset, inits=()):
-    g = helper.make_graph([node], name.replace(".onnx", ""), inputs, outputs,
-                          initializer=list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="onnx2c-make_spatial")
-    m.ir_version = 8
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(m.SerializeToString())
-
-
-def vi(name, shape, t=F):
-    return helper.make_tensor_value_info(name, t, shape)
+    gen_util.write_model(HERE, name, node, inputs, outputs, inits, opset, "onnx2c-make_spatial")
 
 
 # Det on double [B, M, M]: y [B]
