@@ -12,6 +12,8 @@
  *                          = 1 / sqrt(var + epsilon), of shape dims[:axis] + [1] * (rank - axis)
  *   LRN                    y = x / (bias + alpha / size * sum of x^2 over the channel window
  *                          [c - floor((size-1)/2), c + ceil((size-1)/2)])^beta
+ *   LpNormalization        x seen as [outer, len, inner] around `axis`: y = x / ||x||_p along
+ *                          axis (p 1 or 2), and 0 where that norm is 0
  * Shapes: y has x's shape and type (float or double; the parameters must have that type too).
  * Code: one kernel call per node from templates/norm_*.c with the sizes as run-time Syms. */
 #include "onnx2c.h"
@@ -239,4 +241,30 @@ void emit_lrn(Compiler *c, Emit *e, Node *n) {
               emit_ptr(e, n->out[0]), emit_sym(e, p->N), emit_sym(e, p->C), emit_sym(e, p->inner),
               emit_int(e, n->op_i[0]), emit_literal(e, t, n->op_f[0]),
               emit_literal(e, t, n->op_f[1]), emit_literal(e, t, n->op_f[2]));
+}
+
+/* ---- LpNormalization: the worked example of docs/writing-ops.md */
+
+void infer_lpnorm(Compiler *c, Node *n) {
+    Value *x = float_input(c, n, 0);
+    int axis = infer_axis(c, n, attr_int(c, n, "axis", -1), x->rank);
+    int64_t p = attr_int(c, n, "p", 2);
+    if (p != 1 && p != 2)
+        o2c_error(c, n, "p = %lld: must be 1 or 2", (long long)p);
+    NormPriv *np = arena_alloc(c->arena, sizeof *np);
+    np->N = sym_prod(c->sym, x->shape, 0, axis);
+    np->C = x->shape[axis];
+    np->inner = sym_prod(c->sym, x->shape, axis + 1, x->rank);
+    n->priv = np;
+    n->op_i[0] = p;
+    ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
+}
+
+void emit_lpnorm(Compiler *c, Emit *e, Node *n) {
+    (void)c;
+    const NormPriv *np = n->priv;
+    const char *sfx = emit_template(e, "norm_lp", n->in[0]->dtype);
+    emit_line(e, "lpnorm_%s(%s, %s, %s, %s, %s, %d);", sfx, emit_ptr(e, n->in[0]),
+              emit_ptr(e, n->out[0]), emit_sym(e, np->N), emit_sym(e, np->C),
+              emit_sym(e, np->inner), (int)n->op_i[0]);
 }

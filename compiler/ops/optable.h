@@ -127,6 +127,7 @@ OP(BatchNormalization, "", norm, 1, 5, 5, batchnorm, batchnorm, 0)
 OP(InstanceNormalization, "", norm, 1, 3, 3, instancenorm, instancenorm, 0)
 OP(LayerNormalization, "", norm, 17, 2, 3, layernorm, layernorm, 0)
 OP(LRN, "", norm, 1, 1, 1, lrn, lrn, 0)
+OP(LpNormalization, "", norm, 1, 1, 1, lpnorm, lpnorm, 0)
 /* ---- pool (compiler/ops/pool.c) */
 OP(MaxPool, "", pool, 1, 1, 1, pool, pool, OPV_POOL_MAX)
 OP(AveragePool, "", pool, 1, 1, 1, pool, pool, OPV_POOL_AVG)

@@ -36,6 +36,19 @@ Test(norm, lrn_requires_size) {
     tu_expect_error(NORM "lrn_no_size.onnx", O2C_EMODEL, "attribute 'size' is required");
 }
 
+/* LpNormalization (docs/writing-ops.md's worked example): p is 1 or 2; its runnable cases
+ * (tests/data/norm/cases/lpnorm_*) run in ctest's op_cases suites. */
+Test(norm, lpnorm_p_must_be_1_or_2) {
+    tu_expect_error(NORM "lpnorm_bad_p.onnx", O2C_EMODEL,
+                    "node 'lpn' (LpNormalization): p = 3: must be 1 or 2");
+}
+
+Test(norm, lpnorm_cases) {
+    static const char *const names[] = {"lpnorm_default", "lpnorm_p1_axis1", "lpnorm_p2_sym",
+                                        "lpnorm_double_last"};
+    tu_run_cases(NORM "cases", names, sizeof names / sizeof *names, "--dynamic");
+}
+
 /* LayerNormalization from axis 1 of [N, 2, 50], Scale [2, 50] (a big weight), B [50]
  * broadcast over the last axis, epsilon 1e-3; N = 3. */
 Test(norm, layernorm_run) {

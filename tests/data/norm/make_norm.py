@@ -67,3 +67,41 @@ model("batchnorm_opset9_training.onnx",
 # LRN without its required size attribute.
 model("lrn_no_size.onnx", [helper.make_node("LRN", ["x"], ["y"], name="lrn")],
       [vi("x", [1, 3, 4, 4])], [vi("y", None)], opset=13)
+
+
+# ---- LpNormalization (the worked example of docs/writing-ops.md): runnable cases, the
+# reference computed here with numpy in double precision, and one refused model.
+def lp_reference(x, axis, p):
+    a = np.abs(x.astype(np.float64))
+    norm = a.sum(axis=axis, keepdims=True) if p == 1 else np.sqrt((a * a).sum(axis=axis,
+                                                                               keepdims=True))
+    y = np.where(norm != 0, x / np.where(norm != 0, norm, 1), 0)
+    return y.astype(x.dtype)
+
+
+def lp_case(name, shape, axis, p, dtype=np.float32, sizes=None):
+    """cases/NAME: LpNormalization of a [shape] input (dims named by strings are symbolic,
+    run at each of sizes, a list of concrete shapes); some vectors are all zeros."""
+    t = gen_util.F if dtype == np.float32 else gen_util.TensorProto.DOUBLE
+    attrs = {} if axis is None else {"axis": axis}
+    if p is not None:
+        attrs["p"] = p
+    m = gen_util.make_model(name, [helper.make_node("LpNormalization", ["x"], ["y"],
+                                                    name="lpn", **attrs)],
+                            [vi("x", shape, t)], [vi("y", None, t)], opset=13,
+                            producer="onnx2c-make_norm")
+    rng = np.random.default_rng(len(name))
+    sets = []
+    for s in sizes or [shape]:
+        x = rng.uniform(-3, 3, s).astype(dtype)
+        x.reshape(-1)[: s[-1]] = 0  # a run of zeros: along the last axis, one all-zero vector
+        sets.append(([x], [lp_reference(x, -1 if axis is None else axis, 2 if p is None else p)]))
+    gen_util.write_case(os.path.join(HERE, "cases", name), m, sets)
+
+
+lp_case("lpnorm_default", [3, 5], None, None)
+lp_case("lpnorm_p1_axis1", [2, 4, 3, 3], 1, 1)
+lp_case("lpnorm_p2_sym", ["N", 6, "W"], -2, 2, sizes=[[1, 6, 7], [3, 6, 1]])
+lp_case("lpnorm_double_last", [2, 3, 8], -1, 2, dtype=np.float64)
+model("lpnorm_bad_p.onnx", [helper.make_node("LpNormalization", ["x"], ["y"], name="lpn", p=3)],
+      [vi("x", [2, 3])], [vi("y", None)])
