@@ -221,6 +221,16 @@ void ir_set_shape_ints(Compiler *c, Value *v, DType t, int rank, const int64_t *
     ir_set_shape(c, v, t, rank, s);
 }
 
+Sym **ir_strides(Compiler *c, int rank, Sym *const *shape) {
+    Sym **st = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(rank > 0 ? rank : 1));
+    Sym *s = sym_const(c->sym, 1);
+    for (int d = rank - 1; d >= 0; d--) {
+        st[d] = s;
+        s = sym_mul(c->sym, s, shape[d]);
+    }
+    return st;
+}
+
 Sym *ir_numel(Compiler *c, const Value *v) {
     Sym *n = sym_const(c->sym, 1);
     for (int i = 0; i < v->rank; i++)

@@ -377,6 +377,7 @@ Node *ir_add_node(Compiler *c, const char *op_type, const char *name);
 void ir_set_shape(Compiler *c, Value *v, DType t, int rank, Sym *const *shape);
 void ir_set_shape_ints(Compiler *c, Value *v, DType t, int rank, const int64_t *shape);
 Sym *ir_numel(Compiler *c, const Value *v); /* product of the shape */
+Sym **ir_strides(Compiler *c, int rank, Sym *const *shape); /* row-major, in the arena */
 bool ir_numel_const(const Value *v, int64_t *n);
 /* Same element type, rank and dims (the same Syms). */
 bool ir_same_shape(const Value *a, const Value *b);

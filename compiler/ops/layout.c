@@ -51,17 +51,6 @@ static Sym **sym_arr(Compiler *c, int n) {
     return arena_alloc(c->arena, sizeof(Sym *) * (size_t)(n > 0 ? n : 1));
 }
 
-/* Row-major strides of a shape. */
-static Sym **contig_strides(Compiler *c, int rank, Sym *const *shape) {
-    Sym **st = sym_arr(c, rank);
-    Sym *s = K(c, 1);
-    for (int d = rank - 1; d >= 0; d--) {
-        st[d] = s;
-        s = sym_mul(c->sym, s, shape[d]);
-    }
-    return st;
-}
-
 static Piece *add_piece(Compiler *c, Pieces *ps, Value *src, int out, int rank) {
     ps->p = arena_grow(c->arena, ps->p, ps->n, &ps->cap, 4, sizeof(Piece));
     Piece *p = &ps->p[ps->n++];
@@ -280,13 +269,13 @@ void infer_transpose(Compiler *c, Node *n) {
         seen[p] = true;
         perm[i] = (int)p;
     }
-    Sym **shape = sym_arr(c, r), **xs = contig_strides(c, r, x->shape);
+    Sym **shape = sym_arr(c, r), **xs = ir_strides(c, r, x->shape);
     for (int i = 0; i < r; i++)
         shape[i] = x->shape[perm[i]];
     ir_set_shape(c, n->out[0], x->dtype, r, shape);
     Pieces *ps = new_pieces(c, n);
     Piece *p = add_piece(c, ps, x, 0, r);
-    Sym **ys = contig_strides(c, r, shape);
+    Sym **ys = ir_strides(c, r, shape);
     for (int i = 0; i < r; i++) {
         p->size[i] = shape[i];
         p->dstride[i] = ys[i];
@@ -337,7 +326,7 @@ void infer_concat(Compiler *c, Node *n) {
     shape[axis] = total;
     ir_set_shape(c, n->out[0], x0->dtype, r, shape);
     Pieces *ps = new_pieces(c, n);
-    Sym **ys = contig_strides(c, r, shape), *off = K(c, 0);
+    Sym **ys = ir_strides(c, r, shape), *off = K(c, 0);
     /* many symbolic sizes: the destination offset runs in the generated code */
     bool running = nsym > 8;
     for (int k = 0; k < n->nin; k++) {
@@ -345,7 +334,7 @@ void infer_concat(Compiler *c, Node *n) {
         Piece *p = add_piece(c, ps, x, 0, r);
         for (int d = 0; d < r; d++)
             p->size[d] = d == axis ? x->shape[axis] : shape[d];
-        Sym **xs = contig_strides(c, r, p->size);
+        Sym **xs = ir_strides(c, r, p->size);
         for (int d = 0; d < r; d++) {
             p->dstride[d] = ys[d];
             p->sstride[d] = xs[d];
@@ -440,7 +429,7 @@ void infer_split(Compiler *c, Node *n) {
             sizes[i] = sym_floordiv(c->sym, dim, K(c, nout));
     }
     Pieces *ps = new_pieces(c, n);
-    Sym **xs = contig_strides(c, r, x->shape), *off = K(c, 0);
+    Sym **xs = ir_strides(c, r, x->shape), *off = K(c, 0);
     for (int k = 0; k < nout; k++) {
         Value *y = n->out[k];
         Sym **shape = sym_arr(c, r);
@@ -449,7 +438,7 @@ void infer_split(Compiler *c, Node *n) {
         if (y) {
             ir_set_shape(c, y, x->dtype, r, shape);
             Piece *p = add_piece(c, ps, x, k, r);
-            Sym **ys = contig_strides(c, r, shape);
+            Sym **ys = ir_strides(c, r, shape);
             for (int d = 0; d < r; d++) {
                 p->size[d] = shape[d];
                 p->dstride[d] = ys[d];
@@ -616,7 +605,7 @@ void infer_slice(Compiler *c, Node *n) {
     ir_set_shape(c, n->out[0], x->dtype, r, shape);
     Pieces *ps = new_pieces(c, n);
     Piece *p = add_piece(c, ps, x, 0, r);
-    Sym **xs = contig_strides(c, r, x->shape), **ys = contig_strides(c, r, shape);
+    Sym **xs = ir_strides(c, r, x->shape), **ys = ir_strides(c, r, shape);
     for (int d = 0; d < r; d++) {
         p->size[d] = shape[d];
         p->dstride[d] = ys[d];
@@ -639,7 +628,7 @@ void emit_slice(Compiler *c, Emit *e, Node *n) {
     const char *cnt = emit_sym(e, ir_numel(c, n->in[1]));
     const char *xd = emit_sym_array(e, "xd", r, x->shape);
     const char *yd = emit_sym_array(e, "yd", r, y->shape);
-    const char *xs = emit_sym_array(e, "xs", r, contig_strides(c, r, x->shape));
+    const char *xs = emit_sym_array(e, "xs", r, ir_strides(c, r, x->shape));
     int rr = r > 0 ? r : 1;
     emit_line(e, "int64_t st[%d], sp[%d], ln[%d];", rr, rr, rr);
     emit_line(e, "int mk[%d] = {0};", rr);
@@ -770,7 +759,7 @@ void infer_depth_space(Compiler *c, Node *n) {
         ss[5] = B;
     }
     ir_set_shape(c, n->out[0], x->dtype, 4, shape);
-    Sym **ys = contig_strides(c, 6, sz);
+    Sym **ys = ir_strides(c, 6, sz);
     for (int d = 0; d < 6; d++) {
         p->size[d] = sz[d];
         p->dstride[d] = ys[d];
@@ -922,7 +911,7 @@ void emit_gather_elements(Compiler *c, Emit *e, Node *n) {
     int axis = *(const int *)n->priv;
     Value *x = n->in[0], *idx = n->in[1], *y = n->out[0];
     int r = x->rank;
-    Sym **xs = contig_strides(c, r, x->shape);
+    Sym **xs = ir_strides(c, r, x->shape);
     const char *X = emit_ptr(e, x), *I = emit_ptr(e, idx), *Y = emit_ptr(e, y);
     const char *dim = emit_sym(e, x->shape[axis]);
     Buf src;
@@ -1092,7 +1081,7 @@ void emit_pad(Compiler *c, Emit *e, Node *n) {
     Value *x = n->in[0], *y = n->out[0];
     int r = x->rank;
     Arena *a = emit_arena(e);
-    Sym **xs = contig_strides(c, r, x->shape);
+    Sym **xs = ir_strides(c, r, x->shape);
     const char *X = emit_ptr(e, x), *Y = emit_ptr(e, y);
     Value *cv = n->opset >= 11 ? node_in(n, 2) : NULL;
     Buf src;

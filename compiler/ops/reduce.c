@@ -410,18 +410,11 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
     const ReducePlan *p = n->priv;
     const ReduceOp *op = p->op;
     Value *x = n->in[0], *y = n->out[0], *av = p->rt_axes;
-    int r = x->rank, rr = r > 0 ? r : 1;
+    int r = x->rank;
     DType t = x->dtype;
-    SymCtx *s = c->sym;
     const char *xd = emit_sym_array(e, "xd", r, x->shape);
     const char *yd = emit_sym_array(e, "yd", y->rank, y->shape);
-    Sym **st = arena_alloc(c->arena, sizeof(Sym *) * (size_t)rr);
-    Sym *stride = sym_const(s, 1);
-    for (int d = r - 1; d >= 0; d--) {
-        st[d] = stride;
-        stride = sym_mul(s, stride, x->shape[d]);
-    }
-    const char *xs = emit_sym_array(e, "xs", r, st);
+    const char *xs = emit_sym_array(e, "xs", r, ir_strides(c, r, x->shape));
     int64_t len = infer_len(c, av);
     const char *cnt = emit_sym(e, ir_numel(c, av));
     emit_axes_marks(e, emit_ptr(e, av), cnt, r);
