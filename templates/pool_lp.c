@@ -16,21 +16,18 @@ static void lppool_T(const T *x, T *y, int64_t nc, const int64_t *in, const int6
     for (int64_t c = 0; c < nc; c++) {
         const T *xc = x + c * plane;
         for (int64_t o0 = 0; o0 < out[0]; o0++) {
-            int64_t s0 = o0 * st[0] - pad[0], a0, a1;
-            pool_taps_T(s0, in[0], k[0], dl[0], &a0, &a1);
+            const pool_win_T w0 = pool_window_T(o0, 0, in, k, st, dl, pad, 0);
             for (int64_t o1 = 0; o1 < out[1]; o1++) {
-                int64_t s1 = o1 * st[1] - pad[1], b0, b1;
-                pool_taps_T(s1, in[1], k[1], dl[1], &b0, &b1);
+                const pool_win_T w1 = pool_window_T(o1, 1, in, k, st, dl, pad, 0);
                 for (int64_t o2 = 0; o2 < out[2]; o2++) {
-                    int64_t s2 = o2 * st[2] - pad[2], c0, c1;
-                    pool_taps_T(s2, in[2], k[2], dl[2], &c0, &c1);
+                    const pool_win_T w2 = pool_window_T(o2, 2, in, k, st, dl, pad, 0);
                     O2C_ACC_T acc = 0;
-                    for (int64_t a = a0; a < a1; a++) {
-                        int64_t i0 = s0 + a * dl[0];
-                        for (int64_t b = b0; b < b1; b++) {
-                            const T *row = xc + (i0 * in[1] + s1 + b * dl[1]) * in[2];
-                            for (int64_t j = c0; j < c1; j++)
-                                acc += o2c_accpow_T(o2c_accfn_T(fabs, row[s2 + j * dl[2]]), p);
+                    for (int64_t a = w0.j0; a < w0.j1; a++) {
+                        int64_t i0 = w0.s + a * dl[0];
+                        for (int64_t b = w1.j0; b < w1.j1; b++) {
+                            const T *row = xc + (i0 * in[1] + w1.s + b * dl[1]) * in[2];
+                            for (int64_t j = w2.j0; j < w2.j1; j++)
+                                acc += o2c_accpow_T(o2c_accfn_T(fabs, row[w2.s + j * dl[2]]), p);
                         }
                     }
                     *y++ = (T)o2c_accpow_T(acc, (O2C_ACC_T)1 / p);

@@ -30,17 +30,15 @@ static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t 
         /* integers without indices (no NaN, no position to track): chunks of a row's outputs
          * (see the header); a window wider than POOL_SPAN columns: the output row is its own
          * accumulator, each tap of the window a pass over the row's valid outputs */
-        const ptrdiff_t I0 = (ptrdiff_t)in[0], I1 = (ptrdiff_t)in[1], I2 = (ptrdiff_t)in[2];
+        const ptrdiff_t I1 = (ptrdiff_t)in[1], I2 = (ptrdiff_t)in[2];
         const ptrdiff_t O0 = (ptrdiff_t)out[0], O1 = (ptrdiff_t)out[1], O2 = (ptrdiff_t)out[2];
         const ptrdiff_t D2 = (ptrdiff_t)dl[2], S2 = (ptrdiff_t)st[2], P2 = (ptrdiff_t)pad[2];
         for (int64_t c = 0; c < nc; c++) {
             const T *xc = x + c * plane;
             for (ptrdiff_t o0 = 0; o0 < O0; o0++) {
-                int64_t s0 = o0 * st[0] - pad[0], a0, a1;
-                pool_taps_T(s0, I0, k[0], dl[0], &a0, &a1);
+                const pool_win_T w0 = pool_window_T(o0, 0, in, k, st, dl, pad, 0);
                 for (ptrdiff_t o1 = 0; o1 < O1; o1++, y += O2) {
-                    int64_t s1 = o1 * st[1] - pad[1], b0, b1;
-                    pool_taps_T(s1, I1, k[1], dl[1], &b0, &b1);
+                    const pool_win_T w1 = pool_window_T(o1, 1, in, k, st, dl, pad, 0);
                     /* chunks of ch outputs: the window rows' maximum over the chunk's span of
                      * columns first (contiguous: vectorized), then each output's taps from it */
                     const ptrdiff_t K2 = (ptrdiff_t)k[2], reach = (K2 - 1) * D2 + 1;
@@ -50,17 +48,18 @@ static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t 
                     /* bytes, a window 3 wide with stride 1 or 2 (the 3x3 pools of CNNs):
                      * each tap of the window's rows a masked 64-byte load, the maxima of the
                      * columns i, i + 1, i + 2, then (stride 2) the even bytes by a narrowing */
-                    if (sizeof(T) == 1 && K2 == 3 && D2 == 1 && (S2 == 1 || S2 == 2) && a0 < a1 &&
-                        b0 < b1) {
+                    if (sizeof(T) == 1 && K2 == 3 && D2 == 1 && (S2 == 1 || S2 == 2) &&
+                        w0.j0 < w0.j1 && w1.j0 < w1.j1) {
                         const int sg = (T)-1 < (T)0;
                         const __m512i lw = _mm512_set1_epi8((char)lowest);
                         const ptrdiff_t step = S2 == 1 ? 64 : 32;
                         for (ptrdiff_t c = 0; c < O2; c += step) {
                             const ptrdiff_t n = O2 - c < step ? O2 - c : step;
                             __m512i h = lw;
-                            for (int64_t a = a0; a < a1; a++)
-                                for (int64_t b = b0; b < b1; b++) {
-                                    const T *row = xc + ((s0 + a * dl[0]) * I1 + s1 + b * dl[1]) * I2;
+                            for (int64_t a = w0.j0; a < w0.j1; a++)
+                                for (int64_t b = w1.j0; b < w1.j1; b++) {
+                                    const T *row =
+                                        xc + ((w0.s + a * dl[0]) * I1 + w1.s + b * dl[1]) * I2;
                                     for (ptrdiff_t t = 0; t < 3; t++) {
                                         const ptrdiff_t c0 = c * S2 - P2 + t;
                                         ptrdiff_t lo = c0 < 0 ? -c0 : 0, hi = I2 - c0;
@@ -85,7 +84,7 @@ static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t 
                         continue;
                     }
 #endif
-                    if (ch > 0 && a0 < a1 && b0 < b1) {
+                    if (ch > 0 && w0.j0 < w0.j1 && w1.j0 < w1.j1) {
                         T vm[POOL_SPAN];
                         for (ptrdiff_t c = 0; c < O2; c += ch) {
                             const ptrdiff_t n = O2 - c < ch ? O2 - c : ch;
@@ -94,10 +93,11 @@ static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t 
                             const ptrdiff_t i1 = I2 - col0 < span ? I2 - col0 : span;
                             for (ptrdiff_t i = 0; i < span; i++)
                                 vm[i] = lowest;
-                            for (int64_t a = a0; a < a1; a++)
-                                for (int64_t b = b0; b < b1; b++) {
+                            for (int64_t a = w0.j0; a < w0.j1; a++)
+                                for (int64_t b = w1.j0; b < w1.j1; b++) {
                                     const T *row =
-                                        xc + ((s0 + a * dl[0]) * I1 + s1 + b * dl[1]) * I2 + col0;
+                                        xc + ((w0.s + a * dl[0]) * I1 + w1.s + b * dl[1]) * I2 +
+                                        col0;
                                     for (ptrdiff_t i = i0; i < i1; i++)
                                         vm[i] = row[i] > vm[i] ? row[i] : vm[i];
                                 }
@@ -112,9 +112,9 @@ static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t 
                     }
                     for (ptrdiff_t o2 = 0; o2 < O2; o2++)
                         y[o2] = lowest;
-                    for (int64_t a = a0; a < a1; a++)
-                        for (int64_t b = b0; b < b1; b++) {
-                            const T *row = xc + ((s0 + a * dl[0]) * I1 + s1 + b * dl[1]) * I2;
+                    for (int64_t a = w0.j0; a < w0.j1; a++)
+                        for (int64_t b = w1.j0; b < w1.j1; b++) {
+                            const T *row = xc + ((w0.s + a * dl[0]) * I1 + w1.s + b * dl[1]) * I2;
                             for (ptrdiff_t j = 0; j < (ptrdiff_t)k[2]; j++) {
                                 /* outputs whose tap j is inside: lo <= o2 < hi */
                                 const ptrdiff_t off = j * D2 - P2;
@@ -135,24 +135,21 @@ static void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, const int64_t 
     for (int64_t c = 0; c < nc; c++) {
         const T *xc = x + c * plane;
         for (int64_t o0 = 0; o0 < out[0]; o0++) {
-            int64_t s0 = o0 * st[0] - pad[0], a0, a1;
-            pool_taps_T(s0, in[0], k[0], dl[0], &a0, &a1);
+            const pool_win_T w0 = pool_window_T(o0, 0, in, k, st, dl, pad, 0);
             for (int64_t o1 = 0; o1 < out[1]; o1++) {
-                int64_t s1 = o1 * st[1] - pad[1], b0, b1;
-                pool_taps_T(s1, in[1], k[1], dl[1], &b0, &b1);
+                const pool_win_T w1 = pool_window_T(o1, 1, in, k, st, dl, pad, 0);
                 for (int64_t o2 = 0; o2 < out[2]; o2++) {
-                    int64_t s2 = o2 * st[2] - pad[2], c0, c1;
-                    pool_taps_T(s2, in[2], k[2], dl[2], &c0, &c1);
+                    const pool_win_T w2 = pool_window_T(o2, 2, in, k, st, dl, pad, 0);
                     T best = lowest;
                     int64_t bi0 = 0, bi1 = 0, bi2 = 0;
                     int found = 0;
-                    for (int64_t a = a0; a < a1; a++) {
-                        int64_t i0 = s0 + a * dl[0];
-                        for (int64_t b = b0; b < b1; b++) {
-                            int64_t i1 = s1 + b * dl[1];
+                    for (int64_t a = w0.j0; a < w0.j1; a++) {
+                        int64_t i0 = w0.s + a * dl[0];
+                        for (int64_t b = w1.j0; b < w1.j1; b++) {
+                            int64_t i1 = w1.s + b * dl[1];
                             const T *row = xc + (i0 * in[1] + i1) * in[2];
-                            for (int64_t j = c0; j < c1; j++) {
-                                int64_t i2 = s2 + j * dl[2];
+                            for (int64_t j = w2.j0; j < w2.j1; j++) {
+                                int64_t i2 = w2.s + j * dl[2];
                                 T v = row[i2];
                                 if (!found || v > best) {
                                     best = v;

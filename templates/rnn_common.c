@@ -71,6 +71,52 @@ static inline void rnn_matvec_T(T *g, const T *m, const T *v, const T *bias, int
         g[j] = (bias ? bias[j] : (T)0) + rnn_dot_T(m + j * n, v, n);
 }
 
+/* g[j] += bias[j] + dot(m row j, v): the recurrence R H + Rb added to gate sums that hold
+ * W x + Wb; bias may be NULL. */
+static inline void rnn_matvec_add_T(T *g, const T *m, const T *v, const T *bias, int64_t rows,
+                                    int64_t n) {
+    for (int64_t j = 0; j < rows; j++)
+        g[j] += (bias ? bias[j] : (T)0) + rnn_dot_T(m + j * n, v, n);
+}
+
+/* Direction d's weights of a cell with `gates` blocks of hid rows (RNN 1, GRU 3, LSTM 4):
+ * W[d] is [gates*hid, in], R[d] is [gates*hid, hid], B[d] is Wb then Rb (gates*hid each);
+ * wb and rb are NULL when there is no B. */
+typedef struct rnn_dir_T {
+    const T *w, *r, *wb, *rb;
+} rnn_dir_T;
+
+static inline rnn_dir_T rnn_weights_T(const T *w, const T *r, const T *bias, int64_t d,
+                                      int64_t gates, int64_t hid, int64_t in) {
+    rnn_dir_T wd;
+    wd.w = w + d * gates * hid * in;
+    wd.r = r + d * gates * hid * hid;
+    wd.wb = bias ? bias + d * 2 * gates * hid : (const T *)0;
+    wd.rb = bias ? wd.wb + gates * hid : (const T *)0;
+    return wd;
+}
+
+/* Y is zero past each entry's length: all of it (n elements) is cleared first; y may be NULL. */
+static inline void rnn_clear_T(T *y, int64_t n) {
+    if (y)
+        for (int64_t k = 0; k < n; k++)
+            y[k] = 0;
+}
+
+/* h = the hid elements of src at off (an initial state h0 or c0), zeros when src is NULL. */
+static inline void rnn_load_T(T *h, const T *src, int64_t off, int64_t hid) {
+    for (int64_t k = 0; k < hid; k++)
+        h[k] = src ? src[off + k] : (T)0;
+}
+
+/* The hid elements of dst at off = h (a step's Y, or the final Y_h or Y_c); nothing when dst is
+ * NULL (an output the model does not use). */
+static inline void rnn_store_T(T *dst, int64_t off, const T *h, int64_t hid) {
+    if (dst)
+        for (int64_t k = 0; k < hid; k++)
+            dst[off + k] = h[k];
+}
+
 /* Offsets of X[t, b], Y[t, d, b] and Y_h[d, b] rows under a layout. */
 static inline int64_t rnn_xoff_T(int64_t layout, int64_t t, int64_t b, int64_t seq, int64_t batch,
                                  int64_t in) {

@@ -25,33 +25,28 @@ static void gru_T(const T *x, const T *w, const T *r, const T *bias, const int32
     /* h: state; gx: W x + Wb (3 * hid); gr: R H + Rb (3 * hid); rh: rt . H */
     T *h = scratch, *gx = scratch + hid, *gr = scratch + 4 * hid, *rh = scratch + 7 * hid;
     T *rt = scratch + 8 * hid;
-    if (y)
-        for (int64_t k = 0; k < seq * ndir * batch * hid; k++)
-            y[k] = 0;
+    rnn_clear_T(y, seq * ndir * batch * hid);
     for (int64_t d = 0; d < ndir; d++) {
-        const T *wd = w + d * 3 * hid * in, *rd = r + d * 3 * hid * hid;
-        const T *wb = bias ? bias + d * 6 * hid : (const T *)0;
-        const T *rb = bias ? wb + 3 * hid : (const T *)0;
+        const rnn_dir_T wd = rnn_weights_T(w, r, bias, d, 3, hid, in);
         const int64_t *fa = act + 2 * d;
         const T *al = alpha + 2 * d, *be = beta + 2 * d;
         int64_t reverse = direction == 1 || d == 1;
         for (int64_t b = 0; b < batch; b++) {
             int64_t len = rnn_len_T(lens, b, seq), ho = rnn_hoff_T(layout, d, b, ndir, batch, hid);
-            for (int64_t k = 0; k < hid; k++)
-                h[k] = h0 ? h0[ho + k] : (T)0;
+            rnn_load_T(h, h0, ho, hid);
             for (int64_t s = 0; s < len; s++) {
                 int64_t t = reverse ? len - 1 - s : s;
                 const T *xt = x + rnn_xoff_T(layout, t, b, seq, batch, in);
-                rnn_matvec_T(gx, wd, xt, wb, 3 * hid, in);
+                rnn_matvec_T(gx, wd.w, xt, wd.wb, 3 * hid, in);
                 /* z and r (and R_h H when linear_before_reset) from the old state */
-                rnn_matvec_T(gr, rd, h, rb, linear_before_reset ? 3 * hid : 2 * hid, hid);
+                rnn_matvec_T(gr, wd.r, h, wd.rb, linear_before_reset ? 3 * hid : 2 * hid, hid);
                 for (int64_t k = 0; k < hid; k++) {
                     rt[k] = rnn_act_T(fa[0], al[0], be[0], rnn_clip_T(gx[hid + k] + gr[hid + k], clip));
                     rh[k] = rt[k] * h[k];
                 }
                 if (!linear_before_reset)
-                    rnn_matvec_T(gr + 2 * hid, rd + 2 * hid * hid, rh, rb ? rb + 2 * hid : (const T *)0,
-                                 hid, hid);
+                    rnn_matvec_T(gr + 2 * hid, wd.r + 2 * hid * hid, rh,
+                                 wd.rb ? wd.rb + 2 * hid : (const T *)0, hid, hid);
                 for (int64_t k = 0; k < hid; k++) {
                     T zt = rnn_act_T(fa[0], al[0], be[0], rnn_clip_T(gx[k] + gr[k], clip));
                     T vh = linear_before_reset ? gx[2 * hid + k] + rt[k] * gr[2 * hid + k]
@@ -59,15 +54,9 @@ static void gru_T(const T *x, const T *w, const T *r, const T *bias, const int32
                     T ht = rnn_act_T(fa[1], al[1], be[1], rnn_clip_T(vh, clip));
                     h[k] = ((T)1 - zt) * ht + zt * h[k];
                 }
-                if (y) {
-                    T *yt = y + rnn_yoff_T(layout, t, d, b, seq, ndir, batch, hid);
-                    for (int64_t k = 0; k < hid; k++)
-                        yt[k] = h[k];
-                }
+                rnn_store_T(y, rnn_yoff_T(layout, t, d, b, seq, ndir, batch, hid), h, hid);
             }
-            if (yh)
-                for (int64_t k = 0; k < hid; k++)
-                    yh[ho + k] = h[k];
+            rnn_store_T(yh, ho, h, hid);
         }
     }
 }

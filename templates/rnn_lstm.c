@@ -25,29 +25,22 @@ static void lstm_T(const T *x, const T *w, const T *r, const T *bias, const int3
                    int64_t input_forget) {
     int64_t ndir = direction == 2 ? 2 : 1;
     T *h = scratch, *c = scratch + hid, *g = scratch + 2 * hid; /* g: 4 * hid gate sums */
-    if (y)
-        for (int64_t k = 0; k < seq * ndir * batch * hid; k++)
-            y[k] = 0;
+    rnn_clear_T(y, seq * ndir * batch * hid);
     for (int64_t d = 0; d < ndir; d++) {
-        const T *wd = w + d * 4 * hid * in, *rd = r + d * 4 * hid * hid;
-        const T *wb = bias ? bias + d * 8 * hid : (const T *)0;
-        const T *rb = bias ? wb + 4 * hid : (const T *)0;
+        const rnn_dir_T wd = rnn_weights_T(w, r, bias, d, 4, hid, in);
         const T *pi = p ? p + d * 3 * hid : (const T *)0;
         const int64_t *fa = act + 3 * d;
         const T *al = alpha + 3 * d, *be = beta + 3 * d;
         int64_t reverse = direction == 1 || d == 1;
         for (int64_t b = 0; b < batch; b++) {
             int64_t len = rnn_len_T(lens, b, seq), ho = rnn_hoff_T(layout, d, b, ndir, batch, hid);
-            for (int64_t k = 0; k < hid; k++) {
-                h[k] = h0 ? h0[ho + k] : (T)0;
-                c[k] = c0 ? c0[ho + k] : (T)0;
-            }
+            rnn_load_T(h, h0, ho, hid);
+            rnn_load_T(c, c0, ho, hid);
             for (int64_t s = 0; s < len; s++) {
                 int64_t t = reverse ? len - 1 - s : s;
                 const T *xt = x + rnn_xoff_T(layout, t, b, seq, batch, in);
-                rnn_matvec_T(g, wd, xt, wb, 4 * hid, in);
-                for (int64_t j = 0; j < 4 * hid; j++)
-                    g[j] += (rb ? rb[j] : (T)0) + rnn_dot_T(rd + j * hid, h, hid);
+                rnn_matvec_T(g, wd.w, xt, wd.wb, 4 * hid, in);
+                rnn_matvec_add_T(g, wd.r, h, wd.rb, 4 * hid, hid);
                 for (int64_t k = 0; k < hid; k++) {
                     T vi = g[k], vo = g[hid + k], vf = g[2 * hid + k], vc = g[3 * hid + k];
                     if (pi) {
@@ -64,18 +57,10 @@ static void lstm_T(const T *x, const T *w, const T *r, const T *bias, const int3
                     T ot = rnn_act_T(fa[0], al[0], be[0], rnn_clip_T(vo, clip));
                     h[k] = ot * rnn_act_T(fa[2], al[2], be[2], c[k]);
                 }
-                if (y) {
-                    T *yt = y + rnn_yoff_T(layout, t, d, b, seq, ndir, batch, hid);
-                    for (int64_t k = 0; k < hid; k++)
-                        yt[k] = h[k];
-                }
+                rnn_store_T(y, rnn_yoff_T(layout, t, d, b, seq, ndir, batch, hid), h, hid);
             }
-            for (int64_t k = 0; k < hid; k++) {
-                if (yh)
-                    yh[ho + k] = h[k];
-                if (yc)
-                    yc[ho + k] = c[k];
-            }
+            rnn_store_T(yh, ho, h, hid);
+            rnn_store_T(yc, ho, c, hid);
         }
     }
 }

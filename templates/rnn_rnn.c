@@ -19,35 +19,23 @@ static void rnn_T(const T *x, const T *w, const T *r, const T *bias, const int32
                   const T *alpha, const T *beta, T clip) {
     int64_t ndir = direction == 2 ? 2 : 1;
     T *h = scratch, *g = scratch + hid;
-    if (y)
-        for (int64_t k = 0; k < seq * ndir * batch * hid; k++)
-            y[k] = 0;
+    rnn_clear_T(y, seq * ndir * batch * hid);
     for (int64_t d = 0; d < ndir; d++) {
-        const T *wd = w + d * hid * in, *rd = r + d * hid * hid;
-        const T *wb = bias ? bias + d * 2 * hid : (const T *)0;
-        const T *rb = bias ? wb + hid : (const T *)0;
+        const rnn_dir_T wd = rnn_weights_T(w, r, bias, d, 1, hid, in);
         int64_t reverse = direction == 1 || d == 1;
         for (int64_t b = 0; b < batch; b++) {
             int64_t len = rnn_len_T(lens, b, seq), ho = rnn_hoff_T(layout, d, b, ndir, batch, hid);
-            for (int64_t k = 0; k < hid; k++)
-                h[k] = h0 ? h0[ho + k] : (T)0;
+            rnn_load_T(h, h0, ho, hid);
             for (int64_t s = 0; s < len; s++) {
                 int64_t t = reverse ? len - 1 - s : s;
                 const T *xt = x + rnn_xoff_T(layout, t, b, seq, batch, in);
-                rnn_matvec_T(g, wd, xt, wb, hid, in);
-                for (int64_t k = 0; k < hid; k++)
-                    g[k] += (rb ? rb[k] : (T)0) + rnn_dot_T(rd + k * hid, h, hid);
+                rnn_matvec_T(g, wd.w, xt, wd.wb, hid, in);
+                rnn_matvec_add_T(g, wd.r, h, wd.rb, hid, hid);
                 for (int64_t k = 0; k < hid; k++)
                     h[k] = rnn_act_T(act[d], alpha[d], beta[d], rnn_clip_T(g[k], clip));
-                if (y) {
-                    T *yt = y + rnn_yoff_T(layout, t, d, b, seq, ndir, batch, hid);
-                    for (int64_t k = 0; k < hid; k++)
-                        yt[k] = h[k];
-                }
+                rnn_store_T(y, rnn_yoff_T(layout, t, d, b, seq, ndir, batch, hid), h, hid);
             }
-            if (yh)
-                for (int64_t k = 0; k < hid; k++)
-                    yh[ho + k] = h[k];
+            rnn_store_T(yh, ho, h, hid);
         }
     }
 }

@@ -7,6 +7,7 @@
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "exp_fast.c"
+#include "softmax_max.c"
 #endif
 
 /* max (sum: 0) or sum (sum: 1) of x[0 .. n-1], in 8 lanes */
@@ -45,9 +46,7 @@ static void softmax_T(const T *x, T *y, int64_t outer, int64_t n, int64_t inner)
                         yp[k] = (T)exp((double)(xp[k] - mx));
                 sum = softmax_reduce_T(yp, n, 1);
             } else {
-                for (int64_t k = 1; k < n; k++)
-                    if (xp[k * inner] > mx)
-                        mx = xp[k * inner];
+                mx = xp[softmax_argmax_T(xp, n, inner) * inner];
                 for (int64_t k = 0; k < n; k++) {
                     T v = xp[k * inner] - mx;
                     T ev = (T)(sizeof(T) == sizeof(float) ? expf_fast_T((float)v) : exp((double)v));

@@ -3,6 +3,7 @@
  * inner is the stride between consecutive elements along the axis. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "softmax_max.c"
 #endif
 
 static void hardmax_T(const T *x, T *y, int64_t outer, int64_t n, int64_t inner) {
@@ -10,10 +11,7 @@ static void hardmax_T(const T *x, T *y, int64_t outer, int64_t n, int64_t inner)
         for (int64_t i = 0; i < inner; i++) {
             const T *xp = x + o * n * inner + i;
             T *yp = y + o * n * inner + i;
-            int64_t best = 0;
-            for (int64_t k = 1; k < n; k++)
-                if (xp[k * inner] > xp[best * inner])
-                    best = k;
+            const int64_t best = softmax_argmax_T(xp, n, inner);
             for (int64_t k = 0; k < n; k++)
                 yp[k * inner] = k == best ? (T)1 : (T)0;
         }

@@ -6,6 +6,7 @@
 #include "o2c_template.h"
 #include "math_t.c"
 #include "exp_fast.c"
+#include "softmax_max.c"
 #endif
 
 static void logsoftmax_T(const T *x, T *y, int64_t outer, int64_t n, int64_t inner) {
@@ -13,10 +14,7 @@ static void logsoftmax_T(const T *x, T *y, int64_t outer, int64_t n, int64_t inn
         for (int64_t i = 0; i < inner; i++) {
             const T *xp = x + o * n * inner + i;
             T *yp = y + o * n * inner + i;
-            T mx = xp[0], sum = 0, lse;
-            for (int64_t k = 1; k < n; k++)
-                if (xp[k * inner] > mx)
-                    mx = xp[k * inner];
+            T mx = xp[softmax_argmax_T(xp, n, inner) * inner], sum = 0, lse;
             /* the sizeof tests fold at compile time: the float functions for float */
             for (int64_t k = 0; k < n; k++) {
                 T v = xp[k * inner] - mx;
