@@ -6,7 +6,7 @@
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "acc_math.c"
-#include "pool_taps.c"
+#include "pool_win.c"
 #endif
 
 static void lppool_T(const T *x, T *y, int64_t nc, const int64_t *in, const int64_t *out,

@@ -11,7 +11,7 @@
  * (contiguous, so the C compiler vectorizes it), then each output's taps from that. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
-#include "pool_taps.c"
+#include "pool_win.c"
 #endif
 #if defined(__AVX512BW__) && !defined(O2C_NO_VECTOR) && !defined(__TINYC__)
 #include <immintrin.h>

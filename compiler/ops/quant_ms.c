@@ -159,13 +159,22 @@ void emit_qbinary(Compiler *c, Emit *e, Node *n) {
 
 /* ---- QLinearSigmoid, QLinearLeakyRelu: a table of the 256 values */
 
-void infer_qunary(Compiler *c, Node *n) {
+/* The inputs of a unary quantized op: X, its scale and zero point, then Y's (names[0..4],
+ * the op's spelling); returns X. */
+static Value *qunary_inputs(Compiler *c, Node *n, const char *const names[5]) {
     require_inputs(c, n, 5, 1u | 2u | 8u);
-    Value *x = qtensor(c, n, 0, "X");
-    qscalar(c, n, 1, true, x->dtype, "X_scale");
-    qscalar(c, n, 2, false, x->dtype, "X_zero_point");
-    qscalar(c, n, 3, true, x->dtype, "Y_scale");
-    qscalar(c, n, 4, false, x->dtype, "Y_zero_point");
+    Value *x = qtensor(c, n, 0, names[0]);
+    qscalar(c, n, 1, true, x->dtype, names[1]);
+    qscalar(c, n, 2, false, x->dtype, names[2]);
+    qscalar(c, n, 3, true, x->dtype, names[3]);
+    qscalar(c, n, 4, false, x->dtype, names[4]);
+    return x;
+}
+
+void infer_qunary(Compiler *c, Node *n) {
+    static const char *const names[] = {"X", "X_scale", "X_zero_point", "Y_scale",
+                                        "Y_zero_point"};
+    Value *x = qunary_inputs(c, n, names);
     if (n->op->variant == OPV_QLEAKYRELU)
         n->op_f[0] = attr_float(c, n, "alpha", 0.01f);
     ir_set_shape(c, n->out[0], x->dtype, x->rank, x->shape);
@@ -288,12 +297,9 @@ void emit_qconcat(Compiler *c, Emit *e, Node *n) {
 void infer_qpool(Compiler *c, Node *n) {
     SymCtx *s = c->sym;
     bool global = n->op->variant == OPV_QGLOBALPOOL;
-    require_inputs(c, n, 5, 1u | 2u | 8u);
-    Value *x = qtensor(c, n, 0, "X");
-    qscalar(c, n, 1, true, x->dtype, "x_scale");
-    qscalar(c, n, 2, false, x->dtype, "x_zero_point");
-    qscalar(c, n, 3, true, x->dtype, "y_scale");
-    qscalar(c, n, 4, false, x->dtype, "y_zero_point");
+    static const char *const names[] = {"X", "x_scale", "x_zero_point", "y_scale",
+                                        "y_zero_point"};
+    Value *x = qunary_inputs(c, n, names);
     if (attr_int(c, n, "channels_last", 0) != 0)
         o2c_error(c, n, "channels_last = 1 (NHWC) is not supported: only NCHW (channels_last = 0)");
     if (x->rank < 3)

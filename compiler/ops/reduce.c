@@ -404,6 +404,17 @@ static const char *offset_expr(Emit *e, Compiler *c, const Axis *ax, int nax, bo
     return r;
 }
 
+/* The loop that adds to `var` the offset (strides xs) of the axes d where `cond` holds (of the
+ * local mask mk) of the flat index `idx` over those axes (dims xd), dividing idx down. */
+static void emit_marked_offset(Emit *e, const char *var, const char *idx, const char *cond,
+                               const char *xd, const char *xs, int r) {
+    emit_line(e, "for (int64_t d = %d; d >= 0; d--)", r - 1);
+    emit_line(e, "    if (%s) {", cond);
+    emit_line(e, "        %s += %s %% %s[d] * %s[d];", var, idx, xd, xs);
+    emit_line(e, "        %s /= %s[d];", idx, xd);
+    emit_line(e, "    }");
+}
+
 /* Runtime axes: a mask read from the axes input, checked against the declared shape; then one
  * pass per output element over the reduced elements (coordinates rebuilt by division). */
 static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
@@ -445,20 +456,12 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "for (int64_t o = 0; o < %s; o++) {", emit_sym(e, ir_numel(c, y)));
     emit_indent(e, 1);
     emit_line(e, "int64_t base = 0, rem = o;");
-    emit_line(e, "for (int64_t d = %d; d >= 0; d--)", r - 1);
-    emit_line(e, "    if (!mk[d]) {");
-    emit_line(e, "        base += rem %% %s[d] * %s[d];", xd, xs);
-    emit_line(e, "        rem /= %s[d];", xd);
-    emit_line(e, "    }");
+    emit_marked_offset(e, "base", "rem", "!mk[d]", xd, xs, r);
     emit_line(e, "%s a = %s;", A, init);
     emit_line(e, "for (int64_t j = 0; j < cnt; j++) {");
     emit_indent(e, 1);
     emit_line(e, "int64_t off = base, rj = j;");
-    emit_line(e, "for (int64_t d = %d; d >= 0; d--)", r - 1);
-    emit_line(e, "    if (mk[d]) {");
-    emit_line(e, "        off += rj %% %s[d] * %s[d];", xd, xs);
-    emit_line(e, "        rj /= %s[d];", xd);
-    emit_line(e, "    }");
+    emit_marked_offset(e, "off", "rj", "mk[d]", xd, xs, r);
     emit_line(e, "const %s v = (%s)%s[off];", A, A, emit_ptr(e, x));
     emit_line(e, "%s;", accum);
     emit_indent(e, -1);
