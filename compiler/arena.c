@@ -1,4 +1,5 @@
-/* arena.c — the one allocator of the IR, and the growable text buffer.
+/* arena.c — the one allocator of the IR, the one growth helper of arrays, and the growable text
+ * buffer.
  *
  * The arena is a list of large blocks; allocation bumps a pointer, memory is zeroed, and the
  * whole arena is freed at once when a compile ends.  There is no per-object free.
@@ -110,15 +111,29 @@ void *arena_dup(Arena *a, const void *p, size_t n) {
     return q;
 }
 
-void *arena_grow(Arena *a, void *p, int n, int *cap, int first, size_t elem) {
-    if (n < *cap)
-        return p;
-    if (*cap > INT_MAX / 2)
+/* The growth policy of arrays and Bufs: cap doubled (first when 0) until it holds need; out of
+ * memory past limit. */
+static size_t grow_cap(size_t cap, size_t need, size_t first, size_t limit) {
+    if (need > limit)
         arena_oom();
-    int nc = *cap ? *cap * 2 : first;
-    void *q = arena_alloc(a, elem * (size_t)nc);
-    if (n)
-        memcpy(q, p, elem * (size_t)n);
+    size_t nc = cap ? cap : first ? first : 1;
+    while (nc < need)
+        nc = nc > limit / 2 ? limit : 2 * nc;
+    return nc;
+}
+
+void *arena_regrow(Arena *a, void *p, int n, int need, int *cap, int first, size_t elem) {
+    int nc = (int)grow_cap((size_t)*cap, (size_t)need, (size_t)first, INT_MAX);
+    void *q;
+    if (a) {
+        q = arena_alloc(a, elem * (size_t)nc);
+        if (n)
+            memcpy(q, p, elem * (size_t)n);
+    } else {
+        q = realloc(p, elem * (size_t)nc);
+        if (!q)
+            arena_oom();
+    }
     *cap = nc;
     return q;
 }
@@ -229,19 +244,21 @@ void buf_free(Buf *b) {
     b->arena = a;
 }
 
-static void reserve(Buf *b, size_t extra) {
-    if (extra > SIZE_MAX / 4 - b->len)
-        arena_oom();
-    if (b->len + extra + 1 <= b->cap)
-        return;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + extra + 1)
-        cap *= 2;
+/* Moves b's text to a larger block that holds extra more bytes and the NUL. */
+static void buf_grow(Buf *b, size_t extra) {
+    size_t cap = grow_cap(b->cap, b->len + extra + 1, 256, SIZE_MAX / 2);
     char *d = b->arena ? chunk_resize(b->arena, b->data, cap) : realloc(b->data, cap);
     if (!d)
         arena_oom();
     b->data = d;
     b->cap = cap;
+}
+
+static inline void reserve(Buf *b, size_t extra) {
+    if (extra > SIZE_MAX / 4 - b->len)
+        arena_oom();
+    if (b->len + extra + 1 > b->cap)
+        buf_grow(b, extra);
 }
 
 void buf_putn(Buf *b, const char *s, size_t n) {

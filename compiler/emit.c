@@ -149,16 +149,7 @@ static const char *dimname_cb(int i, void *user) {
 
 /* Grows a by-Sym-id flag array to hold id. */
 static unsigned char *id_flags(Emit *e, unsigned char *flags, int *cap, int id) {
-    if (id < *cap)
-        return flags;
-    int nc = *cap ? *cap : 256;
-    while (nc <= id)
-        nc *= 2;
-    unsigned char *u = arena_alloc(e->a, (size_t)nc);
-    if (*cap)
-        memcpy(u, flags, (size_t)*cap);
-    *cap = nc;
-    return u;
+    return arena_reserve(e->a, flags, *cap, id + 1, cap, 256, 1);
 }
 
 /* Pushes s on mark_sym's work list; in_poly: s is a term or factor of a sum or product. */

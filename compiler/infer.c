@@ -23,13 +23,7 @@ static void require_divisors(Compiler *c, Sym *e, uint8_t *seen, int nseen, Sym 
             !sym_is_const(x->args[1]))
             ir_constrain(c, NULL, CK_LE, sym_const(c->sym, 1), x->args[1],
                          "a divisor in a shape must be positive");
-        if (sp + x->n > *cap) {
-            int ncap = 2 * (sp + x->n);
-            Sym **ns = arena_alloc(c->arena, sizeof(Sym *) * (size_t)ncap);
-            memcpy(ns, *stack, sizeof(Sym *) * (size_t)sp);
-            *stack = ns;
-            *cap = ncap;
-        }
+        *stack = arena_reserve(c->arena, *stack, sp, sp + x->n, cap, 64, sizeof(Sym *));
         for (int i = x->n - 1; i >= 0; i--)
             (*stack)[sp++] = x->args[i];
     }

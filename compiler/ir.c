@@ -1,7 +1,7 @@
 /* ir.c — the IR: values, nodes, dims, constraints, attributes, topological order.
  *
- * Everything lives in the compile's arena.  Values are found by name through a small
- * open-addressing hash map; C identifiers are made unique through another. */
+ * Everything lives in the compile's arena.  Values are found by name through a hash map
+ * (hashmap.c); C identifiers are made unique through another. */
 #include "onnx2c.h"
 #include <ctype.h>
 #include <limits.h>
@@ -9,13 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-/* ---- string map (arena-backed, open addressing) */
-
-typedef struct StrMap {
-    int cap, len;
-    const char **keys;
-    void **vals;
-} StrMap;
+/* ---- string maps: the HashMap of hashmap.c with string keys (copied into the arena) */
 
 static uint64_t strhash(const char *s) {
     uint64_t h = 1469598103934665603ull;
@@ -24,52 +18,37 @@ static uint64_t strhash(const char *s) {
     return h;
 }
 
-static void **map_slot(Arena *a, StrMap *m, const char *key, bool insert) {
-    if (insert && (m->len + 1) * 2 > m->cap) {
-        int cap = m->cap ? m->cap * 2 : 64;
-        const char **keys = arena_alloc(a, sizeof(char *) * (size_t)cap);
-        void **vals = arena_alloc(a, sizeof(void *) * (size_t)cap);
-        for (int i = 0; i < m->cap; i++)
-            if (m->keys[i]) {
-                size_t j = strhash(m->keys[i]) & (size_t)(cap - 1);
-                while (keys[j])
-                    j = (j + 1) & (size_t)(cap - 1);
-                keys[j] = m->keys[i];
-                vals[j] = m->vals[i];
-            }
-        m->keys = keys;
-        m->vals = vals;
-        m->cap = cap;
-    }
-    if (!m->cap)
-        return NULL;
-    size_t j = strhash(key) & (size_t)(m->cap - 1);
-    while (m->keys[j]) {
-        if (strcmp(m->keys[j], key) == 0)
-            return &m->vals[j];
-        j = (j + 1) & (size_t)(m->cap - 1);
-    }
-    if (!insert)
-        return NULL;
-    m->keys[j] = arena_strdup(a, key);
-    m->len++;
-    return &m->vals[j];
+static bool str_eq(const void *x, const void *y) { return strcmp(x, y) == 0; }
+
+static void str_map_init(HashMap *m, Arena *a) { hashmap_init(m, a, 64, str_eq); }
+
+/* The value slot of key; absent, NULL or (insert) a new slot holding NULL. */
+static void **map_slot(HashMap *m, const char *key, bool insert) {
+    uint64_t h = strhash(key);
+    HashEntry *e = insert ? hashmap_put(m, h, key) : hashmap_get(m, h, key);
+    if (e && e->key == key) /* new: the map keeps a copy of the name */
+        e->key = arena_strdup(m->arena, key);
+    return e ? &e->val : NULL;
 }
 
 typedef struct Maps {
-    StrMap values, idents;
+    HashMap values, idents;
     /* dims: name -> index + 1, lower-cased C identifier -> index + 1 (enum names are
      * upper-cased); valid for the array dims_owned of ndims_seen entries.  When another stage
      * replaces or resets g->dims (--fix, --dynamic) they are rebuilt from it. */
-    StrMap dims, dimcase;
-    StrMap constraints; /* "kind:a:b" by Sym ids: each constraint is recorded once */
+    HashMap dims, dimcase;
+    HashMap constraints; /* "kind:a:b" by Sym ids: each constraint is recorded once */
     Dim *dims_owned;
     int ndims_seen, capdims;
 } Maps;
 
 static Maps *maps(Compiler *c) {
-    if (!c->valmap)
-        c->valmap = arena_alloc(c->arena, sizeof(Maps));
+    if (!c->valmap) {
+        Maps *m = c->valmap = arena_alloc(c->arena, sizeof(Maps));
+        HashMap *all[] = {&m->values, &m->idents, &m->dims, &m->dimcase, &m->constraints};
+        for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+            str_map_init(all[i], c->arena);
+    }
     return c->valmap;
 }
 
@@ -141,12 +120,12 @@ bool dtype_is_signed(DType t) {
 /* ---- values and nodes */
 
 Value *ir_find_value(Compiler *c, const char *name) {
-    void **slot = map_slot(c->arena, &maps(c)->values, name, false);
+    void **slot = map_slot(&maps(c)->values, name, false);
     return slot ? *slot : NULL;
 }
 
 Value *ir_value(Compiler *c, const char *name) {
-    void **slot = map_slot(c->arena, &maps(c)->values, name, true);
+    void **slot = map_slot(&maps(c)->values, name, true);
     if (*slot)
         return *slot;
     Graph *g = c->g;
@@ -157,14 +136,7 @@ Value *ir_value(Compiler *c, const char *name) {
     v->input_index = v->output_index = -1;
     v->first_def = -1;
     v->last_use = -1;
-    if (g->nvalues == g->capvalues) {
-        int cap = g->capvalues ? g->capvalues * 2 : 64;
-        Value **nv = arena_alloc(c->arena, sizeof(Value *) * (size_t)cap);
-        if (g->nvalues)
-            memcpy(nv, g->values, sizeof(Value *) * (size_t)g->nvalues);
-        g->values = nv;
-        g->capvalues = cap;
-    }
+    g->values = arena_grow(c->arena, g->values, g->nvalues, &g->capvalues, 64, sizeof(Value *));
     v->id = g->nvalues;
     g->values[g->nvalues++] = v;
     *slot = v;
@@ -179,14 +151,7 @@ Node *ir_add_node(Compiler *c, const char *op_type, const char *name) {
                               : arena_printf(c->arena, "%s_%d", n->op_type, g->nnodes);
     n->domain = "";
     n->opset = g->opset;
-    if (g->nnodes == g->capnodes) {
-        int cap = g->capnodes ? g->capnodes * 2 : 64;
-        Node **nn = arena_alloc(c->arena, sizeof(Node *) * (size_t)cap);
-        if (g->nnodes)
-            memcpy(nn, g->nodes, sizeof(Node *) * (size_t)g->nnodes);
-        g->nodes = nn;
-        g->capnodes = cap;
-    }
+    g->nodes = arena_grow(c->arena, g->nodes, g->nnodes, &g->capnodes, 64, sizeof(Node *));
     n->index = g->nnodes;
     g->nodes[g->nnodes++] = n;
     return n;
@@ -255,7 +220,7 @@ static void **dimcase_slot(Compiler *c, const char *cname, bool insert) {
     for (; cname[i] && i + 1 < sizeof low; i++)
         low[i] = (char)tolower((unsigned char)cname[i]);
     low[i] = 0;
-    return map_slot(c->arena, &maps(c)->dimcase, low, insert);
+    return map_slot(&maps(c)->dimcase, low, insert);
 }
 
 /* Makes the dim maps and array ours again after another stage changed g->dims. */
@@ -264,7 +229,8 @@ static Maps *dims_sync(Compiler *c) {
     Graph *g = c->g;
     if (g->dims == m->dims_owned && g->ndims == m->ndims_seen)
         return m;
-    m->dims = m->dimcase = (StrMap){0};
+    str_map_init(&m->dims, c->arena);
+    str_map_init(&m->dimcase, c->arena);
     m->capdims = g->ndims < 32 ? 64 : g->ndims * 2;
     Dim *nd = arena_alloc(c->arena, sizeof(Dim) * (size_t)m->capdims);
     if (g->ndims)
@@ -272,7 +238,7 @@ static Maps *dims_sync(Compiler *c) {
     g->dims = m->dims_owned = nd;
     m->ndims_seen = g->ndims;
     for (int i = 0; i < g->ndims; i++) {
-        void **slot = map_slot(c->arena, &m->dims, g->dims[i].name, true);
+        void **slot = map_slot(&m->dims, g->dims[i].name, true);
         if (!*slot)
             *slot = (void *)(intptr_t)(i + 1);
         slot = dimcase_slot(c, g->dims[i].cname, true);
@@ -283,7 +249,7 @@ static Maps *dims_sync(Compiler *c) {
 }
 
 int ir_find_dim(Compiler *c, const char *name) {
-    void **slot = map_slot(c->arena, &dims_sync(c)->dims, name, false);
+    void **slot = map_slot(&dims_sync(c)->dims, name, false);
     return slot && *slot ? (int)(intptr_t)*slot - 1 : -1;
 }
 
@@ -292,18 +258,13 @@ int ir_find_dim(Compiler *c, const char *name) {
 int ir_add_dim(Compiler *c, const char *name) {
     Graph *g = c->g;
     Maps *m = dims_sync(c);
-    void **slot = map_slot(c->arena, &m->dims, name, true);
+    void **slot = map_slot(&m->dims, name, true);
     if (*slot)
         return (int)(intptr_t)*slot - 1;
     if (g->ndims >= INT_MAX / 2 - 1)
         o2c_error(c, NULL, "too many dims");
-    if (g->ndims == m->capdims) {
-        m->capdims = m->capdims ? m->capdims * 2 : 64;
-        Dim *nd = arena_alloc(c->arena, sizeof(Dim) * (size_t)m->capdims);
-        if (g->ndims)
-            memcpy(nd, g->dims, sizeof(Dim) * (size_t)g->ndims);
-        g->dims = m->dims_owned = nd;
-    }
+    g->dims = m->dims_owned =
+        arena_grow(c->arena, g->dims, g->ndims, &m->capdims, 64, sizeof(Dim));
     Dim *d = &g->dims[g->ndims];
     d->name = arena_strdup(c->arena, name);
     /* at most 40 characters of the name (the identifiers built on it, NAME_DIM_ID and d__ID,
@@ -399,18 +360,12 @@ void ir_constrain(Compiler *c, const Node *n, ConstraintKind kind, Sym *a, Sym *
     }
     char key[48];
     snprintf(key, sizeof key, "%d:%d:%d", (int)kind, a->id, b->id);
-    void **seen = map_slot(c->arena, &maps(c)->constraints, key, true);
+    void **seen = map_slot(&maps(c)->constraints, key, true);
     if (*seen)
         return;
     *seen = (void *)1;
-    if (g->nconstraints == g->capconstraints) {
-        int cap = g->capconstraints ? g->capconstraints * 2 : 16;
-        Constraint *nc = arena_alloc(c->arena, sizeof(Constraint) * (size_t)cap);
-        if (g->nconstraints)
-            memcpy(nc, g->constraints, sizeof(Constraint) * (size_t)g->nconstraints);
-        g->constraints = nc;
-        g->capconstraints = cap;
-    }
+    g->constraints = arena_grow(c->arena, g->constraints, g->nconstraints, &g->capconstraints,
+                                16, sizeof(Constraint));
     Constraint *k = &g->constraints[g->nconstraints++];
     k->a = a;
     k->b = b;
@@ -440,14 +395,14 @@ const char *ir_cident(Compiler *c, const char *prefix, const char *name) {
     snprintf(base, sizeof base, "%s%s", prefix, name);
     char id[256];
     ir_to_cident(base, id, sizeof id);
-    StrMap *m = &maps(c)->idents;
+    HashMap *m = &maps(c)->idents;
     for (int k = 1;; k++) {
         char cand[280];
         if (k == 1)
             snprintf(cand, sizeof cand, "%s", id);
         else
             snprintf(cand, sizeof cand, "%s_%d", id, k);
-        void **slot = map_slot(c->arena, m, cand, true);
+        void **slot = map_slot(m, cand, true);
         if (!*slot) {
             *slot = (void *)1;
             return arena_strdup(c->arena, cand);

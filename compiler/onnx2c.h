@@ -3,8 +3,8 @@
  * the command line, runtime/ and the black-box tests include only that one.
  *
  * One section per file, in pipeline order (chibicc style):
- *   arena.c  error.c  sym.c  ir.c  onnx_load.c  infer.c  fold (inside infer)  lower.c  plan.c
- *   emit.c
+ *   arena.c  hashmap.c  error.c  sym.c  ir.c  onnx_load.c  infer.c  fold (inside infer)
+ *   lower.c  plan.c  emit.c
  *   ops/<family>.c  driver.c
  * Name tiers: `onnx2c_` (functions) and `O2C_` (macros) are the library API, libonnx2c.h;
  * each module has its own short prefix (arena_, sym_, ir_, load_, plan_, emit_); static helpers
@@ -51,10 +51,21 @@ Arena *arena_new(void);
 void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n);
 void *arena_dup(Arena *a, const void *p, size_t n);
-/* Room for one more element in an arena array p of n elements of elem bytes whose capacity is
- * *cap: when full, a copy of twice the capacity (first when 0), *cap updated.  Returns the
- * array to use (Lua's luaM_growvector). */
-void *arena_grow(Arena *a, void *p, int n, int *cap, int first, size_t elem);
+/* The one growth helper of arrays (Lua's luaM_growvector).  p is an array of elem-byte
+ * elements with capacity *cap, of which the first n are in use.  arena_reserve makes room for
+ * need elements: when *cap is smaller, the capacity doubles (from first when 0) until it holds
+ * them, *cap is updated and the array to use returned, its first n elements copied.  The array
+ * lives in the arena a (the old one is left to it; the new elements are zero), or when a is
+ * NULL on the heap (realloc; the new elements are undefined; the caller frees it).
+ * arena_grow makes room for one more (n + 1). */
+void *arena_regrow(Arena *a, void *p, int n, int need, int *cap, int first, size_t elem);
+static inline void *arena_reserve(Arena *a, void *p, int n, int need, int *cap, int first,
+                                  size_t elem) {
+    return need <= *cap ? p : arena_regrow(a, p, n, need, cap, first, elem); /* the slow path */
+}
+static inline void *arena_grow(Arena *a, void *p, int n, int *cap, int first, size_t elem) {
+    return arena_reserve(a, p, n, n + 1, cap, first, elem);
+}
 char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -77,6 +88,32 @@ void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 char *buf_steal(Buf *b); /* NUL-terminated malloc'd string; b is reset */
+
+/* ------------------------------------------------------------------ hashmap.c
+ * The one hash table (probing and growth described in hashmap.c): entries found by a 64-bit
+ * hash the caller computes and the map's equality callback eq(stored key, key) (NULL: the same
+ * pointer).  A key is never NULL; entries are never removed.  The tables live in the arena a,
+ * or when a is NULL on the heap (hashmap_free frees them).  Iteration order is never used. */
+typedef struct HashEntry {
+    uint64_t hash;
+    const void *key; /* NULL: a free slot */
+    void *val;
+} HashEntry;
+typedef struct HashMap {
+    HashEntry *slots;
+    int cap, len, first; /* first: the capacity of the first table, a power of two */
+    Arena *arena;
+    bool (*eq)(const void *stored, const void *key);
+} HashMap;
+/* An empty map (first 0: 64 slots); allocates nothing until the first put. */
+void hashmap_init(HashMap *m, Arena *a, int first, bool (*eq)(const void *, const void *));
+/* The entry of key, or NULL when it is absent. */
+HashEntry *hashmap_get(const HashMap *m, uint64_t hash, const void *key);
+/* The entry of key, added with val NULL when absent; valid until the next put.  The map keeps
+ * the pointer key, not a copy: when e->key == key the entry is new, and a caller whose key is
+ * temporary puts an equal lasting copy in e->key. */
+HashEntry *hashmap_put(HashMap *m, uint64_t hash, const void *key);
+void hashmap_free(HashMap *m);
 
 /* ------------------------------------------------------------------ expand.c
  * The one placeholder syntax of text templates for generated C (described in expand.c):

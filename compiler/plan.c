@@ -420,14 +420,7 @@ typedef struct Slot {
 } Slot;
 
 static void slot_grow(Compiler *c, Slot *sl, Sym *size) {
-    if (sl->nsizes == sl->capsizes) {
-        int cap = sl->capsizes ? 2 * sl->capsizes : 4;
-        Sym **ns = arena_alloc(c->arena, sizeof(Sym *) * (size_t)cap);
-        if (sl->nsizes)
-            memcpy(ns, sl->sizes, sizeof(Sym *) * (size_t)sl->nsizes);
-        sl->sizes = ns;
-        sl->capsizes = cap;
-    }
+    sl->sizes = arena_grow(c->arena, sl->sizes, sl->nsizes, &sl->capsizes, 4, sizeof(Sym *));
     sl->sizes[sl->nsizes++] = size;
 }
 

@@ -36,8 +36,7 @@
 
 struct SymCtx {
     Arena *arena;
-    Sym **tab; /* interning table: open addressing, linear probing, at most half full */
-    size_t cap, count;
+    HashMap tab; /* the interning table: every Sym, keyed by its hash and its fields */
     int next_id;
     bool overflow; /* set by checked arithmetic; reported when the public call returns */
     void (*on_error)(void *user, const char *msg);
@@ -48,13 +47,6 @@ static void *xrealloc(void *p, size_t n) {
     p = realloc(p, n ? n : 1);
     if (!p)
         arena_oom(); /* unwinds the compile (its scratch here is lost, not corrupted) */
-    return p;
-}
-
-static void *xcalloc(size_t n, size_t size) {
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        arena_oom();
     return p;
 }
 
@@ -299,18 +291,17 @@ static uint64_t mix(uint64_t h, uint64_t v) {
     return h ^ (h >> 29);
 }
 
-static void table_put(Sym **tab, size_t cap, Sym *e) {
-    size_t i = e->hash & (cap - 1);
-    while (tab[i])
-        i = (i + 1) & (cap - 1);
-    tab[i] = e;
+/* Whether the Syms x and y (x interned, y a key being looked up) have the same fields. */
+static bool sym_eq(const void *x, const void *y) {
+    const Sym *a = x, *b = y;
+    return a->kind == b->kind && a->c == b->c && a->dim == b->dim && a->n == b->n &&
+           (a->n == 0 || memcmp(a->args, b->args, (size_t)a->n * sizeof *a->args) == 0);
 }
 
 SymCtx *sym_ctx_new(Arena *a) {
     SymCtx *s = arena_alloc(a, sizeof *s);
     s->arena = a;
-    s->cap = 1024;
-    s->tab = arena_alloc(a, s->cap * sizeof *s->tab);
+    hashmap_init(&s->tab, a, 1024, sym_eq);
     return s;
 }
 
@@ -334,12 +325,15 @@ static Sym *intern(SymCtx *s, SymKind kind, int64_t c, int dim, int n, Sym *cons
     uint64_t h = mix(mix(mix(kind, (uint64_t)c), (uint64_t)dim), (uint64_t)n);
     for (int i = 0; i < n; i++)
         h = mix(h, (uint64_t)args[i]->id);
-    for (size_t i = h & (s->cap - 1); s->tab[i]; i = (i + 1) & (s->cap - 1)) {
-        Sym *e = s->tab[i];
-        if (e->hash == h && e->kind == kind && e->c == c && e->dim == dim && e->n == n &&
-            (n == 0 || memcmp(e->args, args, (size_t)n * sizeof *args) == 0))
-            return e;
-    }
+    Sym key;
+    key.kind = kind;
+    key.c = c;
+    key.dim = dim;
+    key.n = n;
+    key.args = (Sym **)args;
+    HashEntry *found = hashmap_get(&s->tab, h, &key);
+    if (found)
+        return (Sym *)found->key;
     Sym *e = arena_alloc(s->arena, sizeof *e);
     e->kind = kind;
     e->c = c;
@@ -357,17 +351,7 @@ static Sym *intern(SymCtx *s, SymKind kind, int64_t c, int dim, int n, Sym *cons
         e->maxdim = args[i]->maxdim > e->maxdim ? args[i]->maxdim : e->maxdim;
         e->dmask |= args[i]->dmask;
     }
-    if (2 * (s->count + 1) > s->cap) { /* grow: the old table is left to the arena */
-        size_t cap = 2 * s->cap;
-        Sym **tab = arena_alloc(s->arena, cap * sizeof *tab);
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->tab[i])
-                table_put(tab, cap, s->tab[i]);
-        s->tab = tab;
-        s->cap = cap;
-    }
-    table_put(s->tab, s->cap, e);
-    s->count++;
+    hashmap_put(&s->tab, h, e);
     return e;
 }
 
@@ -398,10 +382,7 @@ typedef struct {
 } Poly;
 
 static void push(Poly *p, int64_t k, Sym *m) {
-    if (p->n == p->cap) {
-        p->cap = p->cap ? 2 * p->cap : 8;
-        p->t = xrealloc(p->t, (size_t)p->cap * sizeof *p->t);
-    }
+    p->t = arena_grow(NULL, p->t, p->n, &p->cap, 8, sizeof *p->t);
     p->t[p->n++] = (Term){k, m};
 }
 
@@ -819,51 +800,23 @@ Sym *sym_prod(SymCtx *s, Sym *const *v, int from, int to) {
  * parents), each once, with its result kept by position. */
 
 typedef struct {
-    const Sym **key; /* open addressing on Sym.hash: node -> its position in nodes[] */
-    int *pos;
-    size_t cap;
+    HashMap pos; /* node -> 1 + its position in nodes[] (on the heap, by Sym.hash, pointer) */
     const Sym **nodes; /* the collected nodes, in id order once walk_collect returns */
     int n, capn;
 } Walk;
 
-static size_t walk_slot(const Walk *w, const Sym *e) {
-    size_t i = e->hash & (w->cap - 1);
-    while (w->key[i] && w->key[i] != e)
-        i = (i + 1) & (w->cap - 1);
-    return i;
-}
-
 /* The position of e in w->nodes, or -1 when it was not collected. */
 static int walk_find(const Walk *w, const Sym *e) {
-    size_t i = walk_slot(w, e);
-    return w->key[i] ? w->pos[i] : -1;
+    HashEntry *h = hashmap_get(&w->pos, e->hash, e);
+    return h ? (int)(intptr_t)h->val - 1 : -1;
 }
 
 static bool walk_add(Walk *w, const Sym *e) {
-    if (2 * ((size_t)w->n + 1) > w->cap) {
-        Walk g = *w;
-        g.cap = w->cap ? 2 * w->cap : 64;
-        g.key = xcalloc(g.cap, sizeof *g.key);
-        g.pos = xcalloc(g.cap, sizeof *g.pos);
-        for (size_t i = 0; i < w->cap; i++)
-            if (w->key[i]) {
-                size_t j = walk_slot(&g, w->key[i]);
-                g.key[j] = w->key[i];
-                g.pos[j] = w->pos[i];
-            }
-        free(w->key);
-        free(w->pos);
-        *w = g;
-    }
-    size_t i = walk_slot(w, e);
-    if (w->key[i])
+    HashEntry *h = hashmap_put(&w->pos, e->hash, e);
+    if (h->val)
         return false;
-    if (w->n == w->capn) {
-        w->capn = w->capn ? 2 * w->capn : 64;
-        w->nodes = xrealloc(w->nodes, (size_t)w->capn * sizeof *w->nodes);
-    }
-    w->key[i] = e;
-    w->pos[i] = w->n;
+    h->val = (void *)(intptr_t)(w->n + 1);
+    w->nodes = arena_grow(NULL, w->nodes, w->n, &w->capn, 64, sizeof *w->nodes);
     w->nodes[w->n++] = e;
     return true;
 }
@@ -877,8 +830,9 @@ static int id_cmp(const void *x, const void *y) {
  * dim of `mask` (every non-leaf when all). */
 static void walk_collect(Walk *w, const Sym *root, uint64_t mask, bool all) {
     *w = (Walk){0};
-    const Sym **stack = xrealloc(NULL, 64 * sizeof *stack);
-    size_t sp = 0, cap = 64;
+    hashmap_init(&w->pos, NULL, 64, NULL);
+    int sp = 0, cap = 0;
+    const Sym **stack = arena_grow(NULL, NULL, 0, &cap, 64, sizeof *stack);
     walk_add(w, root);
     stack[sp++] = root;
     while (sp) {
@@ -887,22 +841,18 @@ static void walk_collect(Walk *w, const Sym *root, uint64_t mask, bool all) {
             const Sym *y = x->args[i];
             if (y->n == 0 || (!all && !(y->dmask & mask)) || !walk_add(w, y))
                 continue;
-            if (sp == cap) {
-                cap *= 2;
-                stack = xrealloc(stack, cap * sizeof *stack);
-            }
+            stack = arena_grow(NULL, stack, sp, &cap, 64, sizeof *stack);
             stack[sp++] = y;
         }
     }
     free(stack);
     qsort(w->nodes, (size_t)w->n, sizeof *w->nodes, id_cmp);
     for (int i = 0; i < w->n; i++)
-        w->pos[walk_slot(w, w->nodes[i])] = i;
+        hashmap_get(&w->pos, w->nodes[i]->hash, w->nodes[i])->val = (void *)(intptr_t)(i + 1);
 }
 
 static void walk_free(Walk *w) {
-    free(w->key);
-    free(w->pos);
+    hashmap_free(&w->pos);
     free(w->nodes);
 }
 
@@ -1101,7 +1051,7 @@ typedef struct {
     size_t start, max; /* the output began at b->len == start; at most max bytes of it */
     bool cut;          /* stopped before the limit: what is left would pass it */
     Task *stack;
-    size_t n, cap;
+    int n, cap;
 } Printer;
 
 static size_t out_len(const Printer *p) { return p->b->len - p->start; }
@@ -1124,10 +1074,7 @@ static void put_int(Printer *p, int64_t v) {
 }
 
 static void task(Printer *p, TaskKind kind, const Sym *e, int i, const char *s, int64_t v) {
-    if (p->n == p->cap) {
-        p->cap = p->cap ? 2 * p->cap : 32;
-        p->stack = xrealloc(p->stack, p->cap * sizeof *p->stack);
-    }
+    p->stack = arena_grow(NULL, p->stack, p->n, &p->cap, 32, sizeof *p->stack);
     p->stack[p->n++] = (Task){kind, i, e, s, v};
 }
 
@@ -1276,7 +1223,7 @@ static void step_sym(Printer *p, const Sym *e, int prec) {
             return;
         }
     }
-    if (p->n + out_len(p) >= p->max) { /* the pending text alone passes the limit */
+    if ((size_t)p->n + out_len(p) >= p->max) { /* the pending text alone passes the limit */
         p->cut = true;
         return;
     }
