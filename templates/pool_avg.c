@@ -8,7 +8,7 @@
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "o2c_target.c"
-#include "pool_win.c"
+#include "pool_count.c"
 #endif
 
 static void avgpool_T(const T *x, T *y, int64_t nc, const int64_t *in, const int64_t *out,

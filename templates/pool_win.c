@@ -1,5 +1,5 @@
-/* pool_win.c - the window of one pool output position along each spatial axis, and
- * AveragePool's divisor, from pool_taps_T (the pool_* kernels and qms_avgpool.c). */
+/* pool_win.c - the window of one pool output position along each spatial axis, from
+ * pool_taps_T (the pool_* kernels and qms_avgpool.c). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "pool_taps.c"
@@ -31,12 +31,4 @@ static inline pool_win_T pool_window_T(int64_t o, int ax, const int64_t *in, con
     return w;
 }
 
-/* AveragePool's divisor for the window w0 x w1 x w2: the taps inside the padded input when
- * count_include_pad, else the taps inside the input. */
-static inline int64_t pool_count_T(const pool_win_T *w0, const pool_win_T *w1,
-                                   const pool_win_T *w2, int64_t count_include_pad) {
-    if (count_include_pad)
-        return (w0->p1 - w0->p0) * (w1->p1 - w1->p0) * (w2->p1 - w2->p0);
-    return (w0->j1 - w0->j0) * (w1->j1 - w1->j0) * (w2->j1 - w2->j0);
-}
 #endif

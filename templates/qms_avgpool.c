@@ -10,7 +10,7 @@
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "qms_quant.c"
-#include "pool_win.c"
+#include "pool_count.c"
 #endif
 
 static void qms_avgpool_T(const T *x, T *y, int64_t nc, const int64_t *in, const int64_t *out,

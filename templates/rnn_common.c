@@ -71,14 +71,6 @@ static inline void rnn_matvec_T(T *g, const T *m, const T *v, const T *bias, int
         g[j] = (bias ? bias[j] : (T)0) + rnn_dot_T(m + j * n, v, n);
 }
 
-/* g[j] += bias[j] + dot(m row j, v): the recurrence R H + Rb added to gate sums that hold
- * W x + Wb; bias may be NULL. */
-static inline void rnn_matvec_add_T(T *g, const T *m, const T *v, const T *bias, int64_t rows,
-                                    int64_t n) {
-    for (int64_t j = 0; j < rows; j++)
-        g[j] += (bias ? bias[j] : (T)0) + rnn_dot_T(m + j * n, v, n);
-}
-
 /* Direction d's weights of a cell with `gates` blocks of hid rows (RNN 1, GRU 3, LSTM 4):
  * W[d] is [gates*hid, in], R[d] is [gates*hid, hid], B[d] is Wb then Rb (gates*hid each);
  * wb and rb are NULL when there is no B. */

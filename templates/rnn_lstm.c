@@ -15,7 +15,7 @@
  * scratch: 6 * hid elements. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
-#include "rnn_common.c"
+#include "rnn_matvec_add.c"
 #endif
 
 static void lstm_T(const T *x, const T *w, const T *r, const T *bias, const int32_t *lens,
