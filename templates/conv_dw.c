@@ -35,6 +35,8 @@
 #ifndef DW3_ROW_FN
 #if O2C_DW3_REGS
 #define DW3_ROW_FN O2C_HOT
+#elif O2C_X86_DISPATCH
+#define DW3_ROW_FN O2C_INLINE /* into each of dwconv_T's clones, vectorised for its ISA */
 #else
 #define DW3_ROW_FN inline
 #endif
@@ -214,6 +216,7 @@ static DW3_ROW_FN void dwconv_row3_T(T *yr, int64_t lo, int64_t hi, int64_t sw, 
 
 /* Channel c (the generated code loops over the channels, sharing them out among OpenMP threads
  * when built with OpenMP). */
+O2C_KERNEL
 static void dwconv_T(const T *x, const T *w, const T *bias, const T *res, T *y, int64_t c,
                      int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH, int64_t KW,
                      int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph, int64_t pw,

@@ -33,6 +33,7 @@ static void im2col_span_T(int64_t ix0, int64_t sw, int64_t W, int64_t run, int64
 }
 
 /* Rows r = u * KW .. u * KW + KW - 1 of the tile: unit u = (c * KD + kz) * KH + ky. */
+O2C_KERNEL
 static void im2col_unit_T(const T *x, int64_t u, const int64_t *in, const int64_t *out,
                           const int64_t *kern, const int64_t *stride, const int64_t *dil,
                           const int64_t *pad, int64_t p0, int64_t np, T *cols) {

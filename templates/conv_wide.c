@@ -19,8 +19,10 @@
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm_act.c"
+#include "o2c_target.c"
 #endif
 
+O2C_KERNEL
 static void convwide_T(const T *x, const T *w, const T *bias, const T *res, T *y, int64_t C,
                        int64_t M, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH,
                        int64_t KW, int64_t dh, int64_t dw, int64_t ph, int64_t pw, int act, T p0,

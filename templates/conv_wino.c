@@ -44,6 +44,7 @@ static int64_t wino_off_T(int64_t k, int64_t j, int64_t K, int64_t Np, int64_t P
  * panel: first the row transform B^T d of
  * the block's four input rows (padding as zeros), then the column transform, which for the
  * tile at k of the block reads columns 2 k .. 2 k + 3 of it. */
+O2C_KERNEL
 static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, int64_t pl,
                       int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V) {
     const int64_t Np = (nt + P - 1) / P * P, vs = C * Np;
@@ -120,6 +121,7 @@ static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, i
 /* Output transform: Mo holds the 16 products, each M x Np (row stride Np, Np = nt rounded up
  * to NR); writes the tiles t0 .. t0 + nt - 1 of y (M x OH x OW), adding bias[m] and res (like
  * y) when not NULL, then the activation (gemm_act.c).  Blocks of tiles as in wino_in_T. */
+O2C_KERNEL
 static void wino_out_n_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t TW, int64_t t0,
                          int64_t nt, const T *bias, const T *res, int act, T p0, T p1, T *y) {
     const int64_t NR = GEMM_NR_T, Np = (nt + NR - 1) / NR * NR, ms = M * Np;
@@ -194,6 +196,7 @@ static void wino_out_n_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t
 
 /* The output transform of the transposed products: Mo holds 16 matrices of nt x M (row stride
  * M); the arithmetic runs along the output channels, NR at a time. */
+O2C_KERNEL
 static void wino_out_t_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t TW, int64_t t0,
                          int64_t nt, const T *bias, const T *res, int act, T p0, T p1, T *y) {
     const int64_t NR = GEMM_NR_T, ms = nt * M, OHW = OH * OW;

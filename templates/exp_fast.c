@@ -6,9 +6,10 @@
  * stays NaN.  Not for x above 88 (softmax only passes x - max <= 0). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "o2c_target.c"
 #endif
 
-static float expf_fast_T(float x) {
+static O2C_INLINE float expf_fast_T(float x) {
     const float magic = 12582912.0f; /* 1.5 * 2^23: adding it rounds to an integer */
     const float xc = x < -87.0f ? -87.0f : x > 88.0f ? 88.0f : x;
     const float t = xc * 1.44269504f + magic, nf = t - magic;

@@ -33,6 +33,7 @@
  * defined: the unit tests check both paths). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "o2c_target.c"
 #include "gemm_act.c"
 #endif
 
@@ -55,6 +56,7 @@ typedef struct gemm_epi_T {
 } gemm_epi_T;
 
 /* Packs the mc x kc block of alpha * op(A) at (i0, k0) into MR-row panels. */
+O2C_KERNEL
 static void gemm_pack_a_T(const T *A, int64_t lda, int transA, int64_t i0, int64_t k0,
                                  int64_t mc, int64_t kc, T alpha, T *dst) {
     int64_t i, k, r;
@@ -81,6 +83,7 @@ static void gemm_pack_a_T(const T *A, int64_t lda, int transA, int64_t i0, int64
 }
 
 /* Packs the kc x nc block of alpha * op(B) at (k0, j0) into NR-column panels. */
+O2C_KERNEL
 static void gemm_pack_b_T(const T *B, int64_t ldb, int transB, int64_t k0, int64_t j0,
                                  int64_t kc, int64_t nc, T alpha, T *dst) {
     const int64_t NR = GEMM_NR_T;
@@ -115,6 +118,7 @@ static void gemm_pack_b_T(const T *B, int64_t ldb, int transB, int64_t k0, int64
 }
 
 /* Epilogue over the mr x nr tile of C at (i0, j0) of the whole product. */
+O2C_KERNEL
 static void gemm_epi_tile_T(const gemm_epi_T *ep, T *c, int64_t ldc, int64_t i0,
                                    int64_t j0, int64_t mr, int64_t nr) {
     int64_t i, j;
@@ -138,17 +142,50 @@ static void gemm_epi_tile_T(const gemm_epi_T *ep, T *c, int64_t ldc, int64_t i0,
     }
 }
 
+/* Stores the mr x nr corner of the tile t (rows GEMM_NR_T apart) to C, overwriting when
+ * `first`, else accumulating; then the epilogue ep (if any) of the tile at (i0, j0). */
+static void gemm_store_tile_T(const T *t, T *c, int64_t ldc, int64_t mr, int64_t nr, int first,
+                              const gemm_epi_T *ep, int64_t i0, int64_t j0) {
+    int64_t i, j;
+    for (i = 0; i < mr; i++)
+        for (j = 0; j < nr; j++)
+            c[i * ldc + j] = first ? t[i * GEMM_NR_T + j] : c[i * ldc + j] + t[i * GEMM_NR_T + j];
+    if (ep)
+        gemm_epi_tile_T(ep, c, ldc, i0, j0, mr, nr);
+}
+
 /* Micro-kernel: acc = A panel (kc x MR) x B panel (kc x NR, rows ldb apart: NR when packed,
  * the matrix's own ldb when read in place); then the mr x nr corner of the tile is stored to C
  * (overwriting when `first`, else accumulating), with the epilogue ep (NULL but after the last
  * K block) of the tile at (i0, j0) of the product: on a full tile with a per-row or per-column
  * bias, in registers before the one store, else by gemm_epi_tile_T after it. */
 #if defined(__GNUC__) && !defined(__TINYC__) && !defined(O2C_NO_VECTOR)
+#define GEMM_VECTOR 1
+/* 64-bit Arm (32 registers of 16 bytes): the 32-byte-vector kernel below, whose 8 accumulators
+ * take 16 of them (the 64-byte one's 16 would need 64) */
+#if defined(__aarch64__)
+#define GEMM_V32 1
+#else
+#define GEMM_V32 0
+#endif
+#if !defined(__clang__)
+#define GEMM_FMA __attribute__((optimize("fp-contract=fast")))
+#else
+#define GEMM_FMA
+#endif
+#if O2C_X86_DISPATCH
+#define GEMM_TARGET_V64 O2C_TARGET_AVX512 /* the kernel of CPUs with AVX-512 (picked below) */
+#else
+#define GEMM_TARGET_V64
+#endif
+#else
+#define GEMM_VECTOR 0
+#define GEMM_V32 0
+#endif
+#if GEMM_VECTOR && !GEMM_V32
 __extension__ typedef T gemm_v_T __attribute__((vector_size(64)));
 __extension__ typedef T gemm_vu_T __attribute__((vector_size(64), aligned(sizeof(T)), may_alias));
-#if !defined(__clang__)
-__attribute__((optimize("fp-contract=fast")))
-#endif
+GEMM_TARGET_V64 GEMM_FMA
 static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
                        int64_t mr, int64_t nr, int first, const gemm_epi_T *ep, int64_t i0,
                        int64_t j0) {
@@ -208,23 +245,76 @@ static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, in
         }
     } else {
         T t[GEMM_MR * 2 * (64 / sizeof(T))];
-        int64_t i, j;
         gemm_vu_T *tv = (gemm_vu_T *)(void *)t;
         tv[0] = c00, tv[1] = c01, tv[2] = c10, tv[3] = c11, tv[4] = c20, tv[5] = c21;
         tv[6] = c30, tv[7] = c31, tv[8] = c40, tv[9] = c41, tv[10] = c50, tv[11] = c51;
         tv[12] = c60, tv[13] = c61, tv[14] = c70, tv[15] = c71;
-        for (i = 0; i < mr; i++)
-            for (j = 0; j < nr; j++)
-                c[i * ldc + j] = first ? t[i * 2 * VL + j] : c[i * ldc + j] + t[i * 2 * VL + j];
-        if (ep)
-            gemm_epi_tile_T(ep, c, ldc, i0, j0, mr, nr);
+        gemm_store_tile_T(t, c, ldc, mr, nr, first, ep, i0, j0);
     }
 }
+#endif
+
+#if O2C_X86_DISPATCH || GEMM_V32
+#if O2C_X86_DISPATCH
+#define GEMM_TARGET_V32 O2C_TARGET_AVX2
 #else
-/* Plain C: the same tile in an array (tcc keeps it in memory; it is the correctness path). */
-static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
-                       int64_t mr, int64_t nr, int first, const gemm_epi_T *ep, int64_t i0,
-                       int64_t j0) {
+#define GEMM_TARGET_V32
+#endif
+/* AVX2 + FMA (16 ymm registers), and 64-bit Arm: the 8 x NR tile as four sub-tiles of 4 rows x two 32-byte
+ * vectors, 8 accumulators each, every one a pass over the kc panels (8 FMAs to 2 loads and 4
+ * broadcasts per k: the 64-byte kernel's 16 accumulators would need 32 registers here). */
+__extension__ typedef T gemm_v8_T __attribute__((vector_size(32)));
+__extension__ typedef T gemm_v8u_T __attribute__((vector_size(32), aligned(sizeof(T)), may_alias));
+GEMM_TARGET_V32 GEMM_FMA
+static void gemm_ukr_v32_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
+                          int64_t mr, int64_t nr, int first, const gemm_epi_T *ep, int64_t i0,
+                          int64_t j0) {
+    const int VL = (int)(32 / sizeof(T)), NR = GEMM_NR_T;
+    const int full = mr == GEMM_MR && nr == NR;
+    T t[GEMM_MR * 2 * (64 / sizeof(T))]; /* the tile, when only its mr x nr corner is stored */
+    int h, q, i;
+    int64_t k;
+    for (h = 0; h < GEMM_MR; h += 4) {
+        for (q = 0; q < NR; q += 2 * VL) {
+            const T *ak = a + h, *bk = b + q;
+            gemm_v8_T c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0}, c30 = {0},
+                      c31 = {0}, acc[8];
+            for (k = 0; k < kc; k++) {
+                const gemm_v8_T b0 = *(const gemm_v8u_T *)(const void *)bk;
+                const gemm_v8_T b1 = *(const gemm_v8u_T *)(const void *)(bk + VL);
+                c00 += ak[0] * b0, c01 += ak[0] * b1;
+                c10 += ak[1] * b0, c11 += ak[1] * b1;
+                c20 += ak[2] * b0, c21 += ak[2] * b1;
+                c30 += ak[3] * b0, c31 += ak[3] * b1;
+                ak += GEMM_MR;
+                bk += ldb;
+            }
+            acc[0] = c00, acc[1] = c01, acc[2] = c10, acc[3] = c11;
+            acc[4] = c20, acc[5] = c21, acc[6] = c30, acc[7] = c31;
+            for (i = 0; i < 4; i++) {
+                gemm_v8u_T *p = full ? (gemm_v8u_T *)(void *)(c + (h + i) * ldc + q)
+                                     : (gemm_v8u_T *)(void *)(t + (h + i) * NR + q);
+                if (full && !first)
+                    p[0] += acc[2 * i], p[1] += acc[2 * i + 1];
+                else
+                    p[0] = acc[2 * i], p[1] = acc[2 * i + 1];
+            }
+        }
+    }
+    if (!full)
+        gemm_store_tile_T(t, c, ldc, mr, nr, first, ep, i0, j0);
+    else if (ep)
+        gemm_epi_tile_T(ep, c, ldc, i0, j0, mr, nr);
+}
+#endif
+
+#if !GEMM_VECTOR || O2C_X86_DISPATCH
+/* Plain C: the same tile in an array (tcc keeps it in memory; it is the correctness path, and
+ * x86 CPUs without AVX2 take it). */
+O2C_KERNEL
+static void gemm_ukr_c_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
+                         int64_t mr, int64_t nr, int first, const gemm_epi_T *ep, int64_t i0,
+                         int64_t j0) {
     const int64_t NR = GEMM_NR_T;
     T acc[GEMM_MR * 2 * (64 / sizeof(T))];
     int64_t i, j, k;
@@ -240,22 +330,51 @@ static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, in
         a += GEMM_MR;
         b += ldb;
     }
-    for (i = 0; i < mr; i++)
-        for (j = 0; j < nr; j++)
-            c[i * ldc + j] = first ? acc[i * NR + j] : c[i * ldc + j] + acc[i * NR + j];
-    if (ep)
-        gemm_epi_tile_T(ep, c, ldc, i0, j0, mr, nr);
+    gemm_store_tile_T(acc, c, ldc, mr, nr, first, ep, i0, j0);
 }
 #endif
+
+/* The micro-kernel this CPU runs best: with O2C_X86_DISPATCH, the AVX-512 one, else the AVX2
+ * one, else plain C (the engine calls it through the pointer); otherwise the one the flags
+ * built, called by name (GEMM_UKR_T), so the compiler can specialise it. */
+#if O2C_X86_DISPATCH
+#define GEMM_UKR_T ukr
+#define GEMM_UKR_SMALL_T ukr
+#elif GEMM_V32
+#define GEMM_UKR_T gemm_ukr_v32_T
+#define GEMM_UKR_SMALL_T gemm_ukr_small_c_T
+#elif GEMM_VECTOR
+#define GEMM_UKR_T gemm_ukr_T
+#define GEMM_UKR_SMALL_T gemm_ukr_small_T
+#else
+#define GEMM_UKR_T gemm_ukr_c_T
+#define GEMM_UKR_SMALL_T gemm_ukr_small_c_T
+#endif
+typedef void (*gemm_ukr_fn_T)(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
+                              int64_t mr, int64_t nr, int first, const gemm_epi_T *ep,
+                              int64_t i0, int64_t j0);
+static gemm_ukr_fn_T gemm_ukr_pick_T(void) {
+#if O2C_X86_DISPATCH
+    if (o2c_cpu_avx512())
+        return gemm_ukr_T;
+    if (o2c_cpu_avx2())
+        return gemm_ukr_v32_T;
+    return gemm_ukr_c_T;
+#elif GEMM_V32
+    return gemm_ukr_v32_T;
+#elif GEMM_VECTOR
+    return gemm_ukr_T;
+#else
+    return gemm_ukr_c_T;
+#endif
+}
 
 /* Small M (fewer than MR rows: a GEMV, a fully connected layer on one sample, a correlation
  * with one output channel): the mr x nr tile (mr <= 4) of alpha * A x B panel, A read in place
  * (element (i, k) at a[i * sai + k * sak]), B panel rows ldb apart; overwrites C when `first`,
  * else accumulates.  Rows past mr repeat the last one (computed, never stored). */
-#if defined(__GNUC__) && !defined(__TINYC__) && !defined(O2C_NO_VECTOR)
-#if !defined(__clang__)
-__attribute__((optimize("fp-contract=fast")))
-#endif
+#if GEMM_VECTOR && !GEMM_V32
+GEMM_TARGET_V64 GEMM_FMA
 static void gemm_ukr_small_T(int64_t kc, int64_t mr, const T *a, int64_t sai, int64_t sak,
                              const T *b, int64_t ldb, T *c, int64_t ldc, int64_t nr, int first,
                              T alpha) {
@@ -308,8 +427,11 @@ static void gemm_ukr_small_T(int64_t kc, int64_t mr, const T *a, int64_t sai, in
             c[i * ldc + j] = first ? t[j] : c[i * ldc + j] + t[j];
     }
 }
-#else
-static void gemm_ukr_small_T(int64_t kc, int64_t mr, const T *a, int64_t sai, int64_t sak,
+#endif
+#if !GEMM_VECTOR || O2C_X86_DISPATCH || GEMM_V32
+/* Plain C (vectorised by the C compiler: with O2C_X86_DISPATCH, for AVX2 in its clone). */
+O2C_KERNEL
+static void gemm_ukr_small_c_T(int64_t kc, int64_t mr, const T *a, int64_t sai, int64_t sak,
                              const T *b, int64_t ldb, T *c, int64_t ldc, int64_t nr, int first,
                              T alpha) {
     T acc[2 * (64 / sizeof(T))];
@@ -329,16 +451,30 @@ static void gemm_ukr_small_T(int64_t kc, int64_t mr, const T *a, int64_t sai, in
 }
 #endif
 
+typedef void (*gemm_ukr_small_fn_T)(int64_t kc, int64_t mr, const T *a, int64_t sai,
+                                    int64_t sak, const T *b, int64_t ldb, T *c, int64_t ldc,
+                                    int64_t nr, int first, T alpha);
+static gemm_ukr_small_fn_T gemm_ukr_small_pick_T(void) {
+#if O2C_X86_DISPATCH
+    return o2c_cpu_avx512() ? gemm_ukr_small_T : gemm_ukr_small_c_T;
+#elif GEMM_VECTOR && !GEMM_V32
+    return gemm_ukr_small_T;
+#else
+    return gemm_ukr_small_c_T;
+#endif
+}
+
 /* One (jc, pc) block of the engine for M < MR (below).  Its B panels are shared out among the
  * threads of the enclosing OpenMP parallel region, if any (orphaned worksharing: serially,
  * the loops run whole). */
 static void gemm_small_block_T(int64_t M, int64_t nc, int64_t kc, int64_t jc, int64_t pc,
                                const T *ap, int64_t sai, int64_t sak, const T *B, int64_t ldb,
                                int transB, int64_t np, T *C, int64_t ldc, T alpha, int first,
-                               const gemm_epi_T *ep, T *bbuf) {
+                               const gemm_epi_T *ep, T *bbuf, gemm_ukr_small_fn_T ukr) {
     const int64_t NR = GEMM_NR_T, npan = (nc + NR - 1) / NR;
     const int64_t nfull = transB == 0 ? nc / NR * NR : 0;
     int64_t p;
+    (void)ukr; /* called through GEMM_UKR_SMALL_T */
     if (transB == 1) {
 #ifdef _OPENMP
 #pragma omp for schedule(static)
@@ -366,7 +502,7 @@ static void gemm_small_block_T(int64_t M, int64_t nc, int64_t kc, int64_t jc, in
         else if (transB == 0)
             bp = bbuf;
         for (i = 0; i < M; i += 4)
-            gemm_ukr_small_T(kc, M - i < 4 ? M - i : 4, ap + i * sai, sai, sak, bp, lb,
+            GEMM_UKR_SMALL_T(kc, M - i < 4 ? M - i : 4, ap + i * sai, sai, sak, bp, lb,
                              C + i * ldc + jc + jr, ldc, nr, first, alpha);
         if (ep)
             gemm_epi_tile_T(ep, C + jc + jr, ldc, 0, jc + jr, M, nr);
@@ -382,6 +518,7 @@ static void gemm_small_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t ld
     const int64_t NR = GEMM_NR_T, np = (N + NR - 1) / NR * NR;
     const int64_t sai = transA ? 1 : lda;
     const int64_t sak = transA == GEMM_PACKED ? GEMM_MR : transA ? lda : 1;
+    const gemm_ukr_small_fn_T ukr = gemm_ukr_small_pick_T();
     int64_t jc, pc;
     for (jc = 0; jc < N; jc += GEMM_NC) {
         const int64_t nc = N - jc < GEMM_NC ? N - jc : GEMM_NC;
@@ -395,7 +532,7 @@ static void gemm_small_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t ld
 #pragma omp parallel if (M * nc * kc >= GEMM_PAR_MIN && nc > NR)
 #endif
             gemm_small_block_T(M, nc, kc, jc, pc, ap, sai, sak, B, ldb, transB, np, C, ldc, alpha,
-                               first, ep, bbuf);
+                               first, ep, bbuf, ukr);
         }
     }
 }
@@ -408,11 +545,13 @@ static void gemm_small_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t ld
 static void gemm_block_T(int64_t M, int64_t nc, int64_t kc, int64_t jc, int64_t pc, const T *A,
                          int64_t lda, int transA, const T *B, int64_t ldb, int transB, T *C,
                          int64_t ldc, T alpha_a, T alpha_b, int first, const gemm_epi_T *ep,
-                         int direct_b, int64_t mp, int64_t np, T *abuf, T *bbuf) {
+                         int direct_b, int64_t mp, int64_t np, T *abuf, T *bbuf,
+                         gemm_ukr_fn_T ukr) {
     const int64_t NR = GEMM_NR_T, npan = (nc + NR - 1) / NR;
     const int64_t nfull = nc / NR * NR; /* direct_b: panels read in place */
     const T *bp = bbuf;
     int64_t ic, p, t;
+    (void)ukr; /* called through GEMM_UKR_T */
     if (transB == GEMM_PACKED) {
         bp = B + pc * np + jc * kc;
     } else if (!direct_b) {
@@ -453,13 +592,13 @@ static void gemm_block_T(int64_t M, int64_t nc, int64_t kc, int64_t jc, int64_t 
             T *ct = C + (ic + ir) * ldc + jc + jr;
             const int64_t ti = ic + ir, tj = jc + jr;
             if (!direct_b)
-                gemm_ukr_T(kc, ap + ir * kc, bp + jr * kc, NR, ct, ldc, mr, nr, first, ep, ti,
+                GEMM_UKR_T(kc, ap + ir * kc, bp + jr * kc, NR, ct, ldc, mr, nr, first, ep, ti,
                            tj);
             else if (jr < nfull)
-                gemm_ukr_T(kc, ap + ir * kc, B + pc * ldb + jc + jr, ldb, ct, ldc, mr, nr, first,
+                GEMM_UKR_T(kc, ap + ir * kc, B + pc * ldb + jc + jr, ldb, ct, ldc, mr, nr, first,
                            ep, ti, tj);
             else
-                gemm_ukr_T(kc, ap + ir * kc, bbuf, NR, ct, ldc, mr, nr, first, ep, ti, tj);
+                GEMM_UKR_T(kc, ap + ir * kc, bbuf, NR, ct, ldc, mr, nr, first, ep, ti, tj);
         }
     }
 }
@@ -484,6 +623,7 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
     /* alpha is applied while packing B, or A when B is not packed here */
     const T alpha_b = direct_b ? (T)1 : alpha;
     const T alpha_a = transB == GEMM_PACKED || direct_b ? alpha : (T)1;
+    const gemm_ukr_fn_T ukr = gemm_ukr_pick_T();
     int64_t i, j, jc, pc;
     if (M <= 0 || N <= 0)
         return;
@@ -514,7 +654,7 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
 #pragma omp parallel if (M * nc * kc >= GEMM_PAR_MIN && (M > GEMM_MR || nc > NR))
 #endif
             gemm_block_T(M, nc, kc, jc, pc, A, lda, transA, B, ldb, transB, C, ldc, alpha_a,
-                         alpha_b, first, ep, direct_b, mp, np, abuf, bbuf);
+                         alpha_b, first, ep, direct_b, mp, np, abuf, bbuf, ukr);
         }
     }
 }

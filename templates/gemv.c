@@ -241,11 +241,11 @@ static O2C_INLINE void gemv_blk_T(const T *x, const int64_t xk, const T *w,
         gemm_act_T(y, GEMV_R, g->act, g->p0, g->p1);
 }
 
-static O2C_HOT void gemv_b1_T(const T *x, const T *w, const gemv_geo_T *g, const T *bias,
+O2C_KERNEL static O2C_HOT void gemv_b1_T(const T *x, const T *w, const gemv_geo_T *g, const T *bias,
                               const T *res, T *y) {
     gemv_blk_T(x, 1, w, g, bias, res, y);
 }
-static O2C_HOT void gemv_bs_T(const T *x, const T *w, const gemv_geo_T *g, const T *bias,
+O2C_KERNEL static O2C_HOT void gemv_bs_T(const T *x, const T *w, const gemv_geo_T *g, const T *bias,
                               const T *res, T *y) {
     gemv_blk_T(x, g->xk, w, g, bias, res, y);
 }

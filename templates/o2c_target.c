@@ -19,7 +19,22 @@
  *               (ISO modes do not contract), and no scheduling before register allocation,
  *               which on 32-register cores turns 24 accumulators into spills and copies.
  *   O2C_INLINE  forces inlining (GCC/Clang), so a call with literal strides or kernel sizes
- *               gets its own copy of the loop with immediate offsets. */
+ *               gets its own copy of the loop with immediate offsets.
+ *   O2C_X86_DISPATCH  1: an x86-64 GCC/Clang build whose flags do not promise AVX-512 (plain
+ *               -O2, or -mavx2): the hot kernels are also compiled for AVX-512 (O2C_TARGET_AVX512)
+ *               and AVX2 + FMA (O2C_TARGET_AVX2, empty when the flags already have them), and
+ *               each call runs the best the CPU has: o2c_cpu_avx512() / o2c_cpu_avx2() read what
+ *               libgcc's start-up found with cpuid (__builtin_cpu_supports: nothing is written
+ *               after start-up, so it is thread-safe).  O2C_NO_DISPATCH turns it off.
+ *   O2C_KERNEL  on a kernel whose loops the C compiler vectorises (Winograd transforms, unfold):
+ *               with O2C_X86_DISPATCH, GCC vectorises them at -O2 too (its -O2 cost model
+ *               leaves loops with a remainder scalar) and, on glibc, builds them for x86-64-v4
+ *               (AVX-512), x86-64-v3 (AVX2) and the flags' baseline, the loader picking one per
+ *               process (target_clones: an ifunc, resolved before main).  Not for small
+ *               functions in hot loops: a call goes through the ifunc.  The small helpers such
+ *               a kernel calls are O2C_INLINE: GCC does not inline a function into one whose
+ *               optimisation options differ.  Elsewhere nothing: the kernel stays inlinable
+ *               into the run function, which specialises it (-O3 vectorises its loops). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #endif
@@ -111,5 +126,40 @@ typedef double o2c_facc;
 #define O2C_INLINE __attribute__((always_inline)) inline
 #else
 #define O2C_INLINE inline
+#endif
+
+#if !defined(O2C_NO_VECTOR) && !defined(O2C_NO_DISPATCH) && defined(__x86_64__) &&              \
+    defined(__GNUC__) && !defined(__TINYC__) && !defined(__AVX512F__)
+#define O2C_X86_DISPATCH 1
+#define O2C_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")))
+#ifndef O2C_CPU_LEVEL /* tests: the most the kernels may use (0 plain C, 1 AVX2, 2 AVX-512) */
+#define O2C_CPU_LEVEL 2
+#endif
+#if defined(__AVX2__) && defined(__FMA__)
+#define O2C_TARGET_AVX2
+#define o2c_cpu_avx2() (O2C_CPU_LEVEL >= 1)
+#else
+#define O2C_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define o2c_cpu_avx2()                                                                          \
+    (O2C_CPU_LEVEL >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+#endif
+#define o2c_cpu_avx512()                                                                        \
+    (O2C_CPU_LEVEL >= 2 && __builtin_cpu_supports("avx512f") &&                                 \
+     __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&                 \
+     __builtin_cpu_supports("avx512vl"))
+#else
+#define O2C_X86_DISPATCH 0
+#endif
+
+#if O2C_X86_DISPATCH && !defined(__clang__) && defined(__OPTIMIZE__)
+#define O2C_VECTORIZE __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define O2C_VECTORIZE
+#endif
+#if O2C_X86_DISPATCH && defined(__GLIBC__) && !defined(O2C_NO_CLONES)
+#define O2C_KERNEL                                                                              \
+    O2C_VECTORIZE __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define O2C_KERNEL O2C_VECTORIZE
 #endif
 #endif

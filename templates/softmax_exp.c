@@ -6,12 +6,13 @@
  * vectorise too (the sum's order is then lane-wise). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "o2c_target.c"
 #include "exp_fast.c"
 #include "softmax_max.c"
 #endif
 
 /* max (sum: 0) or sum (sum: 1) of x[0 .. n-1], in 8 lanes */
-static T softmax_reduce_T(const T *x, int64_t n, int sum) {
+static O2C_INLINE T softmax_reduce_T(const T *x, int64_t n, int sum) {
     const int64_t n8 = n / 8 * 8;
     T a[8], r;
     int64_t k;
@@ -29,6 +30,7 @@ static T softmax_reduce_T(const T *x, int64_t n, int sum) {
     return r;
 }
 
+O2C_KERNEL
 static void softmax_T(const T *x, T *y, int64_t outer, int64_t n, int64_t inner) {
     for (int64_t o = 0; o < outer; o++) {
         for (int64_t i = 0; i < inner; i++) {

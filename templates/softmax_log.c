@@ -5,10 +5,12 @@
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "math_t.c"
+#include "o2c_target.c"
 #include "exp_fast.c"
 #include "softmax_max.c"
 #endif
 
+O2C_KERNEL
 static void logsoftmax_T(const T *x, T *y, int64_t outer, int64_t n, int64_t inner) {
     for (int64_t o = 0; o < outer; o++) {
         for (int64_t i = 0; i < inner; i++) {
