@@ -73,6 +73,91 @@ class SlowPath(nn.Module):
             return self.inner(x)
 
 
+class OutTensor(nn.Module):
+    """Returns the "out" entry of a torchvision segmentation model's dict output."""
+
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+
+    def forward(self, x):
+        return self.inner(x)["out"]
+
+
+def conv_bn_leaky(cin, cout, stride=1, k=3, slope=0.1, groups=1):
+    return nn.Sequential(nn.Conv2d(cin, cout, k, stride, k // 2, groups=groups, bias=False),
+                         nn.BatchNorm2d(cout), nn.LeakyReLU(slope, inplace=True))
+
+
+def conv_dw(cin, cout, stride):
+    """Depthwise 3x3 then pointwise 1x1, each BN + LeakyReLU (MobileNet-0.25 style)."""
+    return nn.Sequential(conv_bn_leaky(cin, cin, stride, 3, groups=cin),
+                         conv_bn_leaky(cin, cout, 1, 1))
+
+
+class SSH(nn.Module):
+    """Single-stage headless context module: 3x3, 5x5 (two 3x3) and 7x7 (three 3x3) receptive
+    fields side by side, concatenated, ReLU."""
+
+    def __init__(self, cin, cout):
+        super().__init__()
+        self.c3 = nn.Sequential(nn.Conv2d(cin, cout // 2, 3, 1, 1, bias=False),
+                                nn.BatchNorm2d(cout // 2))
+        self.c5a = conv_bn_leaky(cin, cout // 4)
+        self.c5b = nn.Sequential(nn.Conv2d(cout // 4, cout // 4, 3, 1, 1, bias=False),
+                                 nn.BatchNorm2d(cout // 4))
+        self.c7a = conv_bn_leaky(cout // 4, cout // 4)
+        self.c7b = nn.Sequential(nn.Conv2d(cout // 4, cout // 4, 3, 1, 1, bias=False),
+                                 nn.BatchNorm2d(cout // 4))
+
+    def forward(self, x):
+        a = self.c3(x)
+        b1 = self.c5a(x)
+        b = self.c5b(b1)
+        c = self.c7b(self.c7a(b1))
+        return F.relu(torch.cat([a, b, c], 1))
+
+
+class FaceDetector(nn.Module):
+    """RetinaFace-style detector: a MobileNet-0.25-like backbone (strides 8, 16, 32), a 3-level
+    FPN (1x1 laterals, nearest upsampling, 3x3 merges), an SSH context module per level, and per
+    level 1x1 heads for 2 anchors: class (2), box (4), landmarks (10), each reshaped to
+    (1, anchors, k) and concatenated over the levels; softmax over the class scores."""
+
+    def __init__(self, fpn=64, anchors=2):
+        super().__init__()
+        self.stage1 = nn.Sequential(conv_bn_leaky(3, 8, 2), conv_dw(8, 16, 1), conv_dw(16, 32, 2),
+                                    conv_dw(32, 32, 1), conv_dw(32, 64, 2), conv_dw(64, 64, 1))
+        self.stage2 = nn.Sequential(conv_dw(64, 128, 2), *[conv_dw(128, 128, 1) for _ in range(5)])
+        self.stage3 = nn.Sequential(conv_dw(128, 256, 2), conv_dw(256, 256, 1))
+        leaky = 0.1 if fpn <= 64 else 0.0
+        self.lat = nn.ModuleList([conv_bn_leaky(c, fpn, 1, 1, leaky) for c in (64, 128, 256)])
+        self.merge = nn.ModuleList([conv_bn_leaky(fpn, fpn, 1, 3, leaky) for _ in range(2)])
+        self.ssh = nn.ModuleList([SSH(fpn, fpn) for _ in range(3)])
+        self.cls = nn.ModuleList([nn.Conv2d(fpn, anchors * 2, 1) for _ in range(3)])
+        self.box = nn.ModuleList([nn.Conv2d(fpn, anchors * 4, 1) for _ in range(3)])
+        self.ldm = nn.ModuleList([nn.Conv2d(fpn, anchors * 10, 1) for _ in range(3)])
+
+    def forward(self, x):
+        c1 = self.stage1(x)
+        c2 = self.stage2(c1)
+        c3 = self.stage3(c2)
+        p3 = self.lat[2](c3)
+        p2 = self.lat[1](c2) + F.interpolate(p3, size=c2.shape[2:], mode="nearest")
+        p2 = self.merge[1](p2)
+        p1 = self.lat[0](c1) + F.interpolate(p2, size=c1.shape[2:], mode="nearest")
+        p1 = self.merge[0](p1)
+        feats = [s(p) for s, p in zip(self.ssh, (p1, p2, p3))]
+
+        def head(convs, k):
+            return torch.cat([c(f).permute(0, 2, 3, 1).reshape(f.shape[0], -1, k)
+                              for c, f in zip(convs, feats)], 1)
+        boxes = head(self.box, 4)
+        scores = F.softmax(head(self.cls, 2), dim=-1)
+        landmarks = head(self.ldm, 10)
+        return boxes, scores, landmarks
+
+
 class Spec:
     def __init__(self, name, build, shapes, input_names, output_names, onnx_graph=None,
                  desc=""):
@@ -101,24 +186,29 @@ class Spec:
         return self._onnx_graph() if self._onnx_graph else None
 
 
-def _resnet18():
-    import torchvision
-    m = torchvision.models.resnet18(weights=None)
-    randomize_bn(m)
-    return m, m
+def _torchvision(fn, wrap=None, **kw):
+    """A builder of torchvision.models.FN(weights=None, **kw) (FN may name a submodule:
+    "segmentation.lraspp_mobilenet_v3_large"), BatchNorm randomised, optionally wrapped."""
+    def build():
+        import torchvision
+        f = torchvision.models
+        for part in fn.split("."):
+            f = getattr(f, part)
+        m = f(weights=None, **kw)
+        randomize_bn(m)
+        if wrap:
+            m = wrap(m)
+        return m, m
+    return build
 
 
-def _mobilenet_v2():
-    import torchvision
-    m = torchvision.models.mobilenet_v2(weights=None)
-    randomize_bn(m)
-    return m, m
-
-
-def _segnet():
-    m = SegNet()
-    randomize_bn(m)
-    return m, m
+def _ours(cls):
+    """A builder of a model class of this file, BatchNorm randomised."""
+    def build():
+        m = cls()
+        randomize_bn(m)
+        return m, m
+    return build
 
 
 def _correlation():
@@ -147,18 +237,36 @@ def _transformer():
     return m, SlowPath(m)
 
 
+C224, S256 = [(1, 3, 224, 224)], [(1, 3, 256, 256)]
+LRASPP = _torchvision("segmentation.lraspp_mobilenet_v3_large", OutTensor, weights_backbone=None)
+
 MODELS = {
-    "resnet18": Spec("resnet18", _resnet18, [(1, 3, 224, 224)], ["input"], ["logits"],
+    "resnet18": Spec("resnet18", _torchvision("resnet18"), C224, ["input"], ["logits"],
                      desc="torchvision resnet18(weights=None)"),
-    "mobilenet_v2": Spec("mobilenet_v2", _mobilenet_v2, [(1, 3, 224, 224)], ["input"],
+    "mobilenet_v2": Spec("mobilenet_v2", _torchvision("mobilenet_v2"), C224, ["input"],
                          ["logits"], desc="torchvision mobilenet_v2(weights=None)"),
-    "segnet": Spec("segnet", _segnet, [(1, 3, 256, 256)], ["input"], ["logits"],
+    "segnet": Spec("segnet", _ours(SegNet), S256, ["input"], ["logits"],
                    desc="conv-BN-ReLU encoder to 1/8, 1x1 classifier (21), bilinear x8"),
     "correlation": Spec("correlation", _correlation, [(1, 256, 22, 22), (1, 256, 6, 6)],
                         ["search", "template"], ["response"], onnx_graph=_correlation_onnx,
                         desc="SiamFC xcorr: Conv(search 1x256x22x22, runtime template 1x256x6x6)"),
     "transformer": Spec("transformer", _transformer, [(1, 128, 256)], ["src"], ["out"],
                         desc="nn.TransformerEncoder: 2 layers, d_model 256, 8 heads, ff 1024"),
+    "squeezenet": Spec("squeezenet", _torchvision("squeezenet1_1"), C224, ["input"], ["logits"],
+                       desc="torchvision squeezenet1_1(weights=None)"),
+    "mobilenet_v3": Spec("mobilenet_v3", _torchvision("mobilenet_v3_small"), C224, ["input"],
+                         ["logits"],
+                         desc="torchvision mobilenet_v3_small(weights=None): squeeze-excitation, "
+                              "hard-swish"),
+    "lraspp": Spec("lraspp", LRASPP, S256, ["input"], ["logits"],
+                   desc="torchvision lraspp_mobilenet_v3_large(weights=None, "
+                        "weights_backbone=None), 21 classes"),
+    "facedet": Spec("facedet", _ours(FaceDetector), [(1, 3, 320, 320)], ["input"],
+                    ["boxes", "scores", "landmarks"],
+                    desc="RetinaFace-style detector: MobileNet-0.25-like backbone, 3-level FPN, "
+                         "SSH context modules, class/box/landmark heads for 2 anchors "
+                         "concatenated over the levels (4200 anchors)"),
 }
 
-ORDER = ["resnet18", "mobilenet_v2", "segnet", "correlation", "transformer"]
+ORDER = ["resnet18", "mobilenet_v2", "segnet", "correlation", "transformer", "squeezenet",
+         "mobilenet_v3", "lraspp", "facedet"]

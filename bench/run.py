@@ -3,17 +3,22 @@
     /usr/bin/python3 bench/run.py [--quick] [--threads "1 2"] [--models LIST] [--rounds R]
                                   [--runs K] [--docs | --no-docs] [--build-dir DIR] [--out DIR]
 
-Per model of LIST (default: resnet18 mobilenet_v2 segnet correlation transformer gemm):
+Per model of LIST (default: resnet18 mobilenet_v2 segnet correlation transformer squeezenet
+mobilenet_v3 lraspp facedet gemm):
   1. converts OUT/NAME/model.onnx with ./build/onnx2c (when NAME.c is older than onnx2c or the
      model), compiles the C with bench/driver.c (gcc -O3 -march=native -fopenmp) into
      OUT/NAME/bench (when older than its sources); a failure makes the row
      "n/a (onnx2c: <error line>)" or "n/a (gcc: <error line>)" and the run goes on;
   2. per thread count T: starts the C driver (OMP_NUM_THREADS=T, checks its output against
-     PyTorch's, warms up) and bench/torch_bench.py (torch.set_num_threads(T), eager and
-     optimize_for_inference, warmed up) as long-lived processes, then R rounds: K runs of the C
-     side, K of each PyTorch variant, the order alternating from round to round, so load changes
-     of the shared machine hit both sides; the medians are over all R*K runs of a side.
-GEMM: bench/gemm.c (templates/gemm.c at 1024^3) against a mkldnn Linear (oneDNN) and torch.mm.
+     PyTorch's, warms up), bench/torch_bench.py (torch.set_num_threads(T), eager and
+     optimize_for_inference, warmed up) and ONNX Runtime (bench/ort.js serve on the same
+     model.onnx, intraOpNumThreads T, inter-op 1, sequential, optimizations all; checks its
+     outputs against PyTorch's under the driver's tolerance, warms up) as long-lived processes,
+     then R rounds: K runs of the C side, K of each PyTorch variant, K of ONNX Runtime, the order
+     alternating from round to round, so load changes of the shared machine hit every side; the
+     medians are over all R*K runs of a side.
+GEMM: bench/gemm.c (templates/gemm.c at 1024^3) against a mkldnn Linear (oneDNN), torch.mm and
+ONNX Runtime on a one-MatMul model (OUT/gemm/matmul.onnx, written here).
 Int8 models (q_resnet18 q_mobilenet_v2, only when named in LIST; bench/make_quant_models.py
 writes them): onnx2c's C of the int8 QDQ model, onnx2c's C of the float model of the same
 network, ONNX Runtime (bench/ort.js serve, onnxruntime-node from BUILD/node_modules) on the int8
@@ -198,6 +203,7 @@ def build_gemm(out, log):
     exe = os.path.join(d, "gemm")
     cc = ["gcc"] + CFLAGS + ["bench/gemm.c", "-lm", "-o", exe]
     log["commands"].append(shjoin(cc))
+    write_matmul(d)
     if not newer(exe, "bench/gemm.c", "templates/gemm.c", "templates/o2c_template.h"):
         r = subprocess.run(cc, cwd=ROOT, capture_output=True, text=True)
         if r.returncode != 0:
@@ -205,12 +211,53 @@ def build_gemm(out, log):
     return exe, None
 
 
+def write_matmul(d):
+    """ORT's side of the GEMM row: D/matmul.onnx, one MatMul of a 1024x1024 float input by a
+    constant 1024x1024 initializer, and D/matmul_in.bin (random normal, seed 0)."""
+    path, xin = os.path.join(d, "matmul.onnx"), os.path.join(d, "matmul_in.bin")
+    if os.path.exists(path) and os.path.exists(xin):
+        return
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(0)
+    n = GEMM_N
+    w = numpy_helper.from_array(rng.standard_normal((n, n), dtype=np.float32), "B")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["A", "B"], ["C"])], "gemm",
+        [helper.make_tensor_value_info("A", TensorProto.FLOAT, [n, n])],
+        [helper.make_tensor_value_info("C", TensorProto.FLOAT, [n, n])], initializer=[w])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)],
+                              producer_name="onnx2c-bench")
+    rng.standard_normal((n, n), dtype=np.float32).tofile(xin)
+    onnx.save(model, path + ".tmp")
+    os.replace(path + ".tmp", path)
+
+
+def ort_args(name, threads, a, out):
+    """The ORT server's command line for a float model (or the GEMM row's MatMul), or None with
+    the reason when onnxruntime-node is not installed."""
+    if not os.path.isdir(os.path.join(NODE_MODULES, "onnxruntime-node")):
+        return None, "no %s/onnxruntime-node (bench/run.sh installs it with npm)" % NODE_MODULES
+    d = os.path.join(out, name)
+    if name == "gemm":
+        shapes, ins = "%d,%d" % (GEMM_N, GEMM_N), os.path.join(d, "matmul_in.bin")
+        model, check = os.path.join(d, "matmul.onnx"), []
+    else:
+        spec = MODELS[name]
+        shapes = ":".join(",".join(map(str, sh)) for sh in spec.shapes)
+        ins = ":".join(os.path.join(d, "input_%d.bin" % i) for i in range(len(spec.shapes)))
+        model, check = os.path.join(d, "model.onnx"), ["--check", d]
+    return (["node", "bench/ort.js", "serve", shapes, ins, "--threads", str(threads),
+             "--warmup", str(a.warmup + 2)] + check + ["ort=" + model]), None
+
+
 def measure(name, exe, threads, a, out):
     """One (model, threads) cell: alternating rounds of the C side and every PyTorch variant."""
     d = os.path.join(out, name)
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     res = {"c": [], "torch": {}, "check": "", "c_err": None, "torch_err": None,
-           "torch_unavailable": {}}
+           "torch_unavailable": {}, "ort": [], "ort_check": "", "ort_err": None}
     if name == "gemm":
         cargs = [exe, "--n", str(GEMM_N), "--serve", "--warmup", str(a.warmup)]
     else:
@@ -219,7 +266,9 @@ def measure(name, exe, threads, a, out):
              "--warmup", str(a.warmup + 2)]
     res["c_cmd"] = "OMP_NUM_THREADS=%d %s" % (threads, shjoin(cargs))
     res["t_cmd"] = shjoin(targs)
-    tsrv = csrv = None
+    oargs, res["ort_err"] = ort_args(name, threads, a, out)
+    res["o_cmd"] = "NODE_PATH=%s %s" % (NODE_MODULES, shjoin(oargs)) if oargs else ""
+    tsrv = csrv = osrv = None
     variants = []
     try:
         tsrv = Server(targs, env, os.path.join(d, "torch_t%d.err" % threads))
@@ -250,8 +299,26 @@ def measure(name, exe, threads, a, out):
         if csrv:
             csrv.close()
         csrv = None
+    if oargs:
+        try:
+            nenv = dict(env, NODE_PATH=os.path.abspath(NODE_MODULES))
+            osrv = Server(oargs, nenv, os.path.join(d, "ort_t%d.err" % threads))
+            ln, before = osrv.until("ready")
+            for b in before:
+                if b.startswith("check "):
+                    res["ort_check"] = b.split()[2]
+                elif b.startswith("unavailable "):
+                    res["ort_err"] = "ORT: " + b.split(": ", 1)[-1]
+            if len(ln.split()) < 2:
+                osrv.close()
+                osrv = None
+        except RuntimeError as e:
+            res["ort_err"] = "ORT: %s" % e
+            if osrv:
+                osrv.close()
+            osrv = None
     for r in range(a.rounds):
-        sides = [("c", None)] + [("torch", v) for v in variants]
+        sides = [("c", None)] + [("torch", v) for v in variants] + [("ort", None)]
         if r % 2:
             sides.reverse()
         for side, v in sides:
@@ -261,16 +328,22 @@ def measure(name, exe, threads, a, out):
                     res["c"] += csrv.times("run %d" % a.runs)
                 elif side == "torch" and tsrv:
                     res["torch"][v] += tsrv.times("run %s %d" % (v, a.runs))
+                elif side == "ort" and osrv:
+                    res["ort"] += osrv.times("run ort %d" % a.runs)
             except RuntimeError as e:
                 if side == "c":
                     res["c_err"] = "run: %s" % e
                     csrv.close()
                     csrv = None
+                elif side == "ort":
+                    res["ort_err"] = "ORT: %s" % e
+                    osrv.close()
+                    osrv = None
                 else:
                     res["torch_err"] = "torch: %s" % e
                     tsrv.close()
                     tsrv = None
-    for s in (csrv, tsrv):
+    for s in (csrv, tsrv, osrv):
         if s:
             s.close()
     return res
@@ -464,6 +537,13 @@ def machine_info():
         info["torch"] = "unavailable: " + tv.stderr.strip().splitlines()[-1:][0] \
             if tv.stderr.strip() else "unavailable"
         info["onednn"] = info["torch_cap"] = ""
+    try:
+        with open(os.path.join(NODE_MODULES, "onnxruntime-node", "package.json")) as f:
+            ov = json.load(f).get("version", "?")
+        nv = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+        info["ort"] = "onnxruntime-node %s (npm, CPU execution provider), node %s" % (ov, nv)
+    except (OSError, ValueError):
+        info["ort"] = "not installed (no %s/onnxruntime-node)" % NODE_MODULES
     blas = os.path.realpath("/usr/lib/x86_64-linux-gnu/libblas.so.3")
     pkg = subprocess.run(["dpkg", "-S", blas], capture_output=True, text=True).stdout.split(":")[0]
     info["blas"] = "%s (%s)" % (blas, pkg or "?")
@@ -483,15 +563,30 @@ def machine_info():
 
 
 def row_cells(name, threads, res, err):
-    """Table cells: model, threads, onnx2c, PyTorch, variant, ratio, check, spread."""
+    """Table cells: model, threads, onnx2c, PyTorch, variant, ratio, ORT, ratio, check, ORT
+    check, spread."""
     cells = _row_cells(name, threads, res, err)
     sp = ""
     if res and res["c"]:
         t_meds = {v: median(t) for v, t in res["torch"].items() if t}
         ref = "mkldnn" if name == "gemm" else (min(t_meds, key=t_meds.get) if t_meds else None)
         a, b = spread(res["c"]), spread(res["torch"][ref]) if ref in t_meds else None
-        sp = " / ".join("%.0f%%" % x if x is not None else "-" for x in (a, b))
+        c = spread(res["ort"]) if res.get("ort") else None
+        sp = " / ".join("%.0f%%" % x if x is not None else "-" for x in (a, b, c))
     return cells + [sp]
+
+
+def ort_cells(name, res):
+    """ORT ms (GFLOP/s for the GEMM row) and onnx2c / ORT (for GEMM: onnx2c as % of ORT)."""
+    if not res.get("ort"):
+        return ["n/a (%s)" % (res.get("ort_err") or "no runs"), ""]
+    o_med = median(res["ort"])
+    c_med = median(res["c"]) if res["c"] else None
+    if name == "gemm":
+        flops = 2.0 * GEMM_N ** 3
+        return ["%.1f" % (flops / (o_med * 1e6)),
+                ("%.0f%% of ORT" % (100 * o_med / c_med)) if c_med else ""]
+    return [fmt_ms(o_med), ("%.2fx" % (c_med / o_med)) if c_med else ""]
 
 
 def _row_cells(name, threads, res, err):
@@ -500,7 +595,7 @@ def _row_cells(name, threads, res, err):
     else:
         label = name
     if err:
-        return [label, str(threads), "n/a (%s)" % err, "", "", "", ""]
+        return [label, str(threads), "n/a (%s)" % err, "", "", "", "", "", "", ""]
     flops = 2.0 * GEMM_N ** 3
     c_med = median(res["c"]) if res["c"] else None
     t_meds = {v: median(t) for v, t in res["torch"].items() if t}
@@ -513,7 +608,8 @@ def _row_cells(name, threads, res, err):
         if "mm" in t_meds:
             var += "; torch.mm %.1f" % (flops / (t_meds["mm"] * 1e6))
         ratio = ("%.0f%% of oneDNN" % (100 * dnn / c_med)) if (c_med and dnn) else ""
-        return [label, str(threads), c_cell, t_cell, var, ratio, res["check"]]
+        return ([label, str(threads), c_cell, t_cell, var, ratio] + ort_cells(name, res) +
+                [res["check"], res["ort_check"]])
     c_cell = fmt_ms(c_med) if c_med else "n/a (%s)" % res["c_err"]
     if t_meds:
         best = min(t_meds, key=t_meds.get)
@@ -526,15 +622,22 @@ def _row_cells(name, threads, res, err):
         ratio = ("%.2fx" % (c_med / t_meds[best])) if c_med else ""
     else:
         t_cell, var, ratio = "n/a (%s)" % res["torch_err"], "", ""
-    return [label, str(threads), c_cell, t_cell, var, ratio, res["check"]]
+    return ([label, str(threads), c_cell, t_cell, var, ratio] + ort_cells(name, res) +
+            [res["check"], res["ort_check"]])
 
 
 HEADER = ["model", "threads", "onnx2c ms", "PyTorch ms", "PyTorch variant (all medians, ms)",
-          "onnx2c / PyTorch", "output check", "spread C / PyTorch"]
-GEMM_NOTE = ("Spread: interquartile range / median of each side's runs (PyTorch: the variant "
+          "onnx2c / PyTorch", "ORT ms", "onnx2c / ORT", "output check", "ORT check",
+          "spread C / PyTorch / ORT"]
+GEMM_NOTE = ("onnx2c / PyTorch and onnx2c / ORT: onnx2c's median time over the other side's; "
+             "below 1 onnx2c is faster. ORT: ONNX Runtime 1.30 (onnxruntime-node, CPU, "
+             "optimizations all, intra-op threads = threads, inter-op 1, sequential) on the same "
+             "model.onnx; ORT check: its outputs against PyTorch's under the C side's tolerance. "
+             "Spread: interquartile range / median of each side's runs (PyTorch: the variant "
              "shown); tens of percent mean the machine was loaded and the row is weak. "
              "GEMM row: GFLOP/s = 2*1024^3 / median time (higher is better); onnx2c column is "
-             "templates/gemm.c, PyTorch column oneDNN, last column onnx2c as % of oneDNN.")
+             "templates/gemm.c, PyTorch column oneDNN, ORT column one MatMul node (1024x1024 "
+             "input times a constant 1024x1024), ratio columns onnx2c as % of the other.")
 
 
 def md_table(rows, header=HEADER):
@@ -564,7 +667,7 @@ def write_md(path, info, rows, a, argv, log, qrows=()):
                     "(onnxruntime's static quantizer's layout: asymmetric activations, int8 "
                     "per-channel symmetric weights, int32 biases, MinMax calibration on 8 random "
                     "inputs)." % (m, m[2:]) for m in a.models if m in QUANT)
-    md = """# Benchmarks: onnx2c vs PyTorch CPU
+    md = """# Benchmarks: onnx2c vs PyTorch CPU and ONNX Runtime
 
 Generated by `bench/run.sh` (see `bench/README.md`); do not edit by hand. Baseline numbers:
 the speed work (issue #4) is measured against this table. Acceptance: every model at most 1.5x
@@ -578,6 +681,7 @@ PyTorch's time with 1 thread; GEMM at least 60% of oneDNN.
   sides alternate in rounds so that any load hits both.
 - Linux {kernel}; C compiler: {gcc}, flags `{cflags}`
 - PyTorch: {torch}; {onednn}; {torch_cap}
+- ONNX Runtime: {ort}
 - BLAS behind torch's dense Linear/mm: {blas}
 - onnx2c: git {git}
 - Date: {date}
@@ -589,9 +693,12 @@ PyTorch's time with 1 thread; GEMM at least 60% of oneDNN.
 ```
 
 {n} timed runs per side and cell ({rounds} rounds x {runs} runs, sides alternating in order from
-round to round), after warm-up runs ({warmup} for the C, {twarm} per PyTorch variant); the table
-gives medians over all runs (the raw times are in {out}/results.json). Threads: `OMP_NUM_THREADS=T` for the C, `torch.set_num_threads(T)`
-for PyTorch. The C side's first output is checked against PyTorch's (CONTRACT.md tolerance).
+round to round), after warm-up runs ({warmup} for the C, {twarm} per PyTorch variant and for
+ONNX Runtime); the table gives medians over all runs (the raw times are in {out}/results.json).
+Threads: `OMP_NUM_THREADS=T` for the C, `torch.set_num_threads(T)` for PyTorch,
+`intraOpNumThreads: T` (inter-op 1, sequential) for ONNX Runtime, which runs the same
+`model.onnx` as onnx2c. The C side's and ONNX Runtime's first outputs are checked against
+PyTorch's (CONTRACT.md tolerance).
 
 ## Results
 
@@ -605,7 +712,8 @@ for PyTorch. The C side's first output is checked against PyTorch's (CONTRACT.md
 {desc}
 - **GEMM**: C = A*B, 1024x1024 float, row-major, through templates/gemm.c (`bench/gemm.c`),
   against `torch.nn.Linear(1024, 1024, bias=False)` converted by `torch.utils.mkldnn.to_mkldnn`
-  and run on `x.to_mkldnn()` (oneDNN), and plain `torch.mm`.
+  and run on `x.to_mkldnn()` (oneDNN), and plain `torch.mm`; ONNX Runtime runs one MatMul
+  node (1024x1024 input times a constant 1024x1024 initializer).
 
 ## Commands per step
 
@@ -694,7 +802,8 @@ def main():
                 t0 = time.time()
                 res = measure(name, exe, t, a, a.out)
                 if t == a.threads[0]:
-                    log["servers"] += [res["c_cmd"], res["t_cmd"]]
+                    log["servers"] += [res["c_cmd"], res["t_cmd"]] + (
+                        [res["o_cmd"]] if res["o_cmd"] else [])
                 print("  %.0f s" % (time.time() - t0), flush=True)
             row = row_cells(name, t, res, err)
             rows.append(row)

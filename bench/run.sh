@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run.sh — the benchmark in one command: onnx2c's generated C (gcc -O3 -march=native) against
-# PyTorch CPU on the same machine in the same run.  See bench/README.md.
+# PyTorch CPU and ONNX Runtime on the same machine in the same run.  See bench/README.md.
 #
 #   bash bench/run.sh [--quick] [--threads "1 2"] [--models "resnet18 gemm ..."] [--no-build]
 #                     [--rounds R] [--runs K] [--docs | --no-docs] [--build-dir DIR]
@@ -8,9 +8,10 @@
 #
 # 1. builds onnx2c (cmake Release in build/) unless --no-build; a failed build with an existing
 #    build/onnx2c goes on with that binary (other work in the tree may be half done);
-# 2. exports the models (bench/make_models.py, skipped when up to date) into build/bench/NAME/;
+# 2. installs ONNX Runtime (npm's onnxruntime-node 1.30.0, into BUILD/node_modules) when missing;
+#    exports the models (bench/make_models.py, skipped when up to date) into build/bench/NAME/;
 #    the int8 models named in --models (q_resnet18 q_mobilenet_v2) by bench/make_quant_models.py,
-#    which needs onnxruntime-node (installed into BUILD/node_modules when missing);
+#    which needs onnxruntime-node;
 # 3. bench/run.py: converts, compiles, times in alternating rounds, prints the table, writes
 #    build/bench/benchmarks.md and, for a full run, docs/benchmarks.md.
 # --build-dir DIR: build onnx2c in DIR and keep the models in DIR/bench (default build).
@@ -64,10 +65,22 @@ if [ "$build" = 1 ]; then
 fi
 [ -x "$bdir/onnx2c" ] || { echo "bench: no $bdir/onnx2c (run without --no-build)" >&2; exit 1; }
 
+# ONNX Runtime from npm (its post-install step fetches GPU files and fails: --ignore-scripts).
+# Without node and npm the float table's ORT columns read n/a; the int8 models need it.
+if [ ! -d "$bdir/node_modules/onnxruntime-node" ]; then
+  if command -v npm >/dev/null && command -v node >/dev/null; then
+    echo "== npm install onnxruntime-node@1.30.0 into $bdir"
+    (cd "$bdir" && npm install --ignore-scripts --no-save onnxruntime-node@1.30.0 >/dev/null) ||
+      echo "bench: warning: npm install onnxruntime-node failed; the ORT columns will read n/a" >&2
+  else
+    echo "bench: warning: no node/npm (Debian: nodejs npm); the ORT columns will read n/a" >&2
+  fi
+fi
+
 echo "== models"
 # Model names for make_models.py: every requested one but gemm and the int8 models (q_*).
-all=$(echo "${models:-resnet18 mobilenet_v2 segnet correlation transformer}" | tr ',' ' ' |
-      tr ' ' '\n' | grep -v '^$' || true)
+default="resnet18 mobilenet_v2 segnet correlation transformer squeezenet mobilenet_v3 lraspp facedet"
+all=$(echo "${models:-$default}" | tr ',' ' ' | tr ' ' '\n' | grep -v '^$' || true)
 mm=$(echo "$all" | grep -vx gemm | grep -v '^q_' | tr '\n' ' ' || true)
 qm=$(echo "$all" | grep '^q_' | tr '\n' ' ' || true)
 if [ -n "$mm" ]; then
@@ -75,12 +88,8 @@ if [ -n "$mm" ]; then
   "$PY" bench/make_models.py --out "$bdir/bench" $mm 2> >(grep -v -e Warning -e '_C._jit_pass' >&2)
 fi
 if [ -n "$qm" ]; then
-  # ONNX Runtime from npm (its post-install step fetches GPU files and fails: --ignore-scripts).
-  if [ ! -d "$bdir/node_modules/onnxruntime-node" ]; then
-    command -v npm >/dev/null || { echo "bench: the int8 models need node and npm" >&2; exit 1; }
-    echo "== npm install onnxruntime-node@1.30.0 into $bdir"
-    (cd "$bdir" && npm install --ignore-scripts --no-save onnxruntime-node@1.30.0 >/dev/null)
-  fi
+  [ -d "$bdir/node_modules/onnxruntime-node" ] ||
+    { echo "bench: the int8 models need onnxruntime-node (node and npm)" >&2; exit 1; }
   # shellcheck disable=SC2086
   "$PY" bench/make_quant_models.py --out "$bdir/bench" --act "$qact" $qm \
     2> >(grep -v -e Warning -e '_C._jit_pass' >&2)

@@ -81,7 +81,11 @@ def build_variants(name, warmup):
                 opt = torch.jit.optimize_for_inference(sm)
                 ref = model(*inputs)
                 got = opt(*inputs)
-            if not torch.allclose(ref, got, rtol=1e-3, atol=1e-4 * float(ref.abs().max()) + 1e-5):
+            refs = ref if isinstance(ref, (tuple, list)) else (ref,)
+            gots = got if isinstance(got, (tuple, list)) else (got,)
+            if len(refs) != len(gots) or not all(
+                    torch.allclose(r, g, rtol=1e-3, atol=1e-4 * float(r.abs().max()) + 1e-5)
+                    for r, g in zip(refs, gots)):
                 raise RuntimeError("optimize_for_inference(%s) output differs from eager" % how)
 
             def run_jit(opt=opt):
