@@ -395,6 +395,9 @@ typedef struct {
 
 #define MATH(name, fn) {name, {fn "$F($0)", NULL, NULL, NULL}, false, {NULL}, {0}, NULL}
 
+/* min(1, max(0, v)) by comparisons, NaN kept */
+#define HCLIP(v) v " > ($T)1 ? ($T)1 : (" v " < ($T)0 ? ($T)0 : " v ")"
+
 /* Integer negation wrapping modulo 2^n: -INT_MIN is INT_MIN (numpy's), computed in uint64_t */
 #define WNEG "($y)(0 - (uint64_t)$0)"
 
@@ -450,11 +453,13 @@ static const UnaryOp unary_ops[] = {
     {"LeakyRelu", {"$0 < 0 ? $a * $0 : $0", NULL, NULL, NULL}, false, {"alpha"}, {0.01}, NULL},
     /* ThresholdedRelu: y = x > alpha ? x : 0 */
     {"ThresholdedRelu", {"$0 > $a ? $0 : ($T)0", NULL, NULL, NULL}, false, {"alpha"}, {1.0}, NULL},
-    /* HardSigmoid: y = max(0, min(1, alpha * x + beta)) */
-    {"HardSigmoid", {"fmax$F(($T)0, fmin$F(($T)1, $a * $0 + $b))", NULL, NULL, NULL}, false,
+    /* HardSigmoid: y = max(0, min(1, alpha * x + beta)), by comparisons: NaN stays NaN (as in
+     * the fused epilogue, templates/gemm_act.c) and the loop vectorises (fminf/fmaxf calls do
+     * not) */
+    {"HardSigmoid", {HCLIP("$a * $0 + $b"), NULL, NULL, NULL}, false,
      {"alpha", "beta"}, {0.2, 0.5}, NULL},
     /* HardSwish: y = x * max(0, min(1, x / 6 + 1 / 2)) */
-    {"HardSwish", {"$0 * fmax$F(($T)0, fmin$F(($T)1, $a * $0 + $b))", NULL, NULL, NULL}, false,
+    {"HardSwish", {"$0 * (" HCLIP("$a * $0 + $b") ")", NULL, NULL, NULL}, false,
      {NULL}, {1.0 / 6.0, 0.5}, NULL},
     /* Shrink: y = x < -lambd ? x + bias : x > lambd ? x - bias : 0 (integers wrap) */
     {"Shrink",

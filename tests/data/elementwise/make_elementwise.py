@@ -112,3 +112,21 @@ model("cmp_fold.onnx",
       [vi("e", None), vi("y", None)],
       [const("k1", [1]), const("k4", [4]), const("k9", [9]), const("k0", [0]),
        const("km1", [-1]), const("kone2", [1, 1]), const("one", [[[1.5]]], np.float32)])
+
+
+# HardSigmoid and HardSwish at the edges: NaN stays NaN (numpy's clip, ONNX's reference), the
+# infinities saturate, -inf * 0 in HardSwish is NaN; runnable cases, references from numpy.
+def hard_case(name, op, attrs, ref):
+    x = np.array([[np.nan, np.inf, -np.inf, 0, -3, 3, 1e30, -1e30, 0.25, -0.5, 2.9, -2.9]],
+                 np.float32)
+    m = gen_util.make_model(name, [N(op, ["x"], ["y"], name="h", **attrs)], [vi("x", [1, 12])],
+                            [vi("y", None)], opset=14, producer="onnx2c-make_elementwise")
+    with np.errstate(invalid="ignore"):
+        y = ref(x).astype(np.float32)
+    gen_util.write_case(os.path.join(HERE, "cases", name), m, [([x], [y])])
+
+
+hard_case("hardsigmoid_edges", "HardSigmoid", {"alpha": 0.25, "beta": 0.5},
+          lambda x: np.clip(np.float32(0.25) * x + np.float32(0.5), 0, 1))
+hard_case("hardswish_edges", "HardSwish", {},
+          lambda x: x * np.clip(x * np.float32(1 / 6) + np.float32(0.5), 0, 1))
