@@ -15,7 +15,10 @@
 #include <stdlib.h>
 
 void hashmap_init(HashMap *m, Arena *a, int first, bool (*eq)(const void *, const void *)) {
-    *m = (HashMap){.arena = a, .first = first > 0 ? first : 64, .eq = eq};
+    int cap = 64; /* the masks of the probes need a power of two */
+    while (cap < first && cap <= INT_MAX / 2)
+        cap *= 2;
+    *m = (HashMap){.arena = a, .first = cap, .eq = eq};
 }
 
 static HashEntry *new_slots(HashMap *m, int cap) {
