@@ -47,6 +47,8 @@ typedef struct ConvPlan {
     Value *wpk;     /* Conv: constant weight packed per group for the engine (A operand), or NULL */
     Sym *cols;      /* elements of the unfolded tile at the start of the scratch (0 when direct) */
     bool depthwise; /* one input and one output channel per group, 1-D or 2-D: direct loops */
+    Sym *dwp_slot;  /* depthwise, not --memory-first: floats of a phase-plane slot
+                     * (templates/conv_dwp.c; DWP_SLOTS of them in the scratch), or NULL */
     bool wide;      /* stride 1, at most WIDE_MAX_M output channels per group, 1-D or 2-D:
                      * templates/conv_wide.c */
     Sym *cap;       /* wide: elements of scratch it may use */
@@ -61,6 +63,41 @@ typedef struct ConvPlan {
 } ConvPlan;
 
 static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
+
+/* templates/conv_dwp.c's constants: threads (slots), outputs a step, kernel taps at most */
+#define DWP_SLOTS 4
+#define DWP_VL 64
+#define DWP_TAPS 81
+
+/* The floats of one slot of templates/conv_dwp.c for a 2-D depthwise Conv: sh * sw phase planes
+ * of Hq * Wq + Wq + DWP_VL, then the wide image (OH * Wq rounded up to DWP_VL), rounded up to
+ * 16 (64 bytes of float); NULL for the kernels that keep conv_dw.c: more than DWP_TAPS taps,
+ * strides above 4, a kernel size, stride or dilation that is not a constant, 3-wide kernels. */
+static Sym *dwp_slot(Compiler *c, const ConvPlan *p) {
+    SymCtx *s = c->sym;
+    int64_t kh, kw, sh, sw, dh, dw;
+    if (!sym_get_const(p->k[1], &kh) || !sym_get_const(p->k[2], &kw) ||
+        !sym_get_const(p->stride[1], &sh) || !sym_get_const(p->stride[2], &sw) ||
+        !sym_get_const(p->dil[1], &dh) || !sym_get_const(p->dil[2], &dw) || kh * kw > DWP_TAPS ||
+        sh > 4 || sw > 4)
+        return NULL;
+    /* 3-wide kernels keep conv_dw.c's row path: measured faster at strides 2 (no planes to
+     * fill) and at 112 and 28 wide, as fast at 7, 10% slower at 14 (MobileNetV2) */
+    if (kw == 3 && dw == 1 && kh <= 3)
+        return NULL;
+    Sym *rp = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[1], K(c, 1)), K(c, sh)),
+                                 K(c, (kh - 1) * dh)), K(c, 1));
+    Sym *cp = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[2], K(c, 1)), K(c, sw)),
+                                 K(c, (kw - 1) * dw)), K(c, 1));
+    Sym *hq = sym_floordiv(s, sym_add(s, rp, K(c, sh - 1)), K(c, sh));
+    Sym *wq = sym_floordiv(s, sym_add(s, cp, K(c, sw - 1)), K(c, sw));
+    Sym *plane = sym_add(s, sym_mul(s, hq, wq), sym_add(s, wq, K(c, DWP_VL)));
+    Sym *wide = sym_mul(s, sym_floordiv(s, sym_add(s, sym_mul(s, p->out[1], wq), K(c, DWP_VL - 1)),
+                                        K(c, DWP_VL)),
+                        K(c, DWP_VL));
+    Sym *f = sym_add(s, sym_mul(s, K(c, sh * sw), plane), wide);
+    return sym_mul(s, sym_floordiv(s, sym_add(s, f, K(c, 15)), K(c, 16)), K(c, 16));
+}
 
 /* Common checks and attributes of Conv and ConvTranspose.  Fills the 3-D-normalised kernel,
  * stride and dilation (leading axes 1) and returns the spatial rank. */
@@ -269,6 +306,9 @@ void infer_conv(Compiler *c, Node *n) {
                    sym_get_const(p->in[0], &one) && one == 1;
     if (p->depthwise) {
         n->scratch = NULL;
+        p->dwp_slot = c->opt->memory_first ? NULL : dwp_slot(c, p);
+        if (p->dwp_slot)
+            n->scratch = sym_mul(s, K(c, DWP_SLOTS * (int64_t)dtype_size(x->dtype)), p->dwp_slot);
         n->priv = p;
         return;
     }
@@ -418,7 +458,29 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         const char *dw = emit_template(e, "conv_dw", y->dtype);
         /* the channel loop here, not in the template, so the kernel call keeps the literal
          * sizes of a static shape inside the OpenMP region (gcc specialises it on them) */
-        emit_line(e, "/* depthwise: direct loops, one channel at a time */");
+        if (p->dwp_slot) {
+            /* both kernels referenced (no unused function), the target's one compiled */
+            const char *dwp = emit_template(e, "conv_dwp", y->dtype);
+            emit_line(e, "/* depthwise: phase planes on cores with vectors, else direct loops, "
+                         "one channel at a time */");
+            emit_line(e, "if (O2C_DWP) {");
+            emit_line(e, "    for (int64_t nb = 0; nb < %s; nb++)", N);
+            emit_line(e, "        dwp_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, %s, %s, "
+                      "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s, (%s *)(void *)(ws + %s), "
+                      "%s, %d);",
+                      dwp, emit_ptr(e, x), C, isp, emit_ptr(e, w), b ? emit_ptr(e, b) : "0",
+                      res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp)
+                          : "0",
+                      emit_ptr(e, y), M, osp, M, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
+                      emit_sym(e, p->out[1]), emit_sym(e, p->out[2]), emit_sym(e, p->k[1]),
+                      emit_sym(e, p->k[2]), emit_sym(e, p->stride[1]), emit_sym(e, p->stride[2]),
+                      emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]),
+                      emit_sym(e, p->pad[2]), act, emit_literal(e, y->dtype, p0),
+                      emit_literal(e, y->dtype, p1), ct, emit_sym(e, n->scratch_offset),
+                      emit_sym(e, p->dwp_slot), DWP_SLOTS);
+            emit_line(e, "} else");
+        } else
+            emit_line(e, "/* depthwise: direct loops, one channel at a time */");
         emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", N);
         emit_line(e, "#ifdef _OPENMP");
         /* (factors the call uses too: no variable that only OpenMP builds would use) */

@@ -14,7 +14,9 @@ weight and bias) with symbolic N, H, W, optionally followed by the ops the compi
 it (Clip as ReLU6, Add of a residual, Relu), in tests/data/matconv/dw/<name>/: model.onnx and
 test_data_set_K at the sizes listed, so one generated C file runs every size.  Geometries cover
 the fast 3-wide path (3x3, 1x3, 2x3 kernels; strides 1, 2, 3; pads 0, 1, asymmetric; images
-narrower than the kernel) and the generic per-tap path (5x5, dilated, 3x1, 7x7), and 1-D.
+narrower than the kernel), the generic per-tap path (5x5, dilated, 3x1, 7x7; templates/conv_dwp.c
+on cores with vectors, which the gcc runs take: strides 1 to 3, dilation 2, asymmetric pads,
+images of several 64-output steps) and 1-D.
 
 wide/: Conv with 1 to 4 output channels per group, stride 1: pads (none, symmetric,
 asymmetric, bottom/right only), dilation, groups with several input channels, 1-D, a fused
@@ -131,6 +133,14 @@ case("k5_s1_p2", 4, (5, 5), (1, 1), (2, 2, 2, 2), post="relu6", sizes=SIZES)
 case("k3_dil2_p2", 3, (3, 3), (1, 1), (2, 2, 2, 2), dil=(2, 2), sizes=SIZES)
 case("k3x1_s2", 3, (3, 1), (2, 2), (1, 0, 1, 0), sizes=SIZES)
 case("k7_s2_p3", 2, (7, 7), (2, 2), (3, 3, 3, 3), sizes=SIZES)
+# the phase-plane path (templates/conv_dwp.c: kernels not 3 wide, on cores with vectors): 5x5
+# at strides 1 and 2 (MobileNetV3), dilated 5x5 (LR-ASPP), mixed strides and asymmetric pads,
+# images of several 64-output steps
+case("k5_s2_p2_res_relu", 6, (5, 5), (2, 2), (2, 2, 2, 2), post="res_relu", sizes=SIZES)
+case("k5_dil2_p4", 3, (5, 5), (1, 1), (4, 4, 4, 4), dil=(2, 2), sizes=SIZES)
+case("k4x5_s3x2_asym", 3, (4, 5), (3, 2), (1, 2, 0, 3),
+     sizes=((1, 9, 11), (2, 14, 14), (1, 7, 40), (1, 3, 2)))
+case("k5_s1_big", 3, (5, 5), (1, 1), (2, 2, 2, 2), sizes=((1, 40, 37), (2, 23, 70), (1, 5, 5)))
 # 1-D
 case("conv1d_k3_p1", 4, (3,), (1,), (1, 1), sizes=((1, 9), (2, 1), (1, 33)), one_d=True)
 case("conv1d_k5_s2", 4, (5,), (2,), (2, 2), sizes=((1, 9), (2, 1), (1, 33)), one_d=True)
