@@ -882,6 +882,26 @@ static void write_header(Compiler *c, Buf *h) {
                   "        void *workspace);\n",
                P);
     buf_printf(h, "const char *%s_strerror(int code);\n\n", P);
+    buf_printf(h, "#ifdef %s_PROFILE\n"
+                  "/* The profile build (this file and OUT.c compiled with -D%s_PROFILE): %s_run adds\n"
+                  "   each node's time to a table of every node of the graph, in topological order.\n"
+                  "   The clock: %s_PROFILE_CLOCK() (seconds, a double) if defined, else\n"
+                  "   clock_gettime(CLOCK_MONOTONIC) on Unix, else clock().  The table is a static of\n"
+                  "   OUT.c: do not run the model from two threads at once in a profile build. */\n"
+                  "typedef struct {\n"
+                  "    const char *op;    /* ONNX op_type */\n"
+                  "    const char *node;  /* ONNX node name */\n"
+                  "    const char *shape; /* its first output's shape, e.g. \"[N,64,H,W]\" */\n"
+                  "    const char *note;  /* \"\" when it runs, else why not (\"fused into NODE\",\n"
+                  "                          \"computed at compile time\") */\n"
+                  "    double seconds;    /* its total time since the last reset */\n"
+                  "    uint64_t calls;    /* its runs since the last reset */\n"
+                  "} %s_profile_entry;\n"
+                  "/* The table; *count (when count is not NULL) receives its length. */\n"
+                  "const %s_profile_entry *%s_profile(int *count);\n"
+                  "void %s_profile_reset(void);\n"
+                  "#endif\n\n",
+               U, U, P, U, P, P, P, P);
     buf_puts(h, "/* Inputs and outputs:\n");
     const char **dn = arena_alloc(c->arena, sizeof(char *) * (size_t)(g->ndims + 1));
     for (int k = 0; k < g->ndims; k++)
@@ -932,7 +952,7 @@ static void write_strings(Buf *src, const char *P, const char *what, int n, cons
     buf_puts(src, n ? "};\n" : "0};\n");
 }
 
-static void emit_node(Compiler *c, Emit *e, Node *n) {
+static void emit_node(Compiler *c, Emit *e, Node *n, int k_prof) {
     Buf cm;
     buf_init_in(&cm, c->arena);
     buf_printf(&cm, "%s: %s ", n->name, n->op_type);
@@ -950,11 +970,72 @@ static void emit_node(Compiler *c, Emit *e, Node *n) {
     buf_free(&cm);
     emit_line(e, "{");
     emit_indent(e, 1);
+    emit_line(e, "O2C_PROF_BEGIN");
     e->node = n;
     n->op->emit(c, e, n);
     e->node = NULL;
+    emit_line(e, "O2C_PROF_END(%d)", k_prof);
     emit_indent(e, -1);
     emit_line(e, "}");
+}
+
+/* ---- the profile build (-DNAME_PROFILE): NAME_run adds each node's time to a table of every
+ * node of the graph, which NAME_profile returns.  Without the macro, O2C_PROF_* are empty. */
+static void write_profile(Compiler *c, Emit *e, Buf *fns) {
+    Graph *g = c->g;
+    const char *P = c->prefix;
+    char U[256];
+    upper(U, P, sizeof U);
+    buf_printf(fns, "#ifdef %s_PROFILE\n", U);
+    buf_printf(fns, "#ifndef %s_PROFILE_CLOCK\n"
+                    "#if defined(CLOCK_MONOTONIC) && (defined(__unix__) || defined(__APPLE__))\n"
+                    "static double %s_profile_clock(void) {\n"
+                    "    struct timespec t;\n"
+                    "    clock_gettime(CLOCK_MONOTONIC, &t);\n"
+                    "    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;\n"
+                    "}\n"
+                    "#define %s_PROFILE_CLOCK() %s_profile_clock()\n"
+                    "#else\n"
+                    "#define %s_PROFILE_CLOCK() ((double)clock() / CLOCKS_PER_SEC)\n"
+                    "#endif\n"
+                    "#endif\n",
+               U, P, U, P, U);
+    buf_printf(fns, "static %s_profile_entry %s_prof[%d] = {\n", P, P, g->nnodes > 0 ? g->nnodes : 1);
+    for (int i = 0; i < g->nnodes; i++) {
+        Node *n = g->nodes[i];
+        buf_puts(fns, "    {");
+        put_c_string(fns, n->op_type);
+        buf_puts(fns, ", ");
+        put_c_string(fns, n->name);
+        buf_puts(fns, ", ");
+        put_c_string(fns, n->nout > 0 && n->out[0] && n->out[0]->rank >= 0 ? shape_str(e, n->out[0]) : "");
+        buf_puts(fns, ", ");
+        const char *note = "";
+        if (n->dead && n->merged_into)
+            note = arena_printf(c->arena, "fused into %s", n->merged_into->name);
+        else if (n->dead)
+            note = "computed at compile time";
+        put_c_string(fns, note);
+        buf_puts(fns, ", 0.0, 0},\n");
+    }
+    if (!g->nnodes)
+        buf_puts(fns, "    {\"\", \"\", \"\", \"\", 0.0, 0},\n");
+    buf_puts(fns, "};\n");
+    buf_printf(fns, "#define O2C_PROF_BEGIN double o2c_prof_t0 = %s_PROFILE_CLOCK();\n", U);
+    buf_printf(fns, "#define O2C_PROF_END(k) %s_prof[k].seconds += %s_PROFILE_CLOCK() - o2c_prof_t0; "
+                    "%s_prof[k].calls++;\n", P, U, P);
+    buf_printf(fns, "const %s_profile_entry *%s_profile(int *count) {\n"
+                    "    if (count)\n"
+                    "        *count = %d;\n"
+                    "    return %s_prof;\n"
+                    "}\n", P, P, g->nnodes, P);
+    buf_printf(fns, "void %s_profile_reset(void) {\n"
+                    "    for (int i = 0; i < %d; i++) {\n"
+                    "        %s_prof[i].seconds = 0.0;\n"
+                    "        %s_prof[i].calls = 0;\n"
+                    "    }\n"
+                    "}\n", P, g->nnodes, P, P);
+    buf_puts(fns, "#else\n#define O2C_PROF_BEGIN\n#define O2C_PROF_END(k)\n#endif\n\n");
 }
 
 /* ---- NAME_check: every size the generated code computes, verified once
@@ -1269,6 +1350,7 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         names[i] = g->outputs[i]->name;
     write_strings(fns, P, "output_names", g->noutputs, names);
     buf_puts(fns, "\n");
+    write_profile(c, e, fns);
 
     /* strerror */
     buf_printf(fns, "const char *%s_strerror(int code) {\n    switch (code) {\n", P);
@@ -1347,7 +1429,7 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     for (int i = 0; i < g->nnodes; i++) {
         Node *n = g->nodes[i];
         if (!n->dead)
-            emit_node(c, e, n);
+            emit_node(c, e, n, i);
     }
     /* outputs that no live node writes: folded values, inputs, constants, repeated outputs */
     for (int i = 0; i < g->noutputs; i++) {
@@ -1391,9 +1473,15 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     put_comment_text(src, model_base(c), 160);
     buf_puts(src, ". Do not edit.\n");
     buf_printf(src, " * API: see %s.h.  Standalone C99: needs only the C library and libm. */\n", P);
+    char U[256];
+    upper(U, P, sizeof U);
+    /* clock_gettime, for the profile build only */
+    buf_printf(src, "#if defined(%s_PROFILE) && !defined(%s_PROFILE_CLOCK) && !defined(_POSIX_C_SOURCE)\n"
+                    "#define _POSIX_C_SOURCE 199309L\n#endif\n", U, U);
     buf_printf(src, "#include \"%s\"\n\n#include <float.h>\n#include <limits.h>\n#include <math.h>\n"
                     "#include <stdint.h>\n#include <string.h>\n\n",
                c->header);
+    buf_printf(src, "#ifdef %s_PROFILE\n#include <time.h>\n#endif\n\n", U);
     if (e->kernels.len) {
         buf_puts(src, "/* ---- kernels */\n\n");
         buf_puts(src, e->kernels.data);

@@ -89,6 +89,7 @@ static void take_output(Node *p, Node *q) {
     p->out[0] = q->out[0];
     q->out[0]->producer = p;
     q->dead = true;
+    q->merged_into = p;
 }
 
 /* A float scalar from a constant input (float or double); false when unknown. */
@@ -299,6 +300,7 @@ static void fold_pad(Compiler *c, Node *pad) {
     put_attr(c, q, "pads", ATTR_INTS, 0, 0, 2 * sp, np);
     set_input(c, q, 0, x);
     pad->dead = true;
+    pad->merged_into = q;
     reinfer(c, q);
 }
 
@@ -576,8 +578,10 @@ static void qdq_finish(Compiler *c, Node *p, const char *op, Node *act, Node *qn
     p->op = ops_find("", op);
     set_attr(c, p, "o2c_qmin", ATTR_INT, qmin, 0);
     set_attr(c, p, "o2c_qmax", ATTR_INT, qmax, 0);
-    if (act)
+    if (act) {
         act->dead = true;
+        act->merged_into = p;
+    }
     take_output(p, qn);
     drop_unread(c->g, dx);
     drop_unread(c->g, dw);
@@ -694,8 +698,10 @@ static void qdq_matmul(Compiler *c, Node *p) {
     p->nattr = 0;
     if (bias)
         set_attr(c, p, "o2c_bias", ATTR_INT, 1, 0);
-    if (badd)
+    if (badd) {
         badd->dead = true;
+        badd->merged_into = p;
+    }
     qdq_finish(c, p, "QLinearMatMul", act, qn, qmin, qmax, da, dbm, dc);
 }
 
@@ -752,8 +758,10 @@ static void become_ms(Compiler *c, Node *p, const char *op, int nin, Value *cons
 
 /* The end of the rewrite of p: it takes over the QuantizeLinear's output. */
 static void ms_finish(Compiler *c, Node *p, Node *act, Node *qn, Node *const *dqs, int ndq) {
-    if (act)
+    if (act) {
         act->dead = true;
+        act->merged_into = p;
+    }
     take_output(p, qn);
     for (int k = 0; k < ndq; k++)
         drop_unread(c->g, dqs[k]);
@@ -790,8 +798,10 @@ static void qdq_layout(Compiler *c, Node *p, Node *dx, const Qp *qx, Node *act, 
     p->out[0] = y8;
     y8->producer = p;
     reinfer(c, p);
-    if (act)
+    if (act) {
         act->dead = true;
+        act->merged_into = p;
+    }
     Value *in[5] = {y8, qx->s, zp_of(c, qx, t), qy->s, zp_of(c, qy, t)};
     become_ms(c, qn, "QLinearLeakyRelu", 5, in, qmin, qmax);
     set_attr(c, qn, "alpha", ATTR_FLOAT, 0, 1.0f);

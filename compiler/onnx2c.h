@@ -353,6 +353,8 @@ struct Node {
     Sym *scratch_offset;
     int64_t flash;       /* emit.c: bytes of the weight arrays first written for it (--report) */
     bool dead;           /* folded away: every output is known at compile time */
+    Node *merged_into;   /* a dead node the lower pass fused into another: that node (the
+                          * profile build's note) */
     void *priv;          /* op-private data computed by infer for emit */
     /* attributes infer has read and checked, for emit to trust (ggml's op_params): emitters
      * read no attribute (they cannot fail on a malformed one) */
