@@ -26,9 +26,10 @@
  *     model, e.g. -DRESNET18_PROFILE, which makes the generated C time every node): resets the
  *     model's per-node counters (NAME_profile_reset), times N runs as the default mode does,
  *     then prints one tab-separated line per node of the graph, in topological order:
- *       node <TAB> index <TAB> op <TAB> name <TAB> shape <TAB> note <TAB> ms_per_run
+ *       node <TAB> index <TAB> op <TAB> name <TAB> shape <TAB> note <TAB> ms_per_run <TAB> median
  *     (note is "" for a node that runs, else why it does not, e.g. "fused into conv1";
- *     ms_per_run = the node's seconds * 1000 / N, "-" when it never ran), then
+ *     ms_per_run = the node's seconds * 1000 / N, median = the median of its N per-run times
+ *     in ms, both "-" when it never ran), then
  *       total <TAB> median ms <TAB> mean ms
  *     of NAME_run over the N runs, timed around the whole call.  bench/profile.py reads this.
  * Thread count: OMP_NUM_THREADS (the generated code may use `#pragma omp`).
@@ -286,40 +287,63 @@ int main(int argc, char **argv) {
     }
     times = malloc((size_t)runs * sizeof *times);
 #ifdef PROFILE
-    if (profile)
+    if (profile) {
+        /* Each node's time in each run (the table's running sums, differenced), for its median:
+         * a run that another process of the shared machine slowed down moves a mean more. */
+        int count = 0, j;
+        const CAT(PREFIX, _profile_entry) *e;
+        double sum = 0, *per_run, *prev, *col = malloc((size_t)runs * sizeof *col);
         API(_profile_reset)();
+        e = API(_profile)(&count);
+        per_run = malloc(((size_t)count * runs + 1) * sizeof *per_run);
+        prev = calloc((size_t)count + 1, sizeof *prev);
+        if (!per_run || !prev || !col || !times) {
+            fprintf(stderr, "driver: out of memory\n");
+            return 2;
+        }
+        for (i = 0; i < runs; i++) {
+            double t0 = now_ms();
+            rc = API(_run)(dims, inputs, outputs, ws);
+            times[i] = now_ms() - t0;
+            if (rc != 0) {
+                fprintf(stderr, "driver: run: %s\n", API(_strerror)(rc));
+                return 1;
+            }
+            sum += times[i];
+            e = API(_profile)(&count);
+            for (j = 0; j < count; j++) {
+                per_run[(size_t)j * runs + i] = e[j].seconds - prev[j];
+                prev[j] = e[j].seconds;
+            }
+        }
+        for (j = 0; j < count; j++) {
+            printf("node\t%d\t", j);
+            print_field(e[j].op);
+            putchar('\t');
+            print_field(e[j].node);
+            putchar('\t');
+            print_field(e[j].shape);
+            putchar('\t');
+            print_field(e[j].note);
+            if (e[j].calls > 0) {
+                memcpy(col, per_run + (size_t)j * runs, (size_t)runs * sizeof *col);
+                printf("\t%.6f\t%.6f\n", e[j].seconds * 1e3 / runs, median(col, runs) * 1e3);
+            } else
+                printf("\t-\t-\n");
+        }
+        printf("total\t%.6f\t%.6f\n", median(times, runs), sum / runs);
+        free(per_run);
+        free(prev);
+        free(col);
+        free(times);
+        return 0;
+    }
 #endif
     for (i = 0; i < runs; i++) {
         double t0 = now_ms();
         API(_run)(dims, inputs, outputs, ws);
         times[i] = now_ms() - t0;
     }
-#ifdef PROFILE
-    if (profile) {
-        int count = 0;
-        double sum = 0;
-        const CAT(PREFIX, _profile_entry) *e = API(_profile)(&count);
-        for (i = 0; i < runs; i++)
-            sum += times[i];
-        for (i = 0; i < count; i++) {
-            printf("node\t%d\t", i);
-            print_field(e[i].op);
-            putchar('\t');
-            print_field(e[i].node);
-            putchar('\t');
-            print_field(e[i].shape);
-            putchar('\t');
-            print_field(e[i].note);
-            if (e[i].calls > 0)
-                printf("\t%.6f\n", e[i].seconds * 1e3 / runs);
-            else
-                printf("\t-\n");
-        }
-        printf("total\t%.6f\t%.6f\n", median(times, runs), sum / runs);
-        free(times);
-        return 0;
-    }
-#endif
     printf("times");
     for (i = 0; i < runs; i++)
         printf(" %.4f", times[i]);
