@@ -25,10 +25,11 @@
 //       runs MODEL with ORT's profiler on (enableProfiling; the trace goes to a temporary folder,
 //       read and removed here): W warm-up runs, then N timed runs; prints, like bench/driver.c
 //       --profile, one tab-separated line per node ORT ran, in the order of the first timed run:
-//         node <TAB> index <TAB> op <TAB> name <TAB> shape <TAB> - <TAB> ms_per_run
+//         node <TAB> index <TAB> op <TAB> name <TAB> shape <TAB> - <TAB> ms_per_run <TAB> median
 //       (ORT's node names and op types as ORT has them after its graph optimizations: fused
 //       nodes such as FusedConv, layout nodes such as ReorderInput; shape: the first output's;
-//       ms_per_run: the sum of the node's "_kernel_time" events over the N runs / N), then
+//       ms_per_run: the sum of the node's "_kernel_time" events over the N runs / N; median:
+//       the median over the N runs of its time in a run, in ms), then
 //         total <TAB> median ms <TAB> mean ms      of session.run (wall time in this process)
 //         model_run <TAB> mean ms                  of ORT's own "model_run" events
 //       Only events inside the last N "model_run" events count: the warm-up runs are dropped.
@@ -214,8 +215,9 @@ async function profile(model, shapes, inputs, args) {
   const xs = ins.map((p, i) => readInput(p, sh[i]));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ort-profile-"));
   try {
-    const s = await ort.InferenceSession.create(
-      model, { ...options(threads), enableProfiling: true, profileFilePrefix: path.join(dir, "ort") });
+    const s = await ort.InferenceSession.create(model, {
+      ...options(threads), enableProfiling: true, profileFilePrefix: path.join(dir, "ort"),
+    });
     if (s.inputNames.length !== xs.length)
       throw new Error(`${s.inputNames.length} inputs, given ${xs.length}`);
     const feeds = {};
@@ -236,11 +238,23 @@ async function profile(model, shapes, inputs, args) {
     if (modelRuns.length !== warmup + runs)
       throw new Error(`${modelRuns.length} model_run events, want ${warmup + runs}`);
     const timed = modelRuns.slice(warmup);
-    const nodes = new Map(); // name -> {op, shape, us, first}
+    // The timed run an event lies in (runs are sorted and do not overlap), or -1.
+    const runOf = (ts) => {
+      let lo = 0, hi = timed.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1, r = timed[mid];
+        if (ts < r.ts) hi = mid - 1;
+        else if (ts > r.ts + r.dur) lo = mid + 1;
+        else return mid;
+      }
+      return -1;
+    };
+    const nodes = new Map(); // name -> {op, shape, us: per timed run, first}
     const suffix = "_kernel_time";
     for (const e of events) {
       if (e.cat !== "Node" || !e.name.endsWith(suffix)) continue;
-      if (!timed.some((r) => e.ts >= r.ts && e.ts <= r.ts + r.dur)) continue;
+      const k = runOf(e.ts);
+      if (k < 0) continue;
       const name = e.name.slice(0, -suffix.length);
       let n = nodes.get(name);
       if (!n) {
@@ -251,16 +265,17 @@ async function profile(model, shapes, inputs, args) {
           const dims = Object.values(out)[0];
           if (Array.isArray(dims)) shape = "[" + dims.join(",") + "]";
         }
-        n = { op: a.op_name || "?", shape, us: 0, first: e.ts };
+        n = { op: a.op_name || "?", shape, us: new Array(runs).fill(0), first: e.ts };
         nodes.set(name, n);
       }
-      n.us += e.dur;
+      n.us[k] += e.dur;
       n.first = Math.min(n.first, e.ts);
     }
     const order = [...nodes.entries()].sort((a, b) => a[1].first - b[1].first);
     const lines = order.map(([name, n], i) =>
-      ["node", i, field(n.op), field(name), field(n.shape), "-", (n.us / 1e3 / runs).toFixed(6)]
-        .join("\t"));
+      ["node", i, field(n.op), field(name), field(n.shape), "-",
+       (n.us.reduce((a, b) => a + b, 0) / 1e3 / runs).toFixed(6),
+       (median(n.us) / 1e3).toFixed(6)].join("\t"));
     const mean = times.reduce((a, b) => a + b, 0) / runs;
     lines.push(["total", median(times).toFixed(6), mean.toFixed(6)].join("\t"));
     const mr = timed.reduce((a, r) => a + r.dur, 0) / 1e3 / runs;
