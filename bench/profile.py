@@ -353,12 +353,14 @@ def report(a, name, threads, c_nodes, c_tot, check, o_nodes, o_tot, o_err, model
     for k, n in enumerate(top, 1):
         om = o_per_c.get(n["name"]) if o_nodes is not None else None
         op = "+".join([n["op"]] + fused_ops.get(n["name"], []))
+        if n["name"] in g.kinds:
+            op += " (%s)" % g.kinds[n["name"]]
         rows.append([str(k), fmt(n["ms"]), share(n["ms"], c_sum), fmt(om), ratio(n["ms"], om),
                      op, n["shape"], n["name"]])
     print()
-    print("Top %d nodes by onnx2c time (ms per run; op+ops fused into it by onnx2c; ORT ms: "
-          "ORT's nodes of this name, of its outputs' names or of the nodes fused into it):"
-          % len(top))
+    print("Top %d nodes by onnx2c time (ms per run; op+ops fused into it by onnx2c, a Conv's "
+          "kind; ORT ms: ORT's nodes of this name, of its outputs' names or of the nodes fused "
+          "into it):" % len(top))
     print(table(["#", "onnx2c ms", "share", "ORT ms", "ratio", "op", "shape", "node"], rows,
                 right={0, 1, 2, 3, 4}))
     top_c = sum(n["ms"] or 0 for n in top)
