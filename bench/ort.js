@@ -32,6 +32,9 @@
 //       the median over the N runs of its time in a run, in ms), then
 //         total <TAB> median ms <TAB> mean ms      of session.run (wall time in this process)
 //         model_run <TAB> mean ms                  of ORT's own "model_run" events
+//         plain <TAB> median ms <TAB> mean ms      of N more session.run after endProfiling,
+//                                                  i.e. without the profiler (it costs a few
+//                                                  microseconds per node)
 //       Only events inside the last N "model_run" events count: the warm-up runs are dropped.
 // SHAPE: dims joined by commas, e.g. 1,3,224,224.  Several inputs: SHAPES and INS joined by
 // colons, e.g. 1,256,22,22:1,256,6,6 search.bin:template.bin.
@@ -230,6 +233,13 @@ async function profile(model, shapes, inputs, args) {
       times.push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
     s.endProfiling(); // writes DIR/ort_<date>.json (returns nothing in onnxruntime-node 1.30)
+    // The same runs without the profiler (endProfiling stops it), to show what it costs.
+    const plain = [];
+    for (let k = 0; k < runs; k++) {
+      const t0 = process.hrtime.bigint();
+      await s.run(feeds);
+      plain.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
     const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json"));
     if (files.length !== 1) throw new Error(`${files.length} profile files in ${dir}, want 1`);
     const events = JSON.parse(fs.readFileSync(path.join(dir, files[0]), "utf8"));
@@ -280,6 +290,8 @@ async function profile(model, shapes, inputs, args) {
     lines.push(["total", median(times).toFixed(6), mean.toFixed(6)].join("\t"));
     const mr = timed.reduce((a, r) => a + r.dur, 0) / 1e3 / runs;
     lines.push(["model_run", mr.toFixed(6)].join("\t"));
+    const pmean = plain.reduce((a, b) => a + b, 0) / runs;
+    lines.push(["plain", median(plain).toFixed(6), pmean.toFixed(6)].join("\t"));
     process.stdout.write(lines.join("\n") + "\n");
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -58,7 +58,7 @@ def parse_profile(text):
             med = mean if len(f) == 7 or f[7] == "-" else float(f[7])
             nodes.append({"index": int(f[1]), "op": f[2], "name": f[3], "shape": f[4],
                           "note": f[5], "mean": mean, "median": med})
-        elif f[0] in ("total", "model_run") and len(f) >= 2:
+        elif f[0] in ("total", "model_run", "plain") and len(f) >= 2:
             totals[f[0]] = [float(x) for x in f[1:]]
     return nodes, totals
 
@@ -396,10 +396,16 @@ def report(a, name, threads, c_nodes, c_tot, check, o_nodes, o_tot, o_err, model
             " (ORT's own model_run: %.3f ms)" % mr if mr else ""))
         print("        node medians sum to %.3f ms = %.1f%% of the median session.run %.3f ms" % (
             o_meds, 100.0 * o_meds / o_median, o_median))
-        print("whole run, onnx2c / ORT: %s (medians, both sides profiled)" % ratio(
-            c_median, o_median))
         print("ORT's node times leave out its executor's work between kernels (allocation, "
               "fences) that session.run includes.")
+        plain = o_tot.get("plain")
+        if plain:
+            print("ORT without its profiler: median session.run %.3f ms: the profiler made its "
+                  "runs %+.0f%% (a few us per node: read small nodes' ORT times as upper bounds)"
+                  % (plain[0], 100.0 * (o_median / plain[0] - 1)))
+        print("whole run, onnx2c / ORT: %s (medians, both sides profiled)%s" % (
+            ratio(c_median, o_median),
+            "; %s against ORT without its profiler" % ratio(c_median, plain[0]) if plain else ""))
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
