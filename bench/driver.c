@@ -9,6 +9,7 @@
  * Every input and output is taken to be float (true of all the bench models).
  *
  *   bench [--runs N] [--warmup W] [--data DIR] [--dim NAME=VALUE]... [--dump PREFIX] [--serve]
+ *         [--profile]
  *
  * Inputs are DIR/input_I.bin (raw float32) when --data is given, else random in [-1, 1).  With
  * --data, the outputs of the first run are compared with DIR/output_I.bin when those exist
@@ -20,7 +21,17 @@
  *     time and the median in ms;
  *   - --serve: prints "ready", then reads commands on stdin: "run K" times K runs and prints
  *     "times t1 ... tK" (ms); "quit" or EOF ends.  bench/run.py uses this to alternate rounds
- *     with PyTorch without paying the start-up (and warm-up) again.
+ *     with PyTorch without paying the start-up (and warm-up) again;
+ *   - --profile (only in a driver built with -DPROFILE, together with -DUPREFIX_PROFILE for the
+ *     model, e.g. -DRESNET18_PROFILE, which makes the generated C time every node): resets the
+ *     model's per-node counters (NAME_profile_reset), times N runs as the default mode does,
+ *     then prints one tab-separated line per node of the graph, in topological order:
+ *       node <TAB> index <TAB> op <TAB> name <TAB> shape <TAB> note <TAB> ms_per_run <TAB> median
+ *     (note is "" for a node that runs, else why it does not, e.g. "fused into conv1";
+ *     ms_per_run = the node's seconds * 1000 / N, median = the median of its N per-run times
+ *     in ms, both "-" when it never ran), then
+ *       total <TAB> median ms <TAB> mean ms
+ *     of NAME_run over the N runs, timed around the whole call.  bench/profile.py reads this.
  * Thread count: OMP_NUM_THREADS (the generated code may use `#pragma omp`).
  * Exit: 0, 1 a run or the check failed, 2 bad usage or missing file. */
 #define _POSIX_C_SOURCE 200809L
@@ -59,6 +70,18 @@ static double median(double *t, int n) {
     return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
+#ifdef PROFILE
+#define PROFILE_USAGE " [--profile]"
+/* A field of a --profile line: tabs and line breaks (which a model's names could hold) become
+ * spaces, so a line stays one record of 7 fields. */
+static void print_field(const char *s) {
+    for (; s && *s; s++)
+        putchar(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
+}
+#else
+#define PROFILE_USAGE ""
+#endif
+
 static void *xalloc(size_t bytes) {
     void *p = aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
     if (!p) {
@@ -93,7 +116,7 @@ static size_t numel(const int64_t *shape, int rank) {
 }
 
 int main(int argc, char **argv) {
-    int runs = 20, warmup = 3, serve = 0, i, rc;
+    int runs = 20, warmup = 3, serve = 0, profile = 0, i, rc;
     const char *data = NULL, *dump = NULL;
     int64_t dims[NDIMS_ALLOC] = {0};
     const void *inputs[NUM_INPUTS];
@@ -114,6 +137,10 @@ int main(int argc, char **argv) {
             dump = argv[++i];
         else if (!strcmp(argv[i], "--serve"))
             serve = 1;
+#ifdef PROFILE
+        else if (!strcmp(argv[i], "--profile"))
+            profile = 1;
+#endif
         else if (!strcmp(argv[i], "--dim") && i + 1 < argc) {
             const char *arg = argv[++i], *eq = strchr(arg, '=');
             int d, found = 0;
@@ -129,12 +156,13 @@ int main(int argc, char **argv) {
             }
         } else {
             fprintf(stderr, "usage: %s [--runs N] [--warmup W] [--data DIR] [--dim NAME=VALUE]... "
-                            "[--dump PREFIX] [--serve]\n", argv[0]);
+                            "[--dump PREFIX] [--serve]" PROFILE_USAGE "\n", argv[0]);
             return 2;
         }
     }
     if (runs < 1)
         runs = 1;
+    (void)profile;
     rc = API(_check)(dims);
     if (rc != 0) {
         fprintf(stderr, "driver: check: %s\n", API(_strerror)(rc));
@@ -258,6 +286,59 @@ int main(int argc, char **argv) {
         return 0;
     }
     times = malloc((size_t)runs * sizeof *times);
+#ifdef PROFILE
+    if (profile) {
+        /* Each node's time in each run (the table's running sums, differenced), for its median:
+         * a run that another process of the shared machine slowed down moves a mean more. */
+        int count = 0, j;
+        const CAT(PREFIX, _profile_entry) *e;
+        double sum = 0, *per_run, *prev, *col = malloc((size_t)runs * sizeof *col);
+        API(_profile_reset)();
+        e = API(_profile)(&count);
+        per_run = malloc(((size_t)count * runs + 1) * sizeof *per_run);
+        prev = calloc((size_t)count + 1, sizeof *prev);
+        if (!per_run || !prev || !col || !times) {
+            fprintf(stderr, "driver: out of memory\n");
+            return 2;
+        }
+        for (i = 0; i < runs; i++) {
+            double t0 = now_ms();
+            rc = API(_run)(dims, inputs, outputs, ws);
+            times[i] = now_ms() - t0;
+            if (rc != 0) {
+                fprintf(stderr, "driver: run: %s\n", API(_strerror)(rc));
+                return 1;
+            }
+            sum += times[i];
+            e = API(_profile)(&count);
+            for (j = 0; j < count; j++) {
+                per_run[(size_t)j * runs + i] = e[j].seconds - prev[j];
+                prev[j] = e[j].seconds;
+            }
+        }
+        for (j = 0; j < count; j++) {
+            printf("node\t%d\t", j);
+            print_field(e[j].op);
+            putchar('\t');
+            print_field(e[j].node);
+            putchar('\t');
+            print_field(e[j].shape);
+            putchar('\t');
+            print_field(e[j].note);
+            if (e[j].calls > 0) {
+                memcpy(col, per_run + (size_t)j * runs, (size_t)runs * sizeof *col);
+                printf("\t%.6f\t%.6f\n", e[j].seconds * 1e3 / runs, median(col, runs) * 1e3);
+            } else
+                printf("\t-\t-\n");
+        }
+        printf("total\t%.6f\t%.6f\n", median(times, runs), sum / runs);
+        free(per_run);
+        free(prev);
+        free(col);
+        free(times);
+        return 0;
+    }
+#endif
     for (i = 0; i < runs; i++) {
         double t0 = now_ms();
         API(_run)(dims, inputs, outputs, ws);

@@ -162,17 +162,20 @@ class Server:
         self.err.close()
 
 
-def build_model(name, out, log):
-    """Converts and compiles NAME; returns (binary path, None) or (None, 'n/a (...)' text)."""
+def build_model(name, out, log, dest=None, defines=(), exe_name="bench"):
+    """Converts and compiles NAME; returns (binary path, None) or (None, 'n/a (...)' text).
+    The C and the binary go to DEST (default OUT/NAME, beside the model); DEFINES are extra
+    gcc -D flags (bench/profile.py: PROFILE and UNAME_PROFILE)."""
     d = os.path.join(out, name)
+    dest = dest or d
     model = os.path.join(d, "model.onnx")
-    c = os.path.join(d, name + ".c")
-    h = os.path.join(d, name + ".h")
-    exe = os.path.join(d, "bench")
+    c = os.path.join(dest, name + ".c")
+    h = os.path.join(dest, name + ".h")
+    exe = os.path.join(dest, exe_name)
     conv = [ONNX2C, model, "-o", c, "--name", name]
-    cc = (["gcc"] + CFLAGS + ['-DMODEL_HEADER="%s.h"' % name, "-DPREFIX=" + name,
-                              "-DUPREFIX=" + name.upper(), "-I", d, "bench/driver.c", c, "-lm",
-                              "-o", exe])
+    cc = (["gcc"] + CFLAGS + ["-D" + x for x in defines] +
+          ['-DMODEL_HEADER="%s.h"' % name, "-DPREFIX=" + name, "-DUPREFIX=" + name.upper(),
+           "-I", dest, "bench/driver.c", c, "-lm", "-o", exe])
     log["commands"] += [shjoin(conv), shjoin(cc)]
     if not os.path.exists(model):
         return None, "make_models: no %s" % model
@@ -234,20 +237,25 @@ def write_matmul(d):
     os.replace(path + ".tmp", path)
 
 
+def ort_inputs(name, out):
+    """bench/ort.js's arguments for NAME: SHAPES and INS (joined by colons), the model file and
+    the --check option (empty for the GEMM row's MatMul)."""
+    d = os.path.join(out, name)
+    if name == "gemm":
+        shapes, ins = "%d,%d" % (GEMM_N, GEMM_N), os.path.join(d, "matmul_in.bin")
+        return shapes, ins, os.path.join(d, "matmul.onnx"), []
+    spec = MODELS[name[2:] if name in QUANT else name]
+    shapes = ":".join(",".join(map(str, sh)) for sh in spec.shapes)
+    ins = ":".join(os.path.join(d, "input_%d.bin" % i) for i in range(len(spec.shapes)))
+    return shapes, ins, os.path.join(d, "model.onnx"), ["--check", d]
+
+
 def ort_args(name, threads, a, out):
     """The ORT server's command line for a float model (or the GEMM row's MatMul), or None with
     the reason when onnxruntime-node is not installed."""
     if not os.path.isdir(os.path.join(NODE_MODULES, "onnxruntime-node")):
         return None, "no %s/onnxruntime-node (bench/run.sh installs it with npm)" % NODE_MODULES
-    d = os.path.join(out, name)
-    if name == "gemm":
-        shapes, ins = "%d,%d" % (GEMM_N, GEMM_N), os.path.join(d, "matmul_in.bin")
-        model, check = os.path.join(d, "matmul.onnx"), []
-    else:
-        spec = MODELS[name]
-        shapes = ":".join(",".join(map(str, sh)) for sh in spec.shapes)
-        ins = ":".join(os.path.join(d, "input_%d.bin" % i) for i in range(len(spec.shapes)))
-        model, check = os.path.join(d, "model.onnx"), ["--check", d]
+    shapes, ins, model, check = ort_inputs(name, out)
     return (["node", "bench/ort.js", "serve", shapes, ins, "--threads", str(threads),
              "--warmup", str(a.warmup + 2)] + check + ["ort=" + model]), None
 
