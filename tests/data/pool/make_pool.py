@@ -6,13 +6,17 @@ the tests never need Python:
 
     /usr/bin/python3 tests/data/pool/make_pool.py
 
+cases/: runnable cases with data sets (onnx2c-test, the op-case ctests).
+
 The good models have symbolic N, C, H, W (dim_param) so the tests check the output-shape rules
 as Sym arithmetic, through the generated NAME_output_shape / NAME_check, and run the kernels
 against a reference written in the test.  The bad_*.onnx models break one attribute rule each.
 """
 import os
 import sys
+import zlib
 
+import numpy as np
 from onnx import TensorProto, helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,6 +54,49 @@ model("lppool_sym.onnx",
       [vi("x", ["N", "C", "L"])], [Y], 11)
 model("globalavgpool_sym.onnx",
       helper.make_node("GlobalAveragePool", ["x"], ["y"], name="gap"), [X], [Y], 1)
+
+# --- runnable cases (cases/NAME: model and data sets, references from numpy in float64):
+# averages over rows of 32 taps and more (the 16 partial sums of templates/pool_avg.c on cores
+# with vectors), at several symbolic sizes, values far from 0 so that a lost tap shows.
+def avg_ref(x, k, st, pads, include_pad):
+    n, c, h, w = x.shape
+    xp = np.full((n, c, h + pads[0] + pads[2], w + pads[1] + pads[3]), np.nan)
+    xp[:, :, pads[0]:pads[0] + h, pads[1]:pads[1] + w] = x
+    oh = (h + pads[0] + pads[2] - k[0]) // st[0] + 1
+    ow = (w + pads[1] + pads[3] - k[1]) // st[1] + 1
+    y = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[:, :, i * st[0]:i * st[0] + k[0], j * st[1]:j * st[1] + k[1]]
+            s = np.nansum(win.astype(np.float64), axis=(2, 3))
+            cnt = k[0] * k[1] if include_pad else np.sum(~np.isnan(win[0, 0]))
+            y[:, :, i, j] = s / cnt
+    return y.astype(np.float32)
+
+
+def pool_case(name, node, sizes, ref):
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    m = gen_util.make_model(name, [node], [X], [Y], opset=11, producer="onnx2c-make_pool")
+    sets = []
+    for size in sizes:
+        x = (rng.uniform(-1, 1, size) * 100 + 1000).astype(np.float32)
+        sets.append(([x], [ref(x)]))
+    gen_util.write_case(os.path.join(HERE, "cases", name), m, sets)
+
+
+pool_case("gap_rows", helper.make_node("GlobalAveragePool", ["x"], ["y"], name="gap"),
+          ((2, 3, 16, 16), (1, 2, 7, 9), (1, 1, 1, 40), (1, 2, 5, 5), (1, 1, 3, 61)),
+          lambda x: x.astype(np.float64).mean(axis=(2, 3), keepdims=True).astype(np.float32))
+pool_case("avgpool_wide_rows",
+          helper.make_node("AveragePool", ["x"], ["y"], name="ap", kernel_shape=[2, 40],
+                           strides=[1, 3], pads=[0, 5, 1, 7]),
+          ((1, 2, 5, 90), (2, 1, 3, 37)),
+          lambda x: avg_ref(x, (2, 40), (1, 3), (0, 5, 1, 7), False))
+pool_case("avgpool_wide_rows_incl",
+          helper.make_node("AveragePool", ["x"], ["y"], name="ap", kernel_shape=[1, 33],
+                           strides=[2, 1], pads=[0, 3, 0, 4], count_include_pad=1),
+          ((1, 2, 5, 90), (1, 1, 2, 29)),
+          lambda x: avg_ref(x, (1, 33), (2, 1), (0, 3, 0, 4), True))
 
 # --- one broken rule each
 X5 = vi("x", [1, 1, 5, 5])

@@ -1,0 +1,1 @@
+J`„H{DkP{DT]{D‰×{D9DyDuöxDo´xD‡5yD0„wDTVwD7·vD”GwD­~D^Ä}D	-~D²'~DÓ |Düè{Dyÿ{D´{D¢‘yDÐxDkìxD*«wD

@@ -1,0 +1,2 @@
+Jè³ŠDKÈƒD¼s‚D€Dëj}DªÔ€Džd‡Dïˆ€DhhDäqDûWzDN¼yD;¢eDô~D•)oDñucD3$pD´éfDnñhDºÉhD_˜€DAÒDÚÿ„DèÕtD®6†D
+ xDÙ€D*PrDFæ{DØjDbqDÞ…hDr]†D‘|DÌÅ‚D‚ÌhDmydD—ësD@‘lDÆ\DÛ9zDïY…Dš½ˆD•ž{D&JgDr$gD…Dƒ›rD+`iD´N„DÕ(mDðseD"ârDî†D—^…DL„DJnDobtD

@@ -1,0 +1,1 @@
+JTõyDÿ£zDtÇyDŽŽxD–¸yDzd|D

@@ -1,0 +1,3 @@
+	Jø@~Dg¿rDyOcDsP‡D€0€DÓ9iDS„eD™1„DíÚoD.ŠjDD„Dæ…D„)kDÿöˆD]‡D%é€D^§eD"°cD,ð„DÌù„DVDjDY.D¡hD¼:ˆDp4~DË¾sDùDcø‡D^}hD’‰DÛ]dDøÖƒDïÆzD"iwD¸€sDƒ†DµñlD©‚bD(ˆD:öjDÛ€DÏqDÉ½zD\­zDì…D+ƒDºÍzDËƒD—œ‚DkwD(ÊˆD¿D)ôxD“€D79mDÎD‚D<iD¸~D©fD/œdDbƒD¤K…D–³Dš­nDµ6qDÒiDMpDkXlD{‡DÀoDµ"lD²2‚DclDCzDýú€DÂNtD
+ÈmDddD€«…D¦ˆD/}D"…D§hDfÁrDÿ¥|D‚rDõ@}DR§DY©jDÅãDOvDˆr‡DquDhhhDPÚ…DÇ–~DüèvDi4nD¡rƒDö2ƒD¢å}D¿gDÁÂƒDØfDMÏ„D”dDþùyD˜­xDÔhnDwû„D)6aDàaDL‰D"bdDVkDÀQpDHžƒDŠ\„DóÓ~D[ŸlDˆD=DcD
+‡D ¦ˆD

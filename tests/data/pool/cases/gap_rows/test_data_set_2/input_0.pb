@@ -1,0 +1,1 @@
+(J vÇ‚DC‡DH²tD¶^vDùß‡DpœuD7L‰D­ÔˆDýsqD7_jD¬Y…Dh¹‡D²8ƒD¼)tDÃÈsDïW€DB‘kDÖcDÐp‚D”lcD‹wkD3Z‚DPyDÒ\kDT`jD`mDüu†D÷:wD·Í~D)‰hD¨;xDD.ÜyD]ògDF›vD3G…D;MpDµkDd€D+ˆD
