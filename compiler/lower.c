@@ -318,8 +318,11 @@ static int activation(Compiler *c, Node *q, float *p0, float *p1) {
         *p1 = attr_float(c, q, "beta", 0.5f);
         return ACT_HARDSIGMOID;
     }
-    if (is_op(q, "HardSwish"))
+    if (is_op(q, "HardSwish")) {
+        *p0 = 1.0f / 6.0f;
+        *p1 = 0.5f;
         return ACT_HARDSWISH;
+    }
     if (is_op(q, "Clip")) {
         double lo = -INFINITY, hi = INFINITY;
         if (q->opset < 11) {
@@ -339,6 +342,43 @@ static int activation(Compiler *c, Node *q, float *p0, float *p1) {
     return ACT_NONE;
 }
 
+/* HardSwish as exporters write it before opset 14: y = p's output, h = HardSigmoid(y),
+ * Mul(y, h) (either order), y read by those two nodes only and h by the Mul only.  Fuses both
+ * into p's epilogue (x * clip(alpha x + beta, 0, 1), h's alpha and beta) and returns true. */
+static bool fuse_hardswish(Compiler *c, Node *p) {
+    Graph *g = c->g;
+    Value *y = p->out[0];
+    if (y->is_output || y->kind != VAL_TEMP)
+        return false;
+    Node *h = NULL, *m = NULL;
+    for (int i = 0; i < g->nnodes; i++) {
+        Node *n = g->nodes[i];
+        bool reads = false;
+        for (int k = 0; !n->dead && k < n->nin; k++)
+            reads |= n->in[k] == y;
+        if (!reads)
+            continue;
+        if (is_op(n, "HardSigmoid") && !h && n->nin == 1 && n->nout == 1)
+            h = n;
+        else if (is_op(n, "Mul") && !m && n->nin == 2 && n->nout == 1)
+            m = n;
+        else
+            return false;
+    }
+    if (!h || !m || sole_consumer(g, h->out[0]) != m ||
+        !((m->in[0] == y && m->in[1] == h->out[0]) || (m->in[1] == y && m->in[0] == h->out[0])) ||
+        !ir_same_shape(m->out[0], y) || !ir_same_shape(h->out[0], y))
+        return false;
+    float alpha = 0, beta = 0;
+    if (activation(c, h, &alpha, &beta) != ACT_HARDSIGMOID)
+        return false;
+    p->epi_act = ACT_HARDSWISH, p->epi_p0 = alpha, p->epi_p1 = beta;
+    h->dead = true;
+    h->merged_into = p;
+    take_output(p, m);
+    return true;
+}
+
 static void fuse_epilogue(Compiler *c, Node *p) {
     Graph *g = c->g;
     bool is_mm = is_op(p, "MatMul");
@@ -346,10 +386,10 @@ static void fuse_epilogue(Compiler *c, Node *p) {
         return;
     for (;;) {
         Value *y = p->out[0];
+        if (p->epi_act != ACT_NONE || fuse_hardswish(c, p))
+            return;
         Node *q = sole_consumer(g, y);
         if (!q || q->nout != 1)
-            return;
-        if (p->epi_act != ACT_NONE)
             return;
         if (is_op(q, "Add") && q->nin == 2 && q->in[0] && q->in[1] && q->in[0] != q->in[1]) {
             Value *r = q->in[0] == y ? q->in[1] : q->in[0];

@@ -743,7 +743,8 @@ void plan_report(Compiler *c, FILE *f) {
                 for (int d = 0; d < v->rank; d++)
                     buf_printf(&sh, "%s%s", d ? "," : "", sym_str(c->arena, v->shape[d], names));
                 buf_puts(&sh, "]");
-                where = n->dead ? (v->producer && v->producer != n && !v->producer->dead
+                where = n->dead ? (n->merged_into || (v->producer && v->producer != n &&
+                                                      !v->producer->dead)
                                        ? "(fused)" : "(folded)")
                         : v->is_output ? "(output)"
                         : v->data || v->kv ? "(known)"

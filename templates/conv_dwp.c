@@ -138,8 +138,8 @@ static void dwp_chan_T(const T *xc, const T *wc, T b, const T *rc, T *yc, int64_
         } else
             for (ox = 0; ox < OW; ox++)
                 yr[ox] = Yr[ox];
-        gemm_act_T(yr, OW, act, p0, p1);
     }
+    gemm_act_T(yc, OH * OW, act, p0, p1); /* the channel's rows are contiguous: one pass */
 }
 
 /* One image: channels [0, C); planes: nslot slots of slot floats. */

@@ -11,7 +11,7 @@
 #define GEMM_ACT_CLIP 2        /* min p0, max p1 */
 #define GEMM_ACT_LEAKY 3       /* alpha p0 */
 #define GEMM_ACT_HARDSIGMOID 4 /* max(0, min(1, p0 * x + p1)) */
-#define GEMM_ACT_HARDSWISH 5   /* x * max(0, min(1, x / 6 + 1/2)) */
+#define GEMM_ACT_HARDSWISH 5   /* x * max(0, min(1, p0 * x + p1)) (ONNX: p0 = 1/6, p1 = 1/2) */
 
 /* The activation `act` on n consecutive elements, in place.  zero is a variable, not the
  * constant (T)0: the engine is instantiated for unsigned types too (integer products, which
@@ -43,7 +43,7 @@ static inline void gemm_act_T(T *x, int64_t n, int act, T p0, T p1) {
         break;
     case GEMM_ACT_HARDSWISH:
         for (j = 0; j < n; j++) {
-            T v = x[j] / (T)6 + (T)1 / (T)2;
+            T v = p0 * x[j] + p1;
             v = v > (T)1 ? (T)1 : v;
             v = v < zero ? zero : v;
             x[j] = x[j] * v;

@@ -118,3 +118,27 @@ Test(profile, every_node_time_and_note) {
     free(y1);
     remove(path);
 }
+
+/* The notes name the fusions of the lower pass: HardSwish as HardSigmoid + Mul fuses into the
+ * Conv (tests/data/matconv/epi); with the Conv's output read by a Relu too, nothing fuses. */
+static void expect_notes(const char *name, int n, const char *const *want) {
+    char path[512];
+    snprintf(path, sizeof path, "%s%s/model.onnx", TU_DATA("matconv/epi"), name);
+    TuModel m;
+    tu_open(&m, path, "gcc -O1 -DMODEL_PROFILE");
+    profile_fn prof = (profile_fn)(uintptr_t)jit_symbol(m.j, "model_profile");
+    cr_assert_not_null(prof);
+    int count = 0;
+    const Entry *e = prof(&count);
+    cr_assert_eq(count, n, "%s: %d entries, want %d", name, count, n);
+    for (int i = 0; i < n; i++)
+        cr_assert_str_eq(e[i].note, want[i], "%s: node '%s' note '%s', want '%s'", name, e[i].node,
+                         e[i].note, want[i]);
+    tu_close(&m);
+}
+
+Test(profile, notes_of_fusions) {
+    expect_notes("k1_m24_hswish", 3, (const char *[]){"", "fused into conv", "fused into conv"});
+    expect_notes("dw_k5_hswish", 3, (const char *[]){"", "fused into conv", "fused into conv"});
+    expect_notes("dw_k3_hswish_shared", 4, (const char *[]){"", "", "", ""});
+}

@@ -43,7 +43,10 @@ FL = TensorProto.FLOAT
 
 def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), one_d=False,
          M=None, group=None, out_dir=None, runtime_w=False, static=False):
-    """pads: ONNX order (begin..., end...); post: None, 'relu6', 'res_relu'.  Depthwise unless
+    """pads: ONNX order (begin..., end...); post: None, 'relu6', 'res_relu', 'hswish' (HardSwish
+    as exporters write it before opset 14: HardSigmoid(1/6, 1/2) and Mul(c, h)), 'hswish_rev'
+    (HardSigmoid(0.2, 0.4), Mul(h, c)), 'hswish_shared' (hswish, and c read by a Relu too: a
+    second output z, no fusion).  Depthwise unless
     M (output channels) and group are given.  runtime_w: the weight is input 1 (no bias), of
     symbolic shape, given per size.  static: the input's shape is the (one) size given."""
     rng = np.random.default_rng(zlib.crc32(name.encode()))
@@ -68,6 +71,13 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
                                                     ["KH", "KW"][2 - sp:]))
     if post == "relu6":
         nodes.append(helper.make_node("Clip", ["c", "lo", "hi"], ["y"], name="relu6"))
+    elif post and post.startswith("hswish"):
+        ha, hb = (0.2, 0.4) if post == "hswish_rev" else (1 / 6, 0.5)
+        nodes.append(helper.make_node("HardSigmoid", ["c"], ["h"], name="hsig", alpha=ha, beta=hb))
+        nodes.append(helper.make_node("Mul", ["h", "c"] if post == "hswish_rev" else ["c", "h"],
+                                      ["y"], name="mul"))
+        if post == "hswish_shared":
+            nodes.append(helper.make_node("Relu", ["c"], ["z"], name="relu"))
     elif post == "res_relu":
         rshape = ["N", M, "OH", "OW"]
         if static:  # stride 1, dilation 1 (the static cases)
@@ -80,8 +90,10 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
     if post == "relu6":
         inits += [numpy_helper.from_array(np.array(0, np.float32), "lo"),
                   numpy_helper.from_array(np.array(6, np.float32), "hi")]
-    m = gen_util.make_model(name, nodes, inputs, [helper.make_tensor_value_info("y", FL, None)],
-                            inits, 13, "onnx2c-make_dwconv")
+    outs = [helper.make_tensor_value_info("y", FL, None)]
+    if post == "hswish_shared":
+        outs.append(helper.make_tensor_value_info("z", FL, None))
+    m = gen_util.make_model(name, nodes, inputs, outs, inits, 13, "onnx2c-make_dwconv")
     sets = []
     for size in sizes:
         if runtime_w:
@@ -103,17 +115,24 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
             y = F.conv2d(xp, torch.from_numpy(w), torch.from_numpy(b), stride=tuple(strides),
                          dilation=tuple(dil), groups=group)
         feeds = [x, w] if runtime_w else [x]
+        extra = []
         if post == "relu6":
             y = torch.clamp(y, 0, 6)
+        elif post and post.startswith("hswish"):
+            c = y.numpy().astype(np.float32)
+            h = np.clip(np.float32(ha) * c + np.float32(hb), 0, 1).astype(np.float32)
+            y = torch.from_numpy(c * h)
+            if post == "hswish_shared":
+                extra = [np.maximum(c, 0)]
         elif post == "res_relu":
             r = rng.uniform(-1, 1, tuple(y.shape)).astype(np.float32)
             y = torch.relu(y + torch.from_numpy(r))
             feeds.append(r)
-        sets.append((feeds, [y.numpy().astype(np.float32)]))
+        sets.append((feeds, [y.numpy().astype(np.float32)] + extra))
     gen_util.write_case(os.path.join(out_dir or HERE, name), m, sets)
 
 
-for sub in ("dw", "wide", "wino"):
+for sub in ("dw", "wide", "wino", "epi"):
     if os.path.isdir(os.path.join(ROOT, sub)):
         shutil.rmtree(os.path.join(ROOT, sub))
 SIZES = ((1, 9, 11), (2, 14, 14), (1, 1, 1), (1, 2, 3), (1, 7, 40))
@@ -193,3 +212,17 @@ case("t_c300_m40_9x20", 300, (3, 3), (1, 1), (0, 1, 2, 0), M=40, group=1, out_di
      sizes=((1, 9, 20),), static=True)  # 5 x 10 tiles: chunks of 32 and 18
 case("t_c16_m16_12x10_relu6", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="relu6",
      out_dir=WINO, sizes=((2, 12, 10),), static=True)  # 30 tiles, batch 2
+
+# --- epi/: HardSwish as exporters write it before opset 14 (HardSigmoid + Mul), which the lower
+# pass fuses into the producer's epilogue: the unfold + GEMM path (1x1 direct, strided 3x3), a
+# depthwise one by phase planes, a Winograd one, and a shared output that must not fuse
+EPI = os.path.join(ROOT, "epi")
+case("k1_m24_hswish", 8, (1, 1), (1, 1), (0, 0, 0, 0), M=24, group=1, post="hswish",
+     out_dir=EPI, sizes=((1, 9, 11), (2, 14, 14), (1, 1, 1)))
+case("k3_s2_m16_hswish_rev", 3, (3, 3), (2, 2), (1, 1, 1, 1), M=16, group=1, post="hswish_rev",
+     out_dir=EPI, sizes=((1, 9, 11), (2, 14, 14), (1, 1, 1)))
+case("dw_k5_hswish", 6, (5, 5), (1, 1), (2, 2, 2, 2), post="hswish", out_dir=EPI, sizes=SIZES)
+case("wino_c16_hswish", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="hswish",
+     out_dir=EPI, sizes=((1, 9, 11), (1, 20, 18)))
+case("dw_k3_hswish_shared", 5, (3, 3), (2, 2), (1, 1, 1, 1), post="hswish_shared", out_dir=EPI,
+     sizes=SIZES)
