@@ -16,14 +16,15 @@ static inline float *tu_rnd(int64_t n, unsigned seed) {
     return p;
 }
 
-/* activation code act (GEMM_ACT_*: 1 ReLU, 2 Clip, 3 LeakyRelu, 4 HardSigmoid, 5 HardSwish) */
+/* activation code act (GEMM_ACT_*: 1 ReLU, 2 Clip, 3 LeakyRelu, 4 HardSigmoid, 5 HardSwish,
+ * both with alpha p0 and beta p1) */
 static inline double tu_act(int act, double v, double p0, double p1) {
     switch (act) {
     case 1: return v < 0 ? 0 : v;
     case 2: return v < p0 ? p0 : v > p1 ? p1 : v;
     case 3: return v < 0 ? v * p0 : v;
     case 4: return fmax(0, fmin(1, p0 * v + p1));
-    case 5: return v * fmax(0, fmin(1, v / 6 + 0.5));
+    case 5: return v * fmax(0, fmin(1, p0 * v + p1)); /* ONNX HardSwish: p0 = 1/6, p1 = 1/2 */
     default: return v;
     }
 }
