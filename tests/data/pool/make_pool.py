@@ -98,6 +98,41 @@ pool_case("avgpool_wide_rows_incl",
           ((1, 2, 5, 90), (1, 1, 2, 29)),
           lambda x: avg_ref(x, (1, 33), (2, 1), (0, 3, 0, 4), True))
 
+
+
+def max_ref(x, k, st, pads, dil=(1, 1)):
+    n, c, h, w = x.shape
+    xp = np.full((n, c, h + pads[0] + pads[2], w + pads[1] + pads[3]), -np.inf, np.float32)
+    xp[:, :, pads[0]:pads[0] + h, pads[1]:pads[1] + w] = x
+    eh, ew = (k[0] - 1) * dil[0] + 1, (k[1] - 1) * dil[1] + 1
+    oh = (h + pads[0] + pads[2] - eh) // st[0] + 1
+    ow = (w + pads[1] + pads[3] - ew) // st[1] + 1
+    y = np.zeros((n, c, oh, ow), np.float32)
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[:, :, i * st[0]:i * st[0] + eh:dil[0], j * st[1]:j * st[1] + ew:dil[1]]
+            y[:, :, i, j] = win.max(axis=(2, 3))
+    return y
+
+
+def max_case(name, k, st, pads, sizes, dil=(1, 1)):
+    node = helper.make_node("MaxPool", ["x"], ["y"], name="mp", kernel_shape=list(k),
+                            strides=list(st), pads=list(pads), dilations=list(dil))
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    m = gen_util.make_model(name, [node], [X], [Y], opset=12, producer="onnx2c-make_pool")
+    sets = []
+    for size in sizes:
+        x = rng.uniform(-5, 5, size).astype(np.float32)
+        sets.append(([x], [max_ref(x, k, st, pads, dil)]))
+    gen_util.write_case(os.path.join(HERE, "cases", name), m, sets)
+
+
+# MaxPool on floats: strides 1 to 3, pads, dilations, rows wider than a vector
+max_case("maxpool_3x3_s2", (3, 3), (2, 2), (0, 0, 0, 0), ((1, 3, 111, 111), (2, 2, 9, 10)))
+max_case("maxpool_3x3_s2_p1", (3, 3), (2, 2), (1, 1, 1, 1), ((1, 2, 56, 57), (1, 1, 1, 1)))
+max_case("maxpool_2x5_s1x3_dil", (2, 5), (1, 3), (1, 2, 0, 1), ((1, 2, 12, 200), (2, 1, 3, 9)),
+         dil=(2, 2))
+
 # --- one broken rule each
 X5 = vi("x", [1, 1, 5, 5])
 model("bad_auto_pad.onnx",
