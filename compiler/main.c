@@ -26,7 +26,7 @@ static const char usage[] =
     "                        offset and size, then the peak\n"
     "  --no-winograd         convolve 3x3, stride-1 layers by unfold + GEMM only: OUT.c then\n"
     "                        stores their weights as given (Winograd F(2x2,3x3), the default\n"
-    "                        for layers of 16+ channels, stores 16/9 as many and runs faster)\n"
+    "                        for layers of 32+ input channels, stores 16/9 as many and runs faster)\n"
     "  --memory-first        for microcontrollers: the smallest workspace and weights rather\n"
     "                        than the fastest code (bounded kernel scratch, direct kernels,\n"
     "                        no Winograd, elementwise ops in place)\n"

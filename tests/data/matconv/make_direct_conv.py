@@ -189,7 +189,8 @@ case("xcorr_runtime", 8, (6, 6), (1, 1), (0, 0, 0, 0), M=1, group=1, runtime_w=T
 case("xcorr_runtime_pad", 4, (3, 3), (1, 1), (1, 2, 1, 0), M=2, group=1, runtime_w=True,
      out_dir=WIDE, sizes=(((3, 3), (1, 9, 9)), ((5, 2), (1, 12, 7)), ((1, 1), (1, 2, 2))))
 
-# --- wino/: 3x3, stride 1, group 1, at least 16 channels in and out: Winograd F(2x2, 3x3)
+# --- wino/: 3x3, stride 1, group 1, at least 32 channels in and 16 out: Winograd F(2x2, 3x3)
+# (the c16 and c20 cases were written when 16 in took it; they run unfold + GEMM now)
 WINO = os.path.join(ROOT, "wino")
 ZS = ((1, 9, 11), (2, 14, 14), (1, 1, 1), (1, 2, 3), (1, 7, 40))
 case("c16_p1_relu6", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="relu6",
@@ -203,6 +204,16 @@ case("c16_res_relu", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="res_
      out_dir=WINO, sizes=((1, 9, 11), (1, 50, 47), (2, 3, 2)))  # 25 x 24 tiles: 2 chunks
 case("c300_m17_p1", 300, (3, 3), (1, 1), (1, 1, 1, 1), M=17, group=1, out_dir=WINO,
      sizes=((1, 6, 7), (1, 13, 10)))
+# from 32 input channels (16 take unfold + GEMM since): the same geometries again
+case("c32_p1_relu6", 32, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="relu6",
+     out_dir=WINO, sizes=ZS + ((1, 61, 70),))
+case("c32_m18_asym", 32, (3, 3), (1, 1), (0, 1, 2, 0), M=18, group=1, out_dir=WINO,
+     sizes=ZS[:2] + ZS[3:])
+case("c32_p2", 32, (3, 3), (1, 1), (2, 2, 2, 2), M=16, group=1, out_dir=WINO, sizes=ZS)
+case("c32_res_relu", 32, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="res_relu",
+     out_dir=WINO, sizes=((1, 9, 11), (1, 50, 47), (2, 3, 2)))
+case("t_c32_m16_12x10_relu6", 32, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="relu6",
+     out_dir=WINO, sizes=((2, 12, 10),), static=True)
 # static shapes with few tiles: the products transposed (tiles as the engine's rows)
 case("t_c20_m36_7x7_res_relu", 20, (3, 3), (1, 1), (1, 1, 1, 1), M=36, group=1, post="res_relu",
      out_dir=WINO, sizes=((1, 7, 7),), static=True)  # 16 tiles
@@ -222,7 +233,7 @@ case("k1_m24_hswish", 8, (1, 1), (1, 1), (0, 0, 0, 0), M=24, group=1, post="hswi
 case("k3_s2_m16_hswish_rev", 3, (3, 3), (2, 2), (1, 1, 1, 1), M=16, group=1, post="hswish_rev",
      out_dir=EPI, sizes=((1, 9, 11), (2, 14, 14), (1, 1, 1)))
 case("dw_k5_hswish", 6, (5, 5), (1, 1), (2, 2, 2, 2), post="hswish", out_dir=EPI, sizes=SIZES)
-case("wino_c16_hswish", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="hswish",
+case("wino_c32_hswish", 32, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="hswish",
      out_dir=EPI, sizes=((1, 9, 11), (1, 20, 18)))
 case("dw_k3_hswish_shared", 5, (3, 3), (2, 2), (1, 1, 1, 1), post="hswish_shared", out_dir=EPI,
      sizes=SIZES)
