@@ -19,6 +19,7 @@
 #include "o2c_template.h"
 #include "gemm_act.c"
 #include "o2c_target.c"
+#include "conv_dw_slots.c"
 #endif
 #ifdef _OPENMP
 #include <omp.h>
@@ -150,17 +151,10 @@ static void dwp_T(const T *x, const T *w, const T *bias, const T *res, T *y, int
     const int64_t Rp = (OH - 1) * sh + (KH - 1) * dh + 1, Cp = (OW - 1) * sw + (KW - 1) * dw + 1;
     const int64_t Hq = (Rp + sh - 1) / sh, Wq = (Cp + sw - 1) / sw;
     int64_t ch;
-    int nthr = 1, i;
-#ifdef _OPENMP
-    nthr = omp_get_max_threads();
-    nthr = nthr < nslot ? nthr : nslot;
-    if ((double)C * (double)OH * (double)OW * (double)(KH * KW) < 65536.0)
-        nthr = 1;
-#else
-    (void)nslot;
-#endif
-    for (i = 0; i < nthr; i++)
-        memset(planes + i * slot, 0, (size_t)slot * sizeof(T));
+    /* the padding stays zero */
+    const int nthr = dw_slots_T(planes, slot, nslot, C,
+                                (double)C * (double)OH * (double)OW * (double)(KH * KW));
+    (void)nthr; /* (no OpenMP) */
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(nthr) if (nthr > 1)
 #endif

@@ -51,8 +51,10 @@ typedef struct ConvPlan {
     Value *wpk;     /* Conv: constant weight packed per group for the engine (A operand), or NULL */
     Sym *cols;      /* elements of the unfolded tile at the start of the scratch (0 when direct) */
     bool depthwise; /* one input and one output channel per group, 1-D or 2-D: direct loops */
-    Sym *dwp_slot;  /* depthwise, not --memory-first: floats of a phase-plane slot
-                     * (templates/conv_dwp.c; DWP_SLOTS of them in the scratch), or NULL */
+    Sym *dwp_slot;  /* depthwise, not --memory-first: elements of a slot of the vector kernel
+                     * (DWP_SLOTS of them in the scratch), or NULL: the row kernel only */
+    bool dwc;       /* that kernel: templates/conv_dwc.c (channels in lanes), else conv_dwp.c
+                     * (phase planes) */
     bool wide;      /* stride 1, at most WIDE_MAX_M output channels per group, 1-D or 2-D:
                      * templates/conv_wide.c */
     Sym *cap;       /* wide: elements of scratch it may use */
@@ -68,16 +70,36 @@ typedef struct ConvPlan {
 
 static Sym *K(Compiler *c, int64_t v) { return sym_const(c->sym, v); }
 
-/* templates/conv_dwp.c's constants: threads (slots), outputs a step, kernel taps at most */
+/* templates/conv_dwp.c's and conv_dwc.c's constants: threads (slots), outputs a step, kernel
+ * taps at most; conv_dwc.c's channels a block (floats; 8 doubles use less) and its padded
+ * images at most (pixels: 16 channels of them in 96 KiB) */
 #define DWP_SLOTS 4
 #define DWP_VL 64
 #define DWP_TAPS 81
+#define DWC_LN 16
+#define DWC_MAX_PIX 1536
 
-/* The floats of one slot of templates/conv_dwp.c for a 2-D depthwise Conv: sh * sw phase planes
- * of Hq * Wq + Wq + DWP_VL, then the wide image (OH * Wq rounded up to DWP_VL), rounded up to
- * 16 (64 bytes of float); NULL for the kernels that keep conv_dw.c: more than DWP_TAPS taps,
- * strides above 4, a kernel size, stride or dilation that is not a constant, 3-wide kernels. */
-static Sym *dwp_slot(Compiler *c, const ConvPlan *p) {
+/* The elements of one slot of templates/conv_dwc.c for a small 2-D depthwise Conv (constant
+ * sizes, Rp x Cp padded pixels at most DWC_MAX_PIX): the interleaved planes with 8 * sw pixels
+ * of slack, the weights and biases of a block, rounded up to 16; else NULL. */
+static Sym *dwc_slot(Compiler *c, const ConvPlan *p, int64_t kh, int64_t kw, int64_t sh,
+                     int64_t sw, int64_t dh, int64_t dw) {
+    int64_t oh, ow;
+    if (!sym_get_const(p->out[1], &oh) || !sym_get_const(p->out[2], &ow))
+        return NULL;
+    const int64_t rp = (oh - 1) * sh + (kh - 1) * dh + 1, cp = (ow - 1) * sw + (kw - 1) * dw + 1;
+    if (rp * cp > DWC_MAX_PIX)
+        return NULL;
+    const int64_t f = (rp * cp + 8 * sw) * DWC_LN + kh * kw * DWC_LN + DWC_LN;
+    return K(c, (f + 15) / 16 * 16);
+}
+
+/* The elements of one slot of the vector kernel of a 2-D depthwise Conv: conv_dwc.c's for a
+ * small image (p->dwc), else conv_dwp.c's: sh * sw phase planes of Hq * Wq + Wq + DWP_VL, then
+ * the wide image (OH * Wq rounded up to DWP_VL), rounded up to 16 (64 bytes of float); NULL for
+ * the kernels that keep conv_dw.c: more than DWP_TAPS taps, strides above 4, a kernel size,
+ * stride or dilation that is not a constant, 3-wide kernels on larger images. */
+static Sym *dwp_slot(Compiler *c, ConvPlan *p) {
     SymCtx *s = c->sym;
     int64_t kh, kw, sh, sw, dh, dw;
     if (!sym_get_const(p->k[1], &kh) || !sym_get_const(p->k[2], &kw) ||
@@ -85,6 +107,11 @@ static Sym *dwp_slot(Compiler *c, const ConvPlan *p) {
         !sym_get_const(p->dil[1], &dh) || !sym_get_const(p->dil[2], &dw) || kh * kw > DWP_TAPS ||
         sh > 4 || sw > 4)
         return NULL;
+    Sym *small = dwc_slot(c, p, kh, kw, sh, sw, dh, dw);
+    if (small) {
+        p->dwc = true;
+        return small;
+    }
     /* 3-wide kernels keep conv_dw.c's row path: measured faster at strides 2 (no planes to
      * fill) and at 112 and 28 wide, as fast at 7, 10% slower at 14 (MobileNetV2) */
     if (kw == 3 && dw == 1 && kh <= 3)
@@ -464,15 +491,16 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
          * sizes of a static shape inside the OpenMP region (gcc specialises it on them) */
         if (p->dwp_slot) {
             /* both kernels referenced (no unused function), the target's one compiled */
-            const char *dwp = emit_template(e, "conv_dwp", y->dtype);
-            emit_line(e, "/* depthwise: phase planes on cores with vectors, else direct loops, "
-                         "one channel at a time */");
-            emit_line(e, "if (O2C_DWP) {");
+            const char *dwp = emit_template(e, p->dwc ? "conv_dwc" : "conv_dwp", y->dtype);
+            emit_line(e, "/* depthwise: %s on cores with vectors, else direct loops, one channel "
+                         "at a time */", p->dwc ? "channels in the vector lanes" : "phase planes");
+            emit_line(e, "if (%s) {", p->dwc ? "O2C_DWC" : "O2C_DWP");
             emit_line(e, "    for (int64_t nb = 0; nb < %s; nb++)", N);
-            emit_line(e, "        dwp_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, %s, %s, "
+            emit_line(e, "        %s_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, %s, %s, "
                       "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s, (%s *)(void *)(ws + %s), "
                       "%s, %d);",
-                      dwp, emit_ptr(e, x), C, isp, emit_ptr(e, w), b ? emit_ptr(e, b) : "0",
+                      p->dwc ? "dwc" : "dwp", dwp, emit_ptr(e, x), C, isp, emit_ptr(e, w),
+                      b ? emit_ptr(e, b) : "0",
                       res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp)
                           : "0",
                       emit_ptr(e, y), M, osp, M, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),

@@ -1,0 +1,160 @@
+/* conv_dwc.c - depthwise 2-D convolution (one input and one output channel per group) of a
+ * small image with the channels in the vector lanes, for cores with vectors (O2C_DWC).
+ *
+ * The rows of MobileNet's late layers (14x14, 7x7) are shorter than a vector, and each channel
+ * has its own weights, so per channel a kernel pays loop overhead for a few multiply-adds.  Here
+ * DWC_LN channels (64 bytes of them) go together: their zero-padded planes are interleaved into
+ * one slot (P[(r * Cp + c) * DWC_LN + l] = xpad_l[r][c]), a tap of 8 neighbouring outputs is 8
+ * vector multiply-adds with the tap's DWC_LN weights, any stride or dilation, and each output
+ * vector is stored to its channels' planes.  Then the residual and the activation per channel
+ * (the bias starts the sums).
+ *
+ * Scratch: nslot slots of slot elements, each the padded planes (Rp * Cp + 8 * sw pixels of
+ * DWC_LN) and the weights (KH * KW * DWC_LN) and biases (DWC_LN) of a block of channels.
+ * OpenMP: blocks of channels shared among up to nslot threads, a slot each.
+ * x: C x H x W, w: C x KH x KW, bias: C or NULL, y and res: C x OH x OW (res may be NULL). */
+#ifndef O2C_TEMPLATE
+#include "o2c_template.h"
+#include "gemm_act.c"
+#include "o2c_target.c"
+#include "conv_dw_slots.c"
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* The generated code takes this kernel when O2C_DWC is 1: by default on GCC-style vector
+ * targets other than Helium (DWC_VEC), elsewhere conv_dw.c's loops.  -DO2C_DWC=1 without
+ * vectors runs the scalar form below (a test does). */
+#if O2C_V4 && !defined(O2C_MVE)
+#define DWC_VEC 1
+#else
+#define DWC_VEC 0
+#endif
+#ifndef O2C_DWC
+#define O2C_DWC DWC_VEC
+#endif
+#define DWC_LN_T ((int64_t)(64 / sizeof(T))) /* channels a block: 16 floats, 8 doubles */
+#if DWC_VEC
+__extension__ typedef T dwc_v_T __attribute__((vector_size(64)));
+__extension__ typedef T dwc_vu_T __attribute__((vector_size(64), aligned(sizeof(T)), may_alias));
+#define DWC_LD_T(p) ((dwc_v_T)(*(const dwc_vu_T *)(const void *)(p)))
+#endif
+
+/* Channels [c0, c0 + nl) (nl <= DWC_LN): planes, weights and biases into the slot s. */
+static O2C_INLINE void dwc_pack_T(T *s, const T *x, const T *w, const T *bias, int64_t c0,
+                                  int64_t nl, int64_t H, int64_t W, int64_t taps, int64_t ph,
+                                  int64_t pw, int64_t Rp, int64_t Cp, T *wv, T *bv) {
+    const int64_t LN = DWC_LN_T;
+    const int64_t nr = H < Rp - ph ? H : Rp - ph, nc = W < Cp - pw ? W : Cp - pw;
+    int64_t l, iy, ix, t;
+    for (l = 0; l < nl; l++) {
+        const T *xc = x + (c0 + l) * H * W;
+        for (iy = 0; iy < nr; iy++) {
+            T *d = s + ((iy + ph) * Cp + pw) * LN + l;
+            const T *xr = xc + iy * W;
+            for (ix = 0; ix < nc; ix++)
+                d[ix * LN] = xr[ix];
+        }
+        for (t = 0; t < taps; t++)
+            wv[t * LN + l] = w[(c0 + l) * taps + t];
+        bv[l] = bias ? bias[c0 + l] : (T)0;
+    }
+}
+
+O2C_KERNEL
+static void dwc_block_T(const T *x, const T *w, const T *bias, const T *res, T *y, int64_t c0,
+                        int64_t nl, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH,
+                        int64_t KW, int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph,
+                        int64_t pw, int64_t Rp, int64_t Cp, int act, T p0, T p1, T *s) {
+    const int64_t LN = DWC_LN_T, taps = KH * KW, osp = OH * OW;
+    T *const wv = s + (Rp * Cp + 8 * sw) * LN, *const bv = wv + taps * LN;
+    int64_t offs[81]; /* each tap's offset in the planes, in elements */
+    int64_t oy, ox, t, j, l;
+    dwc_pack_T(s, x, w, bias, c0, nl, H, W, taps, ph, pw, Rp, Cp, wv, bv);
+    for (t = 0; t < taps; t++)
+        offs[t] = ((t / KW) * dh * Cp + (t % KW) * dw) * LN;
+    for (oy = 0; oy < OH; oy++)
+        for (ox = 0; ox < OW; ox += 8) { /* 8 outputs (those past OW dropped) */
+            const T *p = s + (oy * sh * Cp + ox * sw) * LN;
+            const int64_t n = OW - ox < 8 ? OW - ox : 8, ps = sw * LN;
+            T *yo = y + c0 * osp + oy * OW + ox;
+#if DWC_VEC
+            const dwc_v_T b = DWC_LD_T(bv);
+            dwc_v_T a0 = b, a1 = b, a2 = b, a3 = b, a4 = b, a5 = b, a6 = b, a7 = b;
+            for (t = 0; t < taps; t++) {
+                const T *q = p + offs[t];
+                const dwc_v_T wt = DWC_LD_T(wv + t * LN);
+                a0 += wt * DWC_LD_T(q);
+                a1 += wt * DWC_LD_T(q + ps);
+                a2 += wt * DWC_LD_T(q + 2 * ps);
+                a3 += wt * DWC_LD_T(q + 3 * ps);
+                a4 += wt * DWC_LD_T(q + 4 * ps);
+                a5 += wt * DWC_LD_T(q + 5 * ps);
+                a6 += wt * DWC_LD_T(q + 6 * ps);
+                a7 += wt * DWC_LD_T(q + 7 * ps);
+            }
+            for (l = 0; l < nl; l++) {
+                T *yl = yo + l * osp;
+                yl[0] = a0[l];
+                if (n > 1)
+                    yl[1] = a1[l];
+                if (n > 2)
+                    yl[2] = a2[l];
+                if (n > 3)
+                    yl[3] = a3[l];
+                if (n > 4)
+                    yl[4] = a4[l];
+                if (n > 5)
+                    yl[5] = a5[l];
+                if (n > 6)
+                    yl[6] = a6[l];
+                if (n > 7)
+                    yl[7] = a7[l];
+            }
+#else
+            for (l = 0; l < nl; l++)
+                for (j = 0; j < n; j++) {
+                    T acc = bv[l];
+                    for (t = 0; t < taps; t++)
+                        acc += wv[t * LN + l] * p[offs[t] + j * ps + l];
+                    yo[l * osp + j] = acc;
+                }
+#endif
+        }
+    (void)j;
+    for (l = 0; l < nl; l++) {
+        T *yc = y + (c0 + l) * osp;
+        if (res) {
+            const T *rc = res + (c0 + l) * osp;
+            for (j = 0; j < osp; j++)
+                yc[j] += rc[j];
+        }
+        gemm_act_T(yc, osp, act, p0, p1);
+    }
+}
+
+/* One image: channels [0, C) in blocks of DWC_LN; planes: nslot slots of slot elements. */
+static void dwc_T(const T *x, const T *w, const T *bias, const T *res, T *y, int64_t C, int64_t H,
+                  int64_t W, int64_t OH, int64_t OW, int64_t KH, int64_t KW, int64_t sh,
+                  int64_t sw, int64_t dh, int64_t dw, int64_t ph, int64_t pw, int act, T p0, T p1,
+                  T *planes, int64_t slot, int nslot) {
+    const int64_t Rp = (OH - 1) * sh + (KH - 1) * dh + 1, Cp = (OW - 1) * sw + (KW - 1) * dw + 1;
+    const int64_t LN = DWC_LN_T, nb = (C + LN - 1) / LN;
+    int64_t b;
+    /* the padding and the lanes of a last, partial block stay zero */
+    const int nthr = dw_slots_T(planes, slot, nslot, nb,
+                                (double)C * (double)OH * (double)OW * (double)(KH * KW));
+    (void)nthr; /* (no OpenMP) */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(nthr) if (nthr > 1)
+#endif
+    for (b = 0; b < nb; b++) {
+        int me = 0;
+#ifdef _OPENMP
+        me = omp_get_thread_num();
+#endif
+        dwc_block_T(x, w, bias, res, y, b * LN, C - b * LN < LN ? C - b * LN : LN, H, W, OH, OW,
+                    KH, KW, sh, sw, dh, dw, ph, pw, Rp, Cp, act, p0, p1, planes + me * slot);
+    }
+}
