@@ -161,11 +161,13 @@ case("k4x5_s3x2_asym", 3, (4, 5), (3, 2), (1, 2, 0, 3),
      sizes=((1, 9, 11), (2, 14, 14), (1, 7, 40), (1, 3, 2)))
 case("k5_s1_big", 3, (5, 5), (1, 1), (2, 2, 2, 2), sizes=((1, 40, 37), (2, 23, 70), (1, 5, 5)))
 # the channels-in-lanes path (templates/conv_dwc.c: static images of at most 1536 padded
-# pixels, on cores with vectors): blocks of 16 channels and a partial one, strides 1 to 3,
-# dilation, asymmetric pads, rows of several 8-output steps and a 1-wide output
+# pixels, 400 for 3-wide kernels, on cores with vectors): blocks of 16 channels and a partial
+# one, strides 1 to 3, dilation, asymmetric pads, rows of several 8-output steps and a 1-wide
+# output (s_k3_s2_c16_29x28 is past 400 pixels: the row path)
 case("s_k3_c20_14x14_relu6", 20, (3, 3), (1, 1), (1, 1, 1, 1), post="relu6", sizes=((1, 14, 14),),
      static=True)
 case("s_k3_s2_c16_29x28", 16, (3, 3), (2, 2), (1, 1, 1, 1), sizes=((1, 29, 28),), static=True)
+case("s_k3_s2_c17_13x12", 17, (3, 3), (2, 2), (1, 1, 1, 1), sizes=((1, 13, 12),), static=True)
 case("s_k5_c7_res_relu", 7, (5, 5), (1, 1), (2, 2, 2, 2), post="res_relu",
      sizes=((2, 9, 23),), static=True)
 case("s_k5_dil2_c33", 33, (5, 5), (1, 1), (4, 4, 4, 4), dil=(2, 2), sizes=((1, 16, 16),),
