@@ -330,7 +330,7 @@ def measure(name, exe, threads, a, out):
         if r % 2:
             sides.reverse()
         for side, v in sides:
-            time.sleep(0.05)  # idle OpenMP workers of the other side stop spinning
+            time.sleep(0.5)  # idle OpenMP and ORT workers of the other sides stop spinning
             try:
                 if side == "c" and csrv:
                     res["c"] += csrv.times("run %d" % a.runs)
@@ -442,7 +442,7 @@ def measure_quant(name, qexe, fexe, threads, a, out):
             srv = servers.get(key)
             if not srv:
                 continue
-            time.sleep(0.05)
+            time.sleep(0.5)
             cmd = "run %d" % a.runs if key.startswith("c_") else "run %s %d" % (key[4:], a.runs)
             try:
                 res[key] += srv.times(cmd)
