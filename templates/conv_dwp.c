@@ -92,7 +92,7 @@ static void dwp_chan_T(const T *xc, const T *wc, T b, const T *rc, T *yc, int64_
     const T *tp[DWP_TAPS];
     T tw[DWP_TAPS];
     int64_t nt = 0, ky, kx, f0, oy, ox;
-    int64_t t, l;
+    int64_t t;
     dwp_pack_T(slot, xc, H, W, sh, sw, ph, pw, Rp, Cp, Wq, ps);
     for (ky = 0; ky < KH; ky++)
         for (kx = 0; kx < KW; kx++) {
@@ -119,7 +119,6 @@ static void dwp_chan_T(const T *xc, const T *wc, T b, const T *rc, T *yc, int64_
         DWP_ST_T(Y + f0 + 2 * DWP_NV_T, a2);
         DWP_ST_T(Y + f0 + 3 * DWP_NV_T, a3);
     }
-    (void)l;
 #else
     for (f0 = 0; f0 < nf; f0++) {
         T acc = b;
@@ -127,7 +126,6 @@ static void dwp_chan_T(const T *xc, const T *wc, T b, const T *rc, T *yc, int64_
             acc += tw[t] * tp[t][f0];
         Y[f0] = acc;
     }
-    (void)l;
 #endif
     for (oy = 0; oy < OH; oy++) {
         T *yr = yc + oy * OW;
