@@ -107,6 +107,19 @@ static int read_floats(const char *path, float *dst, size_t n) {
     return 0;
 }
 
+/* One timed NAME_run: its time in *ms; 1 (after a message) when it fails. */
+static int timed_run(const int64_t *dims, const void *const *inputs, void *const *outputs,
+                     void *ws, double *ms) {
+    const double t0 = now_ms();
+    const int rc = API(_run)(dims, inputs, outputs, ws);
+    *ms = now_ms() - t0;
+    if (rc != 0) {
+        fprintf(stderr, "driver: run: %s\n", API(_strerror)(rc));
+        return 1;
+    }
+    return 0;
+}
+
 static size_t numel(const int64_t *shape, int rank) {
     size_t n = 1;
     int i;
@@ -267,15 +280,9 @@ int main(int argc, char **argv) {
             if (sscanf(line, "run %d", &n) != 1 || n < 1)
                 break;
             times = realloc(times, (size_t)n * sizeof *times);
-            for (k = 0; k < n; k++) {
-                double t0 = now_ms();
-                rc = API(_run)(dims, inputs, outputs, ws);
-                times[k] = now_ms() - t0;
-                if (rc != 0) {
-                    fprintf(stderr, "driver: run: %s\n", API(_strerror)(rc));
+            for (k = 0; k < n; k++)
+                if (timed_run(dims, inputs, outputs, ws, &times[k]))
                     return 1;
-                }
-            }
             printf("times");
             for (k = 0; k < n; k++)
                 printf(" %.4f", times[k]);
@@ -302,13 +309,8 @@ int main(int argc, char **argv) {
             return 2;
         }
         for (i = 0; i < runs; i++) {
-            double t0 = now_ms();
-            rc = API(_run)(dims, inputs, outputs, ws);
-            times[i] = now_ms() - t0;
-            if (rc != 0) {
-                fprintf(stderr, "driver: run: %s\n", API(_strerror)(rc));
+            if (timed_run(dims, inputs, outputs, ws, &times[i]))
                 return 1;
-            }
             sum += times[i];
             e = API(_profile)(&count);
             for (j = 0; j < count; j++) {
@@ -339,11 +341,9 @@ int main(int argc, char **argv) {
         return 0;
     }
 #endif
-    for (i = 0; i < runs; i++) {
-        double t0 = now_ms();
-        API(_run)(dims, inputs, outputs, ws);
-        times[i] = now_ms() - t0;
-    }
+    for (i = 0; i < runs; i++)
+        if (timed_run(dims, inputs, outputs, ws, &times[i]))
+            return 1;
     printf("times");
     for (i = 0; i < runs; i++)
         printf(" %.4f", times[i]);
