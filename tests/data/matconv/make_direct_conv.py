@@ -160,10 +160,11 @@ case("k5_dil2_p4", 3, (5, 5), (1, 1), (4, 4, 4, 4), dil=(2, 2), sizes=SIZES)
 case("k4x5_s3x2_asym", 3, (4, 5), (3, 2), (1, 2, 0, 3),
      sizes=((1, 9, 11), (2, 14, 14), (1, 7, 40), (1, 3, 2)))
 case("k5_s1_big", 3, (5, 5), (1, 1), (2, 2, 2, 2), sizes=((1, 40, 37), (2, 23, 70), (1, 5, 5)))
-# the channels-in-lanes path (templates/conv_dwc.c: static images of at most 1536 padded
-# pixels, 400 for 3-wide kernels, on cores with vectors): blocks of 16 channels and a partial
-# one, strides 1 to 3, dilation, asymmetric pads, rows of several 8-output steps and a 1-wide
-# output (s_k3_s2_c16_29x28 is past 400 pixels: the row path)
+# the channels-in-lanes path (templates/conv_dwc.c: static images of at most 4096 padded
+# pixels, on cores with vectors): blocks of 16 channels and a partial one, strides 1 to 3,
+# dilation, asymmetric pads, rows of several 8-output steps and a 1-wide output; planes of
+# 16-pixel transposes with a remainder, a residual and ReLU6 on them (s_k3_c24_40x37_res_relu);
+# s_k3_c18_64x64_relu6 is past 4096 pixels: the row path
 case("s_k3_c20_14x14_relu6", 20, (3, 3), (1, 1), (1, 1, 1, 1), post="relu6", sizes=((1, 14, 14),),
      static=True)
 case("s_k3_s2_c16_29x28", 16, (3, 3), (2, 2), (1, 1, 1, 1), sizes=((1, 29, 28),), static=True)
@@ -174,6 +175,10 @@ case("s_k5_dil2_c33", 33, (5, 5), (1, 1), (4, 4, 4, 4), dil=(2, 2), sizes=((1, 1
      static=True)
 case("s_k4x3_s3x2_asym", 18, (4, 3), (3, 2), (1, 2, 0, 1), sizes=((1, 13, 11),), static=True)
 case("s_k3_1x1", 3, (3, 3), (1, 1), (1, 1, 1, 1), sizes=((1, 1, 1),), static=True)
+case("s_k3_c24_40x37_res_relu", 24, (3, 3), (1, 1), (1, 1, 1, 1), post="res_relu",
+     sizes=((1, 40, 37),), static=True)
+case("s_k3_c18_64x64_relu6", 18, (3, 3), (1, 1), (1, 1, 1, 1), post="relu6", sizes=((1, 64, 64),),
+     static=True)
 # 1-D
 case("conv1d_k3_p1", 4, (3,), (1,), (1, 1), sizes=((1, 9), (2, 1), (1, 33)), one_d=True)
 case("conv1d_k5_s2", 4, (5,), (2,), (2, 2), sizes=((1, 9), (2, 1), (1, 33)), one_d=True)
