@@ -36,6 +36,9 @@
 #include "o2c_target.c"
 #include "gemm_act.c"
 #endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #define GEMM_MR 8
 #define GEMM_KC 256
@@ -535,15 +538,76 @@ static void gemm_small_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t ld
             const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
             const int first = pc == 0 && beta == (T)0;
             const gemm_epi_T *ep = pc + kc == K ? epi : NULL;
-            /* packed A: block pc at pc * MR (one panel); else column pc of op(A) */
+            /* packed A: block pc at pc * MR (one panel); else column pc of op(A).  Threads
+             * from an eighth of GEMM_PAR_MIN: a few rows stream B (a weight) from memory, and
+             * two cores stream it faster (MobileNetV3's 1024 -> 1000 classifier) */
             const T *ap = transA == GEMM_PACKED ? A + pc * GEMM_MR : A + pc * sak;
 #ifdef _OPENMP
-#pragma omp parallel if (M * nc * kc >= GEMM_PAR_MIN && nc > NR)
+#pragma omp parallel if (M * nc * kc >= GEMM_PAR_MIN / 8 && nc > NR)
 #endif
             gemm_small_block_T(M, nc, kc, jc, pc, ap, sai, sak, B, ldb, transB, np, C, ldc, alpha,
                                first, ep, bbuf, ukr);
         }
     }
+}
+
+/* One column (N == 1) with A packed: a constant weight times a vector (a 1x1 Conv on a 1x1
+ * image, as in squeeze-excitation blocks).  The tile kernel would spend 31 of its 32 columns on
+ * padding; here each 8-row panel streams once through 8 sums (two chains over k), then
+ * y = alpha * sum (+ C when acc), and the epilogue.  Panels [p0, p1). */
+O2C_KERNEL
+static void gemm_pa_col_run_T(int64_t p0, int64_t p1, int64_t M, int64_t K, const T *A,
+                              const T *B, int64_t sb, T *C, int64_t ldc, T alpha, int acc,
+                              const gemm_epi_T *epi) {
+    const int64_t mp = (M + GEMM_MR - 1) / GEMM_MR * GEMM_MR;
+    int64_t p, pc, k, r;
+    for (p = p0; p < p1; p++) {
+        const int64_t i0 = p * GEMM_MR, mr = M - i0 < GEMM_MR ? M - i0 : GEMM_MR;
+        T s0[GEMM_MR], s1[GEMM_MR];
+        for (r = 0; r < GEMM_MR; r++)
+            s0[r] = (T)0, s1[r] = (T)0;
+        for (pc = 0; pc < K; pc += GEMM_KC) {
+            const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
+            const T *ap = A + pc * mp + i0 * kc, *bp = B + pc * sb;
+            for (k = 0; k + 1 < kc; k += 2) {
+                const T b0 = bp[0], b1 = bp[sb];
+                for (r = 0; r < GEMM_MR; r++)
+                    s0[r] += ap[r] * b0;
+                for (r = 0; r < GEMM_MR; r++)
+                    s1[r] += ap[GEMM_MR + r] * b1;
+#if GEMM_VECTOR
+                __builtin_prefetch(ap + GEMM_PF_A);
+#endif
+                ap += 2 * GEMM_MR, bp += 2 * sb;
+            }
+            if (k < kc)
+                for (r = 0; r < GEMM_MR; r++)
+                    s0[r] += ap[r] * bp[0];
+        }
+        for (r = 0; r < mr; r++) {
+            const T v = alpha * (s0[r] + s1[r]);
+            C[(i0 + r) * ldc] = acc ? C[(i0 + r) * ldc] + v : v;
+        }
+        if (epi)
+            gemm_epi_tile_T(epi, C + i0 * ldc, ldc, i0, 0, mr, 1);
+    }
+}
+
+/* B's column: element k at B[k * sb]; the panels shared among the threads (from an eighth of
+ * GEMM_PAR_MIN: the weight streams from memory, faster on two cores). */
+static void gemm_pa_col_T(int64_t M, int64_t K, const T *A, const T *B, int64_t sb, T *C,
+                          int64_t ldc, T alpha, int acc, const gemm_epi_T *epi) {
+    const int64_t np = (M + GEMM_MR - 1) / GEMM_MR;
+#ifdef _OPENMP
+#pragma omp parallel if (M * K >= GEMM_PAR_MIN / 8 && np > 1)
+    {
+        const int64_t me = omp_get_thread_num(), nt = omp_get_num_threads();
+        gemm_pa_col_run_T(np * me / nt, np * (me + 1) / nt, M, K, A, B, sb, C, ldc, alpha, acc,
+                          epi);
+    }
+#else
+    gemm_pa_col_run_T(0, np, M, K, A, B, sb, C, ldc, alpha, acc, epi);
+#endif
 }
 
 /* One (jc, pc) block of the engine (below): pack the kc x nc block of B (unless packed or read
@@ -647,6 +711,11 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
         if (epi)
             for (i = 0; i < M; i += GEMM_MR)
                 gemm_epi_tile_T(epi, C + i * ldc, ldc, i, 0, M - i < GEMM_MR ? M - i : GEMM_MR, N);
+        return;
+    }
+    if (N == 1 && transA == GEMM_PACKED) {
+        gemm_pa_col_T(M, K, A, B, transB == GEMM_PACKED ? NR : transB ? 1 : ldb, C, ldc,
+                      transB == GEMM_PACKED ? (T)1 : alpha, beta != (T)0, epi);
         return;
     }
     if (M < GEMM_MR) {

@@ -127,6 +127,20 @@ Test(GEMM_SUITE, small_m) {
         }
 }
 
+/* N == 1 with A pre-packed (a weight times one column: 1x1 Conv on a 1x1 image): the column
+ * path (8-row panels streamed once), partial panels, K blocks, B's column strided or not */
+Test(GEMM_SUITE, one_column_packed_a) {
+    static const int64_t sc[][3] = {{8, 1, 1},     {9, 1, 257},   {130, 1, 20},
+                                    {1000, 1, 600}, {3, 1, 9},     {129, 1, 513}};
+    for (int s = 0; s < 6; s++)
+        for (int tb = 0; tb < 2; tb++) {
+            check(sc[s][0], 1, sc[s][2], 0, tb, 1, 0, 1, 0, 0);
+            check(sc[s][0], 1, sc[s][2], tb, tb, 1, tb ? 1 : 0.5f, 1, 0, 0);
+            check(sc[s][0], 1, sc[s][2], 0, tb, 1, 0, 1, 1, GEMM_ACT_CLIP);
+            check(sc[s][0], 1, sc[s][2], 0, tb, 1, 1, 1, 1, GEMM_ACT_HARDSWISH);
+        }
+}
+
 Test(GEMM_SUITE, empty) {
     check(0, 5, 3, 0, 0, 1, 0, 0, 0, 0);
     check(4, 5, 0, 0, 0, 1, 0, 0, 1, GEMM_ACT_RELU);
