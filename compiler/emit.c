@@ -622,6 +622,10 @@ static bool ew_key(Buf *out, const char *key, size_t len, void *user) {
     return true;
 }
 
+/* Elements from which an elementwise loop runs on the OpenMP threads (about 10 us of work on
+ * one core: a fork and join of warm threads costs about 1 us) */
+#define EW_PAR_MIN 262144
+
 void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, const char *expr) {
     Compiler *c = e->c;
     SymCtx *s = c->sym;
@@ -641,6 +645,62 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
     const char *y = emit_ptr(e, out);
     Buf ix;
     buf_init_in(&ix, c->arena);
+    /* Adjacent output dims merge into one loop when every input is read the same way along
+     * them (present in it, or broadcast; dims of extent 1 go with any): x * s[c] over N x C x H
+     * x W is 2 loops, the inner one over a whole plane the vectoriser can use, not 4 loops
+     * with rows of 7 or 14.  grp[d]: the loop of dim d; gext: a loop's extent; glast: its last
+     * dim. */
+    int ng = 0;
+    int *grp = arena_alloc(e->a, sizeof(int) * (size_t)(r + 1));
+    int *glast = arena_alloc(e->a, sizeof(int) * (size_t)(r + 1));
+    Sym **gext = arena_alloc(e->a, sizeof(Sym *) * (size_t)(r + 1));
+    signed char *gst = arena_alloc(e->a, (size_t)(r + 1) * (size_t)(nin + 1)); /* -1 unset */
+    signed char *rd = arena_alloc(e->a, (size_t)nin + 1); /* how each input is read along a dim */
+    if (!flat && r > 0) {
+        for (int d = 0; d < r; d++) {
+            bool trivial = out->shape[d] == one, fits = ng > 0;
+            for (int k = 0; k < nin; k++) {
+                int vd = d - (r - ins[k]->rank);
+                rd[k] = (signed char)(vd >= 0 && !(ins[k]->shape[vd] == one && !trivial));
+                if (fits && !trivial && gst[(ng - 1) * nin + k] >= 0 &&
+                    gst[(ng - 1) * nin + k] != rd[k])
+                    fits = false;
+            }
+            if (!fits) {
+                gext[ng] = one;
+                for (int k = 0; k < nin; k++)
+                    gst[ng * nin + k] = -1;
+                ng++;
+            }
+            grp[d] = ng - 1, glast[ng - 1] = d;
+            gext[ng - 1] = sym_mul(s, gext[ng - 1], out->shape[d]);
+            if (!trivial)
+                for (int k = 0; k < nin; k++)
+                    gst[(ng - 1) * nin + k] = rd[k];
+        }
+    }
+    /* built with OpenMP, a large output is shared among the threads (the outer loops collapsed,
+     * the innermost one left whole for the vectoriser) */
+    if (r > 0 && (flat || ng > 1)) {
+        /* the size from the loops' own extents (a local made only for this line would be
+         * unused without OpenMP) */
+        Buf size;
+        buf_init_in(&size, c->arena);
+        if (flat)
+            buf_puts(&size, emit_sym(e, ir_numel(c, out)));
+        else
+            for (int g = 0; g < ng; g++)
+                buf_printf(&size, "%s(%s)", g ? " * " : "", emit_sym(e, gext[g]));
+        emit_line(e, "#ifdef _OPENMP");
+        if (flat || ng == 2)
+            emit_line(e, "#pragma omp parallel for schedule(static) if (%s >= %d)", size.data,
+                      EW_PAR_MIN);
+        else
+            emit_line(e, "#pragma omp parallel for collapse(%d) schedule(static) if (%s >= %d)",
+                      ng - 1, size.data, EW_PAR_MIN);
+        emit_line(e, "#endif");
+        buf_free(&size);
+    }
     if (flat || r == 0) {
         emit_line(e, "for (int64_t i = 0; i < %s; i++) {", emit_sym(e, ir_numel(c, out)));
         for (int k = 0; k < nin; k++)
@@ -656,11 +716,11 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
         }
         emit_indent(e, 1);
     } else {
-        for (int d = 0; d < r; d++) {
-            emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", d, d, emit_sym(e, out->shape[d]), d);
+        for (int g = 0; g < ng; g++) {
+            emit_line(e, "for (int64_t i%d = 0; i%d < %s; i%d++) {", g, g, emit_sym(e, gext[g]), g);
             emit_indent(e, 1);
         }
-        /* output index: row-major over the output shape, outer dims first */
+        /* output index: row-major, a loop's stride that of its last dim */
         Sym **ostride = arena_alloc(e->a, sizeof(Sym *) * (size_t)r);
         Sym *stride = one;
         for (int d = r - 1; d >= 0; d--) {
@@ -669,11 +729,12 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
         }
         Buf terms;
         buf_init_in(&terms, c->arena);
-        for (int d = 0; d < r; d++) {
-            if (ostride[d] == one)
-                buf_printf(&terms, "%si%d", terms.len ? " + " : "", d);
+        for (int g = 0; g < ng; g++) {
+            Sym *os = ostride[glast[g]];
+            if (os == one)
+                buf_printf(&terms, "%si%d", terms.len ? " + " : "", g);
             else
-                buf_printf(&terms, "%si%d * %s", terms.len ? " + " : "", d, emit_sym(e, ostride[d]));
+                buf_printf(&terms, "%si%d * %s", terms.len ? " + " : "", g, emit_sym(e, os));
         }
         buf_printf(&ix, "%s[%s]", y, terms.data);
         buf_free(&terms);
@@ -687,14 +748,14 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
                 ist[d] = st;
                 st = sym_mul(s, st, v->shape[d]);
             }
-            for (int d = 0; d < v->rank; d++) {
-                int od = d + (r - v->rank);
-                if (v->shape[d] == one && out->shape[od] != one)
-                    continue; /* broadcast along this axis */
-                if (ist[d] == one)
-                    buf_printf(&t, "%si%d", t.len ? " + " : "", od);
+            for (int g = 0; g < ng; g++) {
+                int vd = glast[g] - (r - v->rank);
+                if (gst[g * nin + k] != 1 || vd < 0)
+                    continue; /* broadcast along this loop (or all its dims are 1) */
+                if (ist[vd] == one)
+                    buf_printf(&t, "%si%d", t.len ? " + " : "", g);
                 else
-                    buf_printf(&t, "%si%d * %s", t.len ? " + " : "", od, emit_sym(e, ist[d]));
+                    buf_printf(&t, "%si%d * %s", t.len ? " + " : "", g, emit_sym(e, ist[vd]));
             }
             idx[k] = arena_printf(e->a, "%s[%s]", emit_ptr(e, v), t.len ? t.data : "0");
             buf_free(&t);
@@ -705,7 +766,7 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
     EwKeys keys = {c, out, nin, ins, idx};
     expand(&ex, expr, NULL, EXPAND_DOLLAR, ew_key, &keys);
     emit_line(e, "%s = %s;", ix.data, ex.data);
-    int depth = (flat || r == 0) ? 1 : r;
+    int depth = (flat || r == 0) ? 1 : ng;
     for (int d = 0; d < depth; d++) {
         emit_indent(e, -1);
         emit_line(e, "}");
