@@ -3,8 +3,10 @@
  * shape arithmetic (Shape -> Mul -> Div -> Cast -> Max -> Reshape, constant Div/Mod/Where), and
  * kernels JIT-compiled with libtcc and compared with values computed here.  The models come
  * from tests/data/elementwise/make_elementwise.py. */
+#include "modelgen.h"
 #include "testutil.h"
 #include <criterion/criterion.h>
+#include <unistd.h>
 #include <math.h>
 #include <string.h>
 
@@ -146,4 +148,73 @@ Test(elementwise, types_run) {
     cr_assert_float_eq(back[0], 2.5f, 0);
     cr_assert_float_eq(back[3], 65504.0f, 0);
     tu_close(&m);
+}
+
+/* Loops of a broadcast: adjacent dims every input reads the same way merge into one loop.
+ * x[N,5,3,7] * s[N,5,1,1] (squeeze-excitation's scale) runs over N*5 channels and a plane of 21;
+ * x + b[7] over N*5*3 rows of 7; x + c[5,1,1] over N, 5 and 21 (N is not merged: c does not
+ * vary along it).  Values checked at N = 2, strict C99 gcc. */
+Test(elementwise, broadcast_loops_merge) {
+    enum { N = 2, C = 5, H = 3, W = 7 };
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/onnx2c-ew-%d-merge.onnx", (int)getpid());
+    MgGraph *g = mg_new(13);
+    MgDim xd[] = {{"N", 0}, {NULL, C}, {NULL, H}, {NULL, W}}, sd[] = {{"N", 0}, {NULL, C},
+                                                                      {NULL, 1}, {NULL, 1}};
+    mg_input(g, "x", MG_FLOAT, 4, xd);
+    mg_input(g, "s", MG_FLOAT, 4, sd);
+    float b[W], cc[C];
+    for (int i = 0; i < W; i++)
+        b[i] = 0.25f * (float)i;
+    for (int i = 0; i < C; i++)
+        cc[i] = -1.0f - (float)i;
+    mg_init(g, "b", MG_FLOAT, 1, (const int64_t[]){W}, b);
+    mg_init(g, "c", MG_FLOAT, 3, (const int64_t[]){C, 1, 1}, cc);
+    mg_node(g, "Mul", "scale", 2, (const char *[]){"s", "x"}, 1, (const char *[]){"y"});
+    mg_node(g, "Add", "row", 2, (const char *[]){"x", "b"}, 1, (const char *[]){"z"});
+    mg_node(g, "Add", "chan", 2, (const char *[]){"x", "c"}, 1, (const char *[]){"u"});
+    mg_output(g, "y", MG_FLOAT, 4, xd);
+    mg_output(g, "z", MG_FLOAT, 4, xd);
+    mg_output(g, "u", MG_FLOAT, 4, xd);
+    mg_write(g, path);
+    TuModel m;
+    tu_open(&m, path, TU_STRICT_CC);
+    const char *src = m.o.c_src, *mul = strstr(src, "/* scale: Mul"), *row = strstr(src, "/* row: Add");
+    const char *chan = strstr(src, "/* chan: Add");
+    cr_assert(mul && row && chan, "%s", src);
+    /* each node's loops: the text up to the next node's comment */
+    const char *ends[3] = {strstr(mul + 1, "/* "), strstr(row + 1, "/* "), strstr(chan + 1, "/* ")};
+    const char *starts[3] = {mul, row, chan};
+    const char *want[3][3] = {{"i1 < 21;", "in__s[i0]", NULL},
+                              {"i1 < 7;", "w__b[i1]", NULL},
+                              {"i0 < d__N;", "i1 < 5;", "i2 < 21;"}};
+    for (int k = 0; k < 3; k++) {
+        size_t len = ends[k] ? (size_t)(ends[k] - starts[k]) : strlen(starts[k]);
+        char *part = strndup(starts[k], len);
+        for (int j = 0; j < 3; j++)
+            if (want[k][j])
+                cr_assert(strstr(part, want[k][j]), "node %d: no '%s' in\n%s", k, want[k][j], part);
+        cr_assert(!strstr(part, k == 2 ? "i3 <" : "i2 <"), "node %d: a loop too many:\n%s", k,
+                  part);
+        free(part);
+    }
+    float x[N * C * H * W], sv[N * C], y[N * C * H * W], z[N * C * H * W], u[N * C * H * W];
+    for (int i = 0; i < N * C * H * W; i++)
+        x[i] = 0.5f * (float)(i % 17) - 3.0f;
+    for (int i = 0; i < N * C; i++)
+        sv[i] = 0.1f * (float)i + 0.5f;
+    int64_t dims[1] = {N};
+    const void *in[2] = {x, sv};
+    void *outs[3] = {y, z, u};
+    cr_assert_eq(tu_run(&m, dims, in, outs), 0);
+    for (int n = 0; n < N; n++)
+        for (int c = 0; c < C; c++)
+            for (int p = 0; p < H * W; p++) {
+                int i = (n * C + c) * H * W + p;
+                cr_assert_float_eq(y[i], sv[n * C + c] * x[i], 1e-6, "y[%d]", i);
+                cr_assert_float_eq(z[i], x[i] + b[p % W], 1e-6, "z[%d]", i);
+                cr_assert_float_eq(u[i], x[i] + cc[c], 1e-6, "u[%d]", i);
+            }
+    tu_close(&m);
+    unlink(path);
 }
