@@ -540,10 +540,13 @@ static void gemm_small_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t ld
             const gemm_epi_T *ep = pc + kc == K ? epi : NULL;
             /* packed A: block pc at pc * MR (one panel); else column pc of op(A).  Threads
              * from an eighth of GEMM_PAR_MIN: a few rows stream B (a weight) from memory, and
-             * two cores stream it faster (MobileNetV3's 1024 -> 1000 classifier) */
+             * two cores stream it faster (MobileNetV3's 1024 -> 1000 classifier).  Not inside
+             * another parallel region, even one of a single thread (Winograd's serial chunk
+             * of a few tiles): libgomp starts a new team of threads for every such nested
+             * region (ResNet-18 on 2 threads: 13 -> 42 ms) */
             const T *ap = transA == GEMM_PACKED ? A + pc * GEMM_MR : A + pc * sak;
 #ifdef _OPENMP
-#pragma omp parallel if (M * nc * kc >= GEMM_PAR_MIN / 8 && nc > NR)
+#pragma omp parallel if (M * nc * kc >= GEMM_PAR_MIN / 8 && nc > NR && omp_get_level() == 0)
 #endif
             gemm_small_block_T(M, nc, kc, jc, pc, ap, sai, sak, B, ldb, transB, np, C, ldc, alpha,
                                first, ep, bbuf, ukr);
@@ -594,12 +597,13 @@ static void gemm_pa_col_run_T(int64_t p0, int64_t p1, int64_t M, int64_t K, cons
 }
 
 /* B's column: element k at B[k * sb]; the panels shared among the threads (from an eighth of
- * GEMM_PAR_MIN: the weight streams from memory, faster on two cores). */
+ * GEMM_PAR_MIN: the weight streams from memory, faster on two cores; never nested, as in
+ * gemm_small_T). */
 static void gemm_pa_col_T(int64_t M, int64_t K, const T *A, const T *B, int64_t sb, T *C,
                           int64_t ldc, T alpha, int acc, const gemm_epi_T *epi) {
     const int64_t np = (M + GEMM_MR - 1) / GEMM_MR;
 #ifdef _OPENMP
-#pragma omp parallel if (M * K >= GEMM_PAR_MIN / 8 && np > 1)
+#pragma omp parallel if (M * K >= GEMM_PAR_MIN / 8 && np > 1 && omp_get_level() == 0)
     {
         const int64_t me = omp_get_thread_num(), nt = omp_get_num_threads();
         gemm_pa_col_run_T(np * me / nt, np * (me + 1) / nt, M, K, A, B, sb, C, ldc, alpha, acc,
