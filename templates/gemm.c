@@ -193,26 +193,32 @@ static void gemm_store_tile_T(const T *t, T *c, int64_t ldc, int64_t mr, int64_t
 #if GEMM_VECTOR && !GEMM_V32
 __extension__ typedef T gemm_v_T __attribute__((vector_size(64)));
 __extension__ typedef T gemm_vu_T __attribute__((vector_size(64), aligned(sizeof(T)), may_alias));
+/* The 8 x 32 tile's 16 accumulators, one rank-1 update (A's 8 values at a, B's row b0 b1),
+ * and the accumulators into 16 vectors tv (also templates/conv_ind.c's kernel) */
+#define GEMM_ACC_DECL_T                                                                          \
+    gemm_v_T c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0}, c30 = {0},       \
+             c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0}, c60 = {0}, c61 = {0},       \
+             c70 = {0}, c71 = {0}
+#define GEMM_ACC_STEP_T(a, b0, b1)                                                               \
+    (c00 += (a)[0] * (b0), c01 += (a)[0] * (b1), c10 += (a)[1] * (b0), c11 += (a)[1] * (b1),    \
+     c20 += (a)[2] * (b0), c21 += (a)[2] * (b1), c30 += (a)[3] * (b0), c31 += (a)[3] * (b1),    \
+     c40 += (a)[4] * (b0), c41 += (a)[4] * (b1), c50 += (a)[5] * (b0), c51 += (a)[5] * (b1),    \
+     c60 += (a)[6] * (b0), c61 += (a)[6] * (b1), c70 += (a)[7] * (b0), c71 += (a)[7] * (b1))
+#define GEMM_ACC_OUT_T(tv)                                                                       \
+    (tv[0] = c00, tv[1] = c01, tv[2] = c10, tv[3] = c11, tv[4] = c20, tv[5] = c21, tv[6] = c30, \
+     tv[7] = c31, tv[8] = c40, tv[9] = c41, tv[10] = c50, tv[11] = c51, tv[12] = c60,          \
+     tv[13] = c61, tv[14] = c70, tv[15] = c71)
 GEMM_TARGET_V64 GEMM_FMA
 static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
                        int64_t mr, int64_t nr, int first, const gemm_epi_T *ep, int64_t i0,
                        int64_t j0) {
     const int VL = GEMM_VL_T;
-    gemm_v_T c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0}, c30 = {0},
-             c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0}, c60 = {0}, c61 = {0},
-             c70 = {0}, c71 = {0};
+    GEMM_ACC_DECL_T;
     int64_t k;
     for (k = 0; k < kc; k++) {
         const gemm_v_T b0 = *(const gemm_vu_T *)(const void *)b;
         const gemm_v_T b1 = *(const gemm_vu_T *)(const void *)(b + VL);
-        c00 += a[0] * b0, c01 += a[0] * b1;
-        c10 += a[1] * b0, c11 += a[1] * b1;
-        c20 += a[2] * b0, c21 += a[2] * b1;
-        c30 += a[3] * b0, c31 += a[3] * b1;
-        c40 += a[4] * b0, c41 += a[4] * b1;
-        c50 += a[5] * b0, c51 += a[5] * b1;
-        c60 += a[6] * b0, c61 += a[6] * b1;
-        c70 += a[7] * b0, c71 += a[7] * b1;
+        GEMM_ACC_STEP_T(a, b0, b1);
         if (k & 1)
             __builtin_prefetch(a + GEMM_PF_A);
         a += GEMM_MR;
@@ -221,9 +227,7 @@ static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, in
     if (mr == GEMM_MR && nr == 2 * VL && (!ep || !ep->bias || ep->bias_sn <= 1)) {
         gemm_v_T acc[16];
         int i;
-        acc[0] = c00, acc[1] = c01, acc[2] = c10, acc[3] = c11, acc[4] = c20, acc[5] = c21;
-        acc[6] = c30, acc[7] = c31, acc[8] = c40, acc[9] = c41, acc[10] = c50, acc[11] = c51;
-        acc[12] = c60, acc[13] = c61, acc[14] = c70, acc[15] = c71;
+        GEMM_ACC_OUT_T(acc);
         for (i = 0; i < GEMM_MR; i++) {
             gemm_vu_T *p0 = (gemm_vu_T *)(void *)(c + i * ldc);
             gemm_vu_T *p1 = (gemm_vu_T *)(void *)(c + i * ldc + VL);
@@ -256,9 +260,7 @@ static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, in
     } else {
         T t[GEMM_MR * 2 * (64 / sizeof(T))];
         gemm_vu_T *tv = (gemm_vu_T *)(void *)t;
-        tv[0] = c00, tv[1] = c01, tv[2] = c10, tv[3] = c11, tv[4] = c20, tv[5] = c21;
-        tv[6] = c30, tv[7] = c31, tv[8] = c40, tv[9] = c41, tv[10] = c50, tv[11] = c51;
-        tv[12] = c60, tv[13] = c61, tv[14] = c70, tv[15] = c71;
+        GEMM_ACC_OUT_T(tv);
         gemm_store_tile_T(t, c, ldc, mr, nr, first, ep, i0, j0);
     }
 }

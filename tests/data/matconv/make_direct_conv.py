@@ -256,3 +256,22 @@ case("wino_c32_hswish", 32, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="h
      out_dir=EPI, sizes=((1, 9, 11), (1, 20, 18)))
 case("dw_k3_hswish_shared", 5, (3, 3), (2, 2), (1, 1, 1, 1), post="hswish_shared", out_dir=EPI,
      sizes=SIZES)
+
+# --- ind/: stride 1, one group, static shapes, at most 288 rows (C * KH * KW): the indirect GEMM
+# over the padded image (templates/conv_ind.c, on cores with 64-byte vectors): partial panels
+# of 8 output channels and of 32 positions, several 32-position panels a row, dilation with
+# asymmetric pads, two K blocks (288 rows) with a residual, batch 2, a 1x3 kernel, a padded 1x1,
+# HardSwish in the epilogue
+IND = os.path.join(ROOT, "ind")
+case("i_c16_m24_40x37_relu6", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=24, group=1, post="relu6",
+     out_dir=IND, sizes=((1, 40, 37),), static=True)
+case("i_c8_m20_k5_dil2_asym", 8, (5, 5), (1, 1), (4, 3, 2, 4), dil=(2, 2), M=20, group=1,
+     out_dir=IND, sizes=((1, 23, 41),), static=True)
+case("i_c32_m8_2blocks_res_relu", 32, (3, 3), (1, 1), (1, 1, 1, 1), M=8, group=1,
+     post="res_relu", out_dir=IND, sizes=((2, 14, 35),), static=True)
+case("i_c24_m16_k1x3", 24, (1, 3), (1, 1), (0, 1, 0, 1), M=16, group=1, out_dir=IND,
+     sizes=((1, 9, 70),), static=True)
+case("i_c12_m9_k1_pad1", 12, (1, 1), (1, 1), (1, 1, 1, 1), M=9, group=1, out_dir=IND,
+     sizes=((1, 6, 5),), static=True)
+case("i_c16_m16_hswish", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="hswish",
+     out_dir=IND, sizes=((1, 21, 33),), static=True)
