@@ -64,6 +64,12 @@ static void conv_ind_tile_T(int64_t K, int64_t Mp, const T *A, int64_t i0, const
             a += GEMM_MR;
         }
     }
+    if (mr == GEMM_MR && nr == 2 * VL) {
+        gemm_v_T acc[16];
+        GEMM_ACC_OUT_T(acc);
+        gemm_store_full_T(acc, y + i0 * osp + j0, osp, 1, ep, i0, j0);
+        return;
+    }
     GEMM_ACC_OUT_T(tv);
     gemm_store_tile_T(t, y + i0 * osp + j0, osp, mr, nr, 1, ep, i0, j0);
 }

@@ -193,6 +193,44 @@ static void gemm_store_tile_T(const T *t, T *c, int64_t ldc, int64_t mr, int64_t
 #if GEMM_VECTOR && !GEMM_V32
 __extension__ typedef T gemm_v_T __attribute__((vector_size(64)));
 __extension__ typedef T gemm_vu_T __attribute__((vector_size(64), aligned(sizeof(T)), may_alias));
+/* A full 8 x 32 tile acc (16 vectors, rows of two) to C (accumulating unless first), with the
+ * epilogue (a bias per row or per column, a residual, the activation) in registers before the
+ * one store (also templates/conv_ind.c's). */
+static O2C_INLINE void gemm_store_full_T(const gemm_v_T *acc, T *c, int64_t ldc, int first,
+                                         const gemm_epi_T *ep, int64_t i0, int64_t j0) {
+    const int VL = GEMM_VL_T;
+    int i;
+    for (i = 0; i < GEMM_MR; i++) {
+        gemm_vu_T *p0 = (gemm_vu_T *)(void *)(c + i * ldc);
+        gemm_vu_T *p1 = (gemm_vu_T *)(void *)(c + i * ldc + VL);
+        gemm_v_T v0 = acc[2 * i], v1 = acc[2 * i + 1];
+        if (!first)
+            v0 += *p0, v1 += *p1;
+        if (ep) {
+            if (ep->bias && ep->bias_sn == 0) {
+                const T bv = ep->bias[(i0 + i) * ep->bias_sm];
+                v0 += bv, v1 += bv;
+            } else if (ep->bias) {
+                const T *bi = ep->bias + (i0 + i) * ep->bias_sm + j0;
+                v0 += *(const gemm_vu_T *)(const void *)bi;
+                v1 += *(const gemm_vu_T *)(const void *)(bi + VL);
+            }
+            if (ep->res) {
+                const T *ri = ep->res + (i0 + i) * ep->ldr + j0;
+                v0 += *(const gemm_vu_T *)(const void *)ri;
+                v1 += *(const gemm_vu_T *)(const void *)(ri + VL);
+            }
+            if (ep->act != GEMM_ACT_NONE) {
+                gemm_v_T t[2];
+                t[0] = v0, t[1] = v1;
+                gemm_act_T((T *)(void *)t, 2 * VL, ep->act, ep->p0, ep->p1);
+                v0 = t[0], v1 = t[1];
+            }
+        }
+        *p0 = v0, *p1 = v1;
+    }
+}
+
 /* The 8 x 32 tile's 16 accumulators, one rank-1 update (A's 8 values at a, B's row b0 b1),
  * and the accumulators into 16 vectors tv (also templates/conv_ind.c's kernel) */
 #define GEMM_ACC_DECL_T                                                                          \
@@ -226,37 +264,8 @@ static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, in
     }
     if (mr == GEMM_MR && nr == 2 * VL && (!ep || !ep->bias || ep->bias_sn <= 1)) {
         gemm_v_T acc[16];
-        int i;
         GEMM_ACC_OUT_T(acc);
-        for (i = 0; i < GEMM_MR; i++) {
-            gemm_vu_T *p0 = (gemm_vu_T *)(void *)(c + i * ldc);
-            gemm_vu_T *p1 = (gemm_vu_T *)(void *)(c + i * ldc + VL);
-            gemm_v_T v0 = acc[2 * i], v1 = acc[2 * i + 1];
-            if (!first)
-                v0 += *p0, v1 += *p1;
-            if (ep) {
-                if (ep->bias && ep->bias_sn == 0) {
-                    const T bv = ep->bias[(i0 + i) * ep->bias_sm];
-                    v0 += bv, v1 += bv;
-                } else if (ep->bias) {
-                    const T *bi = ep->bias + (i0 + i) * ep->bias_sm + j0;
-                    v0 += *(const gemm_vu_T *)(const void *)bi;
-                    v1 += *(const gemm_vu_T *)(const void *)(bi + VL);
-                }
-                if (ep->res) {
-                    const T *ri = ep->res + (i0 + i) * ep->ldr + j0;
-                    v0 += *(const gemm_vu_T *)(const void *)ri;
-                    v1 += *(const gemm_vu_T *)(const void *)(ri + VL);
-                }
-                if (ep->act != GEMM_ACT_NONE) {
-                    gemm_v_T t[2];
-                    t[0] = v0, t[1] = v1;
-                    gemm_act_T((T *)(void *)t, 2 * VL, ep->act, ep->p0, ep->p1);
-                    v0 = t[0], v1 = t[1];
-                }
-            }
-            *p0 = v0, *p1 = v1;
-        }
+        gemm_store_full_T(acc, c, ldc, first, ep, i0, j0);
     } else {
         T t[GEMM_MR * 2 * (64 / sizeof(T))];
         gemm_vu_T *tv = (gemm_vu_T *)(void *)t;
