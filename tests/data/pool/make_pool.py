@@ -115,7 +115,27 @@ def max_ref(x, k, st, pads, dil=(1, 1)):
     return y
 
 
-def max_case(name, k, st, pads, sizes, dil=(1, 1)):
+def max_ref_nan(x, k, st, pads):
+    """onnx2c's MaxPool with NaNs (ONNX leaves it open): a window's taps in scan order (rows,
+    then columns; the padding skipped), NaN when the first tap is, else the largest of the
+    others that are not NaN (a NaN never compares greater)."""
+    n, c, h, w = x.shape
+    oh = (h + pads[0] + pads[2] - k[0]) // st[0] + 1
+    ow = (w + pads[1] + pads[3] - k[1]) // st[1] + 1
+    y = np.zeros((n, c, oh, ow), np.float32)
+    for b in range(n):
+        for ch in range(c):
+            for i in range(oh):
+                for j in range(ow):
+                    taps = [x[b, ch, r, q]
+                            for r in range(i * st[0] - pads[0], i * st[0] - pads[0] + k[0])
+                            for q in range(j * st[1] - pads[1], j * st[1] - pads[1] + k[1])
+                            if 0 <= r < h and 0 <= q < w]
+                    y[b, ch, i, j] = taps[0] if np.isnan(taps[0]) else np.nanmax(taps)
+    return y
+
+
+def max_case(name, k, st, pads, sizes, dil=(1, 1), nan=False):
     node = helper.make_node("MaxPool", ["x"], ["y"], name="mp", kernel_shape=list(k),
                             strides=list(st), pads=list(pads), dilations=list(dil))
     rng = np.random.default_rng(zlib.crc32(name.encode()))
@@ -123,6 +143,10 @@ def max_case(name, k, st, pads, sizes, dil=(1, 1)):
     sets = []
     for size in sizes:
         x = rng.uniform(-5, 5, size).astype(np.float32)
+        if nan:  # one tap in 8 NaN: first taps, others, whole windows
+            x[rng.uniform(0, 1, size) < 0.125] = np.nan
+            sets.append(([x], [max_ref_nan(x, k, st, pads)]))
+            continue
         sets.append(([x], [max_ref(x, k, st, pads, dil)]))
     gen_util.write_case(os.path.join(HERE, "cases", name), m, sets)
 
@@ -130,6 +154,10 @@ def max_case(name, k, st, pads, sizes, dil=(1, 1)):
 # MaxPool on floats: strides 1 to 3, pads, dilations, rows wider than a vector
 max_case("maxpool_3x3_s2", (3, 3), (2, 2), (0, 0, 0, 0), ((1, 3, 111, 111), (2, 2, 9, 10)))
 max_case("maxpool_3x3_s2_p1", (3, 3), (2, 2), (1, 1, 1, 1), ((1, 2, 56, 57), (1, 1, 1, 1)))
+# NaNs in the input: 3x3 windows of stride 1 and 2, interior (the unrolled taps) and at the
+# borders (the window scan) keep the same rule (max_ref_nan)
+max_case("maxpool_3x3_s1_nan", (3, 3), (1, 1), (1, 1, 1, 1), ((1, 3, 20, 70),), nan=True)
+max_case("maxpool_3x3_s2_nan", (3, 3), (2, 2), (0, 1, 1, 0), ((1, 2, 31, 150),), nan=True)
 max_case("maxpool_2x5_s1x3_dil", (2, 5), (1, 3), (1, 2, 0, 1), ((1, 2, 12, 200), (2, 1, 3, 9)),
          dil=(2, 2))
 
