@@ -648,10 +648,9 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
     /* Adjacent output dims merge into one loop when every input is read the same way along
      * them (present in it, or broadcast; dims of extent 1 go with any): x * s[c] over N x C x H
      * x W is 2 loops, the inner one over a whole plane the vectoriser can use, not 4 loops
-     * with rows of 7 or 14.  grp[d]: the loop of dim d; gext: a loop's extent; glast: its last
-     * dim. */
+     * with rows of 7 or 14.  gext: a loop's extent; glast: its last dim; gst: how each input
+     * is read along it. */
     int ng = 0;
-    int *grp = arena_alloc(e->a, sizeof(int) * (size_t)(r + 1));
     int *glast = arena_alloc(e->a, sizeof(int) * (size_t)(r + 1));
     Sym **gext = arena_alloc(e->a, sizeof(Sym *) * (size_t)(r + 1));
     signed char *gst = arena_alloc(e->a, (size_t)(r + 1) * (size_t)(nin + 1)); /* -1 unset */
@@ -672,7 +671,7 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
                     gst[ng * nin + k] = -1;
                 ng++;
             }
-            grp[d] = ng - 1, glast[ng - 1] = d;
+            glast[ng - 1] = d;
             gext[ng - 1] = sym_mul(s, gext[ng - 1], out->shape[d]);
             if (!trivial)
                 for (int k = 0; k < nin; k++)

@@ -63,9 +63,10 @@ typedef struct ConvPlan {
     bool wino_t;    /* wino with few tiles: the products transposed (tiles as GEMM rows) */
     Sym *tw, *tiles, *wnt; /* wino: tiles per row, tiles in all, tiles per chunk */
     int64_t wper;          /* wino: elements of one point's packed weight in wpk */
-    bool ind;       /* stride 1, 2-D, one group, packed float weight, static image of at most
-                     * IND_MAX_PIX padded elements: templates/conv_ind.c when the core has
-                     * 64-byte vectors, else the unfold path (both emitted) */
+    bool ind;       /* stride 1, 2-D, one group, packed float weight, at most IND_MAX_K rows,
+                     * static image of at most IND_MAX_PIX padded elements (plan_ind):
+                     * templates/conv_ind.c when the core has 64-byte vectors, else the unfold
+                     * path (both emitted) */
     Sym *ind_scratch; /* its elements of scratch */
     bool cdirect;   /* --memory-first, constant weight, 1-D or 2-D, not depthwise: direct loops
                      * (templates/conv_direct.c), no scratch; wpk holds the weight in the
@@ -309,8 +310,16 @@ static void plan_ind(Compiler *c, ConvPlan *p, Value *x) {
     if (v[0] != 1 || v[1] != 1 || v[2] != 1 || v[3] != 1 || v[4] != 1 ||
         !sym_get_const(p->dil[1], &dh) || !sym_get_const(p->dil[2], &dw))
         return;
+    /* the products in steps, each factor bounded first: static dims reach INT64_MAX - 1 */
+    for (int i = 5; i < 12; i++)
+        if (v[i] > IND_MAX_PIX)
+            return;
+    if (dh > IND_MAX_PIX || dw > IND_MAX_PIX || v[5] * v[10] > IND_MAX_K ||
+        v[5] * v[10] * v[11] > IND_MAX_K)
+        return;
     const int64_t hp = v[8] + (v[10] - 1) * dh, wp = v[9] + (v[11] - 1) * dw;
-    if (v[5] * hp * wp > IND_MAX_PIX || v[5] * v[10] * v[11] > IND_MAX_K)
+    if (hp > IND_MAX_PIX || wp > IND_MAX_PIX || v[5] * hp > IND_MAX_PIX ||
+        v[5] * hp * wp > IND_MAX_PIX)
         return;
     p->ind = true;
     p->ind_scratch = K(c, v[5] * hp * wp + IND_SLACK + v[5] * v[10] * v[11]);
