@@ -679,26 +679,38 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
         }
     }
     /* built with OpenMP, a large output is shared among the threads (the outer loops collapsed,
-     * the innermost one left whole for the vectoriser) */
+     * the innermost one left whole for the vectoriser).  A static size decides here: no region
+     * at all below EW_PAR_MIN (one that ran on a single thread would still cost a system call).
+     * A symbolic one decides at run time (o2c_par): the loops are written twice, the parallel
+     * copy first; the size is the loops' own extents (a local made only for the test would be
+     * unused without OpenMP). */
+    const char *pragma = NULL, *par_cond = NULL;
+    size_t loops_at = 0;
     if (r > 0 && (flat || ng > 1)) {
-        /* the size from the loops' own extents (a local made only for this line would be
-         * unused without OpenMP) */
-        Buf size;
-        buf_init_in(&size, c->arena);
-        if (flat)
-            buf_puts(&size, emit_sym(e, ir_numel(c, out)));
-        else
-            for (int g = 0; g < ng; g++)
-                buf_printf(&size, "%s(%s)", g ? " * " : "", emit_sym(e, gext[g]));
-        emit_line(e, "#ifdef _OPENMP");
-        if (flat || ng == 2)
-            emit_line(e, "#pragma omp parallel for schedule(static) if (%s >= %d)", size.data,
-                      EW_PAR_MIN);
-        else
-            emit_line(e, "#pragma omp parallel for collapse(%d) schedule(static) if (%s >= %d)",
-                      ng - 1, size.data, EW_PAR_MIN);
-        emit_line(e, "#endif");
-        buf_free(&size);
+        int64_t nv;
+        pragma = flat || ng == 2
+                     ? "#pragma omp parallel for schedule(static)"
+                     : arena_printf(e->a, "#pragma omp parallel for collapse(%d) schedule(static)",
+                                    ng - 1);
+        if (sym_get_const(ir_numel(c, out), &nv)) {
+            if (nv >= EW_PAR_MIN) {
+                emit_line(e, "#ifdef _OPENMP");
+                emit_line(e, "%s", pragma);
+                emit_line(e, "#endif");
+            }
+        } else {
+            Buf size;
+            buf_init_in(&size, c->arena);
+            if (flat)
+                buf_puts(&size, emit_sym(e, ir_numel(c, out)));
+            else
+                for (int g = 0; g < ng; g++)
+                    buf_printf(&size, "%s(%s)", g ? " * " : "", emit_sym(e, gext[g]));
+            par_cond = arena_printf(e->a, "o2c_par(%s >= %d)", size.data, EW_PAR_MIN);
+            buf_free(&size);
+            emit_template(e, "o2c_target", out->dtype);
+            loops_at = e->body.len;
+        }
     }
     if (flat || r == 0) {
         emit_line(e, "for (int64_t i = 0; i < %s; i++) {", emit_sym(e, ir_numel(c, out)));
@@ -770,8 +782,42 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
         emit_indent(e, -1);
         emit_line(e, "}");
     }
+    if (par_cond) {
+        /* the loops (one statement) as written, then: if (o2c_par) { pragma; loops } else
+         * loops, the parallel copy indented one more level */
+        const char *loops = arena_printf(e->a, "%s", e->body.data + loops_at);
+        e->body.len = loops_at;
+        e->body.data[loops_at] = 0;
+        emit_line(e, "#ifdef _OPENMP");
+        emit_line(e, "if (%s) {", par_cond);
+        emit_line(e, "%s", pragma);
+        for (const char *l = loops; *l;) {
+            const char *nl = strchr(l, '\n');
+            size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
+            emit_raw(e, "    %.*s", (int)len, l);
+            l += len;
+        }
+        emit_line(e, "} else");
+        emit_line(e, "#endif");
+        buf_puts(&e->body, loops);
+    }
     buf_free(&ex);
     buf_free(&ix);
+}
+
+/* A loop of one statement that runs on the OpenMP threads when o2c_par(cond) (templates/
+ * o2c_target.c: enough work, more than one thread, no enclosing region) and as a plain loop
+ * otherwise: written twice, the parallel copy first, so that serial work enters no region. */
+void emit_par_for(Emit *e, const char *cond, const char *head, const char *stmt) {
+    emit_line(e, "#ifdef _OPENMP");
+    emit_line(e, "if (o2c_par(%s)) {", cond);
+    emit_line(e, "#pragma omp parallel for schedule(static)");
+    emit_line(e, "    %s", head);
+    emit_line(e, "        %s", stmt);
+    emit_line(e, "} else");
+    emit_line(e, "#endif");
+    emit_line(e, "%s", head);
+    emit_line(e, "    %s", stmt);
 }
 
 /* ---- functions */

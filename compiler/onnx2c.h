@@ -609,6 +609,10 @@ void emit_line(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* Appends raw text (no indentation, no newline). */
 void emit_raw(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void emit_indent(Emit *e, int delta);
+/* `head stmt` (a for loop's head, its one statement), run on the OpenMP threads when
+ * o2c_par(cond) holds (templates/o2c_target.c, which a template the caller emitted must
+ * include), else as a plain loop: no OpenMP region for serial work. */
+void emit_par_for(Emit *e, const char *cond, const char *head, const char *stmt);
 /* C expression (int64_t) for a Sym; valid inside the current function. */
 const char *emit_sym(Emit *e, Sym *s);
 const char *emit_int(Emit *e, int64_t v);

@@ -251,16 +251,18 @@ static void dwc_T(const T *x, const T *w, const T *bias, const T *res, T *y, int
     /* the padding and the lanes of a last, partial block stay zero */
     const int nthr = dw_slots_T(planes, slot, nslot, nb,
                                 (double)C * (double)OH * (double)OW * (double)(KH * KW));
-    (void)nthr; /* (no OpenMP) */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthr) if (nthr > 1)
-#endif
-    for (b = 0; b < nb; b++) {
-        int me = 0;
-#ifdef _OPENMP
-        me = omp_get_thread_num();
-#endif
-        dwc_block_T(x, w, bias, res, y, b * LN, C - b * LN < LN ? C - b * LN : LN, H, W, OH, OW,
-                    KH, KW, sh, sw, dh, dw, ph, pw, Rp, Cp, act, p0, p1, planes + me * slot);
+    if (nthr > 1) {
+#pragma omp parallel for schedule(static) num_threads(nthr)
+        for (b = 0; b < nb; b++)
+            dwc_block_T(x, w, bias, res, y, b * LN, C - b * LN < LN ? C - b * LN : LN, H, W, OH,
+                        OW, KH, KW, sh, sw, dh, dw, ph, pw, Rp, Cp, act, p0, p1,
+                        planes + omp_get_thread_num() * slot);
+        return;
     }
+#endif
+    (void)nthr; /* (no OpenMP) */
+    for (b = 0; b < nb; b++)
+        dwc_block_T(x, w, bias, res, y, b * LN, C - b * LN < LN ? C - b * LN : LN, H, W, OH, OW,
+                    KH, KW, sh, sw, dh, dw, ph, pw, Rp, Cp, act, p0, p1, planes);
 }

@@ -152,17 +152,20 @@ static void dwp_T(const T *x, const T *w, const T *bias, const T *res, T *y, int
     /* the padding stays zero */
     const int nthr = dw_slots_T(planes, slot, nslot, C,
                                 (double)C * (double)OH * (double)OW * (double)(KH * KW));
+#ifdef _OPENMP
+    if (nthr > 1) {
+#pragma omp parallel for schedule(static) num_threads(nthr)
+        for (ch = 0; ch < C; ch++)
+            dwp_chan_T(x + ch * H * W, w + ch * KH * KW, bias ? bias[ch] : (T)0,
+                       res ? res + ch * OH * OW : res, y + ch * OH * OW, H, W, OH, OW, KH, KW, sh,
+                       sw, dh, dw, ph, pw, Rp, Cp, Hq, Wq, act, p0, p1,
+                       planes + omp_get_thread_num() * slot);
+        return;
+    }
+#endif
     (void)nthr; /* (no OpenMP) */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nthr) if (nthr > 1)
-#endif
-    for (ch = 0; ch < C; ch++) {
-        int me = 0;
-#ifdef _OPENMP
-        me = omp_get_thread_num();
-#endif
+    for (ch = 0; ch < C; ch++)
         dwp_chan_T(x + ch * H * W, w + ch * KH * KW, bias ? bias[ch] : (T)0,
                    res ? res + ch * OH * OW : res, y + ch * OH * OW, H, W, OH, OW, KH, KW, sh, sw,
-                   dh, dw, ph, pw, Rp, Cp, Hq, Wq, act, p0, p1, planes + me * slot);
-    }
+                   dh, dw, ph, pw, Rp, Cp, Hq, Wq, act, p0, p1, planes);
 }

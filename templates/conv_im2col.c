@@ -93,7 +93,8 @@ static void im2col_unit_T(const T *x, int64_t u, const int64_t *in, const int64_
     }
 }
 
-/* Built with OpenMP, a tile of at least 2^15 elements shares its units out among threads. */
+/* Built with OpenMP, a tile of at least 2^15 elements shares its units out among threads
+ * (o2c_par). */
 static void im2col_T(const T *x, int64_t C, const int64_t *in, const int64_t *out,
                      const int64_t *kern, const int64_t *stride, const int64_t *dil,
                      const int64_t *pad, int64_t p0, int64_t np, T *cols) {
@@ -102,7 +103,12 @@ static void im2col_T(const T *x, int64_t C, const int64_t *in, const int64_t *ou
     if (np <= 0)
         return;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (units * kern[2] * np >= 32768 && units > 1)
+    if (o2c_par(units * kern[2] * np >= 32768 && units > 1)) {
+#pragma omp parallel for schedule(static)
+        for (u = 0; u < units; u++)
+            im2col_unit_T(x, u, in, out, kern, stride, dil, pad, p0, np, cols);
+        return;
+    }
 #endif
     for (u = 0; u < units; u++)
         im2col_unit_T(x, u, in, out, kern, stride, dil, pad, p0, np, cols);

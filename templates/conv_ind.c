@@ -75,30 +75,13 @@ static void conv_ind_tile_T(int64_t K, int64_t Mp, const T *A, int64_t i0, const
 }
 #endif
 
-/* One image: x C x H x W (pads pt, pl at the start, Hp x Wp padded), weight A (M x K packed,
- * K = C * KH * KW), y M x OH x OW (res like y, may be NULL), scratch s (above). */
-static void conv_ind_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, int64_t pl,
-                       int64_t Hp, int64_t Wp, int64_t KH, int64_t KW, int64_t dh, int64_t dw,
-                       const T *A, int64_t M, const T *bias, const T *res, int act, T p0, T p1,
-                       T *y, int64_t OH, int64_t OW, T *s) {
 #if CONV_IND_VEC_T
-    const int64_t K = C * KH * KW, Mp = (M + GEMM_MR - 1) / GEMM_MR * GEMM_MR, NR = GEMM_NR_T;
-    const int64_t osp = OH * OW, npan = (OW + NR - 1) / NR, nmp = Mp / GEMM_MR;
-    const int64_t plane = Hp * Wp;
-    int32_t *off = (int32_t *)(void *)(s + C * plane + CONV_IND_SLACK);
-    gemm_epi_T ep;
-    int64_t c, r, u;
-    ep.bias = bias, ep.bias_sm = 1, ep.bias_sn = 0, ep.res = res, ep.ldr = osp;
-    ep.act = act, ep.p0 = p0, ep.p1 = p1;
-    for (r = 0; r < K; r++) {
-        const int64_t cc = r / (KH * KW), ky = r / KW % KH, kx = r % KW;
-        off[r] = (int32_t)(cc * plane + ky * dh * Wp + kx * dw);
-    }
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (C * plane >= 65536)
-#endif
-    for (c = 0; c < C; c++) {
-        T *d = s + c * plane;
+/* Channels [c0, c1) of the padded copy. */
+static void conv_ind_pad_T(const T *x, int64_t c0, int64_t c1, int64_t H, int64_t W, int64_t pt,
+                           int64_t pl, int64_t Hp, int64_t Wp, T *s) {
+    int64_t c;
+    for (c = c0; c < c1; c++) {
+        T *d = s + c * Hp * Wp;
         int64_t iy, ix;
         for (iy = 0; iy < Hp; iy++) {
             T *dr = d + iy * Wp;
@@ -115,19 +98,69 @@ static void conv_ind_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, 
                 dr[ix] = (T)0;
         }
     }
-    for (u = 0; u < CONV_IND_SLACK; u++)
-        s[C * plane + u] = (T)0;
-    /* units: (output row, panel of 32 positions, 8 output channels) */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (M * K * osp >= 262144)
-#endif
-    for (u = 0; u < OH * npan * nmp; u++) {
+}
+
+/* Units [u0, u1) of the tiles: (output row, panel of 32 positions, 8 output channels). */
+static void conv_ind_units_T(int64_t u0, int64_t u1, int64_t K, int64_t M, const T *A,
+                             const T *s, int64_t Wp, const int32_t *off, T *y, int64_t OW,
+                             int64_t osp, const gemm_epi_T *ep) {
+    const int64_t Mp = (M + GEMM_MR - 1) / GEMM_MR * GEMM_MR, NR = GEMM_NR_T;
+    const int64_t npan = (OW + NR - 1) / NR, nmp = Mp / GEMM_MR;
+    int64_t u;
+    for (u = u0; u < u1; u++) {
         const int64_t oy = u / (npan * nmp), pn = u / nmp % npan, ip = u % nmp;
         const int64_t ox = pn * NR, nr = OW - ox < NR ? OW - ox : NR;
         const int64_t i0 = ip * GEMM_MR, mr = M - i0 < GEMM_MR ? M - i0 : GEMM_MR;
-        conv_ind_tile_T(K, Mp, A, i0, s + oy * Wp + ox, off, y, osp, mr, nr,
-                        bias || res || act ? &ep : NULL, oy * OW + ox);
+        conv_ind_tile_T(K, Mp, A, i0, s + oy * Wp + ox, off, y, osp, mr, nr, ep, oy * OW + ox);
     }
+}
+#endif
+
+/* One image: x C x H x W (pads pt, pl at the start, Hp x Wp padded), weight A (M x K packed,
+ * K = C * KH * KW), y M x OH x OW (res like y, may be NULL), scratch s (above).  Both steps
+ * run on the OpenMP threads when large enough (o2c_par). */
+static void conv_ind_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, int64_t pl,
+                       int64_t Hp, int64_t Wp, int64_t KH, int64_t KW, int64_t dh, int64_t dw,
+                       const T *A, int64_t M, const T *bias, const T *res, int act, T p0, T p1,
+                       T *y, int64_t OH, int64_t OW, T *s) {
+#if CONV_IND_VEC_T
+    const int64_t K = C * KH * KW, Mp = (M + GEMM_MR - 1) / GEMM_MR * GEMM_MR, NR = GEMM_NR_T;
+    const int64_t osp = OH * OW, units = OH * ((OW + NR - 1) / NR) * (Mp / GEMM_MR);
+    const int64_t plane = Hp * Wp;
+    int32_t *off = (int32_t *)(void *)(s + C * plane + CONV_IND_SLACK);
+    gemm_epi_T ep;
+    const gemm_epi_T *epp = bias || res || act ? &ep : NULL;
+    int64_t r, u;
+    ep.bias = bias, ep.bias_sm = 1, ep.bias_sn = 0, ep.res = res, ep.ldr = osp;
+    ep.act = act, ep.p0 = p0, ep.p1 = p1;
+    for (r = 0; r < K; r++) {
+        const int64_t cc = r / (KH * KW), ky = r / KW % KH, kx = r % KW;
+        off[r] = (int32_t)(cc * plane + ky * dh * Wp + kx * dw);
+    }
+#ifdef _OPENMP
+    if (o2c_par(C * plane >= 65536)) {
+#pragma omp parallel
+        {
+            int64_t lo, hi;
+            o2c_share(C, &lo, &hi);
+            conv_ind_pad_T(x, lo, hi, H, W, pt, pl, Hp, Wp, s);
+        }
+    } else
+#endif
+        conv_ind_pad_T(x, 0, C, H, W, pt, pl, Hp, Wp, s);
+    for (u = 0; u < CONV_IND_SLACK; u++)
+        s[C * plane + u] = (T)0;
+#ifdef _OPENMP
+    if (o2c_par(M * K * osp >= 262144)) {
+#pragma omp parallel
+        {
+            int64_t lo, hi;
+            o2c_share(units, &lo, &hi);
+            conv_ind_units_T(lo, hi, K, M, A, s, Wp, off, y, OW, osp, epp);
+        }
+    } else
+#endif
+        conv_ind_units_T(0, units, K, M, A, s, Wp, off, y, OW, osp, epp);
 #else
     (void)x, (void)C, (void)H, (void)W, (void)pt, (void)pl, (void)Hp, (void)Wp, (void)KH;
     (void)KW, (void)dh, (void)dw, (void)A, (void)M, (void)bias, (void)res, (void)act, (void)p0;

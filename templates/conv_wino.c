@@ -45,14 +45,12 @@ static int64_t wino_off_T(int64_t k, int64_t j, int64_t K, int64_t Np, int64_t P
  * the block's four input rows (padding as zeros), then the column transform, which for the
  * tile at k of the block reads columns 2 k .. 2 k + 3 of it. */
 O2C_KERNEL
-static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, int64_t pl,
-                      int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V) {
+static void wino_in_part_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, int64_t pl,
+                           int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V, int64_t c0,
+                           int64_t c1) {
     const int64_t Np = (nt + P - 1) / P * P, vs = C * Np;
     int64_t c;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (C * nt >= 8192)
-#endif
-    for (c = 0; c < C; c++) {
+    for (c = c0; c < c1; c++) {
         const T *xc = x + c * H * W;
         T rr[4][2 * GEMM_NR_T + 2]; /* row i of B^T d at the block's column q (P <= NR) */
         T zr[2 * GEMM_NR_T + 2];    /* stands for a row of the top or bottom padding */
@@ -118,18 +116,34 @@ static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, i
     }
 }
 
+/* ... channels [c0, c1) of it (above); all of them, on the OpenMP threads when large enough
+ * (o2c_par). */
+static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, int64_t pl,
+                      int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V) {
+#ifdef _OPENMP
+    if (o2c_par(C * nt >= 8192)) {
+#pragma omp parallel
+        {
+            int64_t lo, hi;
+            o2c_share(C, &lo, &hi);
+            wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, lo, hi);
+        }
+        return;
+    }
+#endif
+    wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, 0, C);
+}
+
 /* Output transform: Mo holds the 16 products, each M x Np (row stride Np, Np = nt rounded up
  * to NR); writes the tiles t0 .. t0 + nt - 1 of y (M x OH x OW), adding bias[m] and res (like
  * y) when not NULL, then the activation (gemm_act.c).  Blocks of tiles as in wino_in_T. */
 O2C_KERNEL
 static void wino_out_n_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t TW, int64_t t0,
-                         int64_t nt, const T *bias, const T *res, int act, T p0, T p1, T *y) {
+                         int64_t nt, const T *bias, const T *res, int act, T p0, T p1, T *y,
+                         int64_t m0, int64_t m1) {
     const int64_t NR = GEMM_NR_T, Np = (nt + NR - 1) / NR * NR, ms = M * Np;
     int64_t m;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (M * nt >= 8192)
-#endif
-    for (m = 0; m < M; m++) {
+    for (m = m0; m < m1; m++) {
         T s[8][GEMM_NR_T], o[4][GEMM_NR_T];
         const T bm = bias ? bias[m] : (T)0;
         T *ym = y + m * OH * OW;
@@ -198,13 +212,11 @@ static void wino_out_n_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t
  * M); the arithmetic runs along the output channels, NR at a time. */
 O2C_KERNEL
 static void wino_out_t_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t TW, int64_t t0,
-                         int64_t nt, const T *bias, const T *res, int act, T p0, T p1, T *y) {
+                         int64_t nt, const T *bias, const T *res, int act, T p0, T p1, T *y,
+                         int64_t j0, int64_t j1) {
     const int64_t NR = GEMM_NR_T, ms = nt * M, OHW = OH * OW;
     int64_t j;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (M * nt >= 8192)
-#endif
-    for (j = 0; j < nt; j++) {
+    for (j = j0; j < j1; j++) {
         T s[8][GEMM_NR_T], o[4][GEMM_NR_T];
         const int64_t t = t0 + j, oy = t / TW * 2, ox = t % TW * 2;
         int64_t m0, k, b, r;
@@ -239,12 +251,33 @@ static void wino_out_t_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t
     }
 }
 
-/* The output transform (above): of the products as they are, or transposed. */
+/* The output transform (above): of the products as they are (output channels [lo, hi)), or
+ * transposed (tiles [lo, hi)). */
+static void wino_out_part_T(const T *Mo, int transposed, int64_t M, int64_t OH, int64_t OW,
+                            int64_t TW, int64_t t0, int64_t nt, const T *bias, const T *res,
+                            int act, T p0, T p1, T *y, int64_t lo, int64_t hi) {
+    if (transposed)
+        wino_out_t_T(Mo, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, lo, hi);
+    else
+        wino_out_n_T(Mo, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, lo, hi);
+}
+
+/* ... all of it, on the OpenMP threads when large enough (o2c_par). */
 static void wino_out_T(const T *Mo, int transposed, int64_t M, int64_t OH, int64_t OW, int64_t TW,
                        int64_t t0, int64_t nt, const T *bias, const T *res, int act, T p0, T p1,
                        T *y) {
-    if (transposed)
-        wino_out_t_T(Mo, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y);
-    else
-        wino_out_n_T(Mo, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y);
+    const int64_t n = transposed ? nt : M;
+#ifdef _OPENMP
+    if (o2c_par(M * nt >= 8192)) {
+#pragma omp parallel
+        {
+            int64_t lo, hi;
+            o2c_share(n, &lo, &hi);
+            wino_out_part_T(Mo, transposed, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, lo,
+                            hi);
+        }
+        return;
+    }
+#endif
+    wino_out_part_T(Mo, transposed, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, 0, n);
 }

@@ -488,33 +488,29 @@ static gemm_ukr_small_fn_T gemm_ukr_small_pick_T(void) {
 }
 
 /* One (jc, pc) block of the engine for M < MR (below).  Its B panels are shared out among the
- * threads of the enclosing OpenMP parallel region, if any (orphaned worksharing: serially,
- * the loops run whole). */
-static void gemm_small_block_T(int64_t M, int64_t nc, int64_t kc, int64_t jc, int64_t pc,
-                               const T *ap, int64_t sai, int64_t sak, const T *B, int64_t ldb,
-                               int transB, int64_t np, T *C, int64_t ldc, T alpha, int first,
-                               const gemm_epi_T *ep, T *bbuf, gemm_ukr_small_fn_T ukr) {
+ * threads of the region gemm_small_T opened when par (o2c_part), else done whole. */
+static void gemm_small_block_T(int par, int64_t M, int64_t nc, int64_t kc, int64_t jc,
+                               int64_t pc, const T *ap, int64_t sai, int64_t sak, const T *B,
+                               int64_t ldb, int transB, int64_t np, T *C, int64_t ldc, T alpha,
+                               int first, const gemm_epi_T *ep, T *bbuf,
+                               gemm_ukr_small_fn_T ukr) {
     const int64_t NR = GEMM_NR_T, npan = (nc + NR - 1) / NR;
     const int64_t nfull = transB == 0 ? nc / NR * NR : 0;
-    int64_t p;
+    int64_t p, lo, hi;
     (void)ukr; /* called through GEMM_UKR_SMALL_T */
     if (transB == 1) {
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (p = 0; p < npan; p++)
+        o2c_part(par, npan, &lo, &hi);
+        for (p = lo; p < hi; p++)
             gemm_pack_b_T(B, ldb, 1, pc, jc + p * NR, kc, nc - p * NR < NR ? nc - p * NR : NR,
                           (T)1, bbuf + p * NR * kc);
+        o2c_sync(par);
     } else if (transB == 0 && nfull < nc) {
-#ifdef _OPENMP
-#pragma omp single
-#endif
-        gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
+        if (o2c_lead(par))
+            gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
+        o2c_sync(par);
     }
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-    for (p = 0; p < npan; p++) {
+    o2c_part(par, npan, &lo, &hi);
+    for (p = lo; p < hi; p++) {
         const int64_t jr = p * NR, nr = nc - jr < NR ? nc - jr : NR;
         const T *bp = bbuf + jr * kc;
         int64_t lb = NR, i;
@@ -551,16 +547,20 @@ static void gemm_small_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t ld
             const gemm_epi_T *ep = pc + kc == K ? epi : NULL;
             /* packed A: block pc at pc * MR (one panel); else column pc of op(A).  Threads
              * from an eighth of GEMM_PAR_MIN: a few rows stream B (a weight) from memory, and
-             * two cores stream it faster (MobileNetV3's 1024 -> 1000 classifier).  Not inside
-             * another parallel region, even one of a single thread (Winograd's serial chunk
-             * of a few tiles): libgomp starts a new team of threads for every such nested
-             * region (ResNet-18 on 2 threads: 13 -> 42 ms) */
+             * two cores stream it faster (MobileNetV3's 1024 -> 1000 classifier).  Never inside
+             * another region (o2c_par: libgomp would start a new team of threads for each;
+             * ResNet-18 on 2 threads once took 42 ms instead of 13) */
             const T *ap = transA == GEMM_PACKED ? A + pc * GEMM_MR : A + pc * sak;
 #ifdef _OPENMP
-#pragma omp parallel if (M * nc * kc >= GEMM_PAR_MIN / 8 && nc > NR && omp_get_level() == 0)
+            if (o2c_par(M * nc * kc >= GEMM_PAR_MIN / 8 && nc > NR)) {
+#pragma omp parallel
+                gemm_small_block_T(1, M, nc, kc, jc, pc, ap, sai, sak, B, ldb, transB, np, C,
+                                   ldc, alpha, first, ep, bbuf, ukr);
+                continue;
+            }
 #endif
-            gemm_small_block_T(M, nc, kc, jc, pc, ap, sai, sak, B, ldb, transB, np, C, ldc, alpha,
-                               first, ep, bbuf, ukr);
+            gemm_small_block_T(0, M, nc, kc, jc, pc, ap, sai, sak, B, ldb, transB, np, C, ldc,
+                               alpha, first, ep, bbuf, ukr);
         }
     }
 }
@@ -608,52 +608,52 @@ static void gemm_pa_col_run_T(int64_t p0, int64_t p1, int64_t M, int64_t K, cons
 }
 
 /* B's column: element k at B[k * sb]; the panels shared among the threads (from an eighth of
- * GEMM_PAR_MIN: the weight streams from memory, faster on two cores; never nested, as in
+ * GEMM_PAR_MIN: the weight streams from memory, faster on two cores; o2c_par, as in
  * gemm_small_T). */
 static void gemm_pa_col_T(int64_t M, int64_t K, const T *A, const T *B, int64_t sb, T *C,
                           int64_t ldc, T alpha, int acc, const gemm_epi_T *epi) {
     const int64_t np = (M + GEMM_MR - 1) / GEMM_MR;
 #ifdef _OPENMP
-#pragma omp parallel if (M * K >= GEMM_PAR_MIN / 8 && np > 1 && omp_get_level() == 0)
-    {
-        const int64_t me = omp_get_thread_num(), nt = omp_get_num_threads();
-        gemm_pa_col_run_T(np * me / nt, np * (me + 1) / nt, M, K, A, B, sb, C, ldc, alpha, acc,
-                          epi);
+    if (o2c_par(M * K >= GEMM_PAR_MIN / 8 && np > 1)) {
+#pragma omp parallel
+        {
+            int64_t lo, hi;
+            o2c_share(np, &lo, &hi);
+            gemm_pa_col_run_T(lo, hi, M, K, A, B, sb, C, ldc, alpha, acc, epi);
+        }
+        return;
     }
-#else
-    gemm_pa_col_run_T(0, np, M, K, A, B, sb, C, ldc, alpha, acc, epi);
 #endif
+    gemm_pa_col_run_T(0, np, M, K, A, B, sb, C, ldc, alpha, acc, epi);
 }
 
 /* One (jc, pc) block of the engine (below): pack the kc x nc block of B (unless packed or read
  * in place), then per MC block of rows pack A and run the micro-kernel over its MR x NR tiles.
  * The B panels, the A panels and the tiles (row panel outer, so a thread keeps its A panel in
- * L1) are shared out among the threads of the enclosing OpenMP parallel region, if any
- * (orphaned worksharing: serially, the loops run whole, in the same order). */
-static void gemm_block_T(int64_t M, int64_t nc, int64_t kc, int64_t jc, int64_t pc, const T *A,
-                         int64_t lda, int transA, const T *B, int64_t ldb, int transB, T *C,
-                         int64_t ldc, T alpha_a, T alpha_b, int first, const gemm_epi_T *ep,
-                         int direct_b, int64_t mp, int64_t np, T *abuf, T *bbuf,
-                         gemm_ukr_fn_T ukr) {
+ * L1) are shared out among the threads of the region gemm_T opened when par (o2c_part), else
+ * done whole, in the same order. */
+static void gemm_block_T(int par, int64_t M, int64_t nc, int64_t kc, int64_t jc, int64_t pc,
+                         const T *A, int64_t lda, int transA, const T *B, int64_t ldb, int transB,
+                         T *C, int64_t ldc, T alpha_a, T alpha_b, int first,
+                         const gemm_epi_T *ep, int direct_b, int64_t mp, int64_t np, T *abuf,
+                         T *bbuf, gemm_ukr_fn_T ukr) {
     const int64_t NR = GEMM_NR_T, npan = (nc + NR - 1) / NR;
     const int64_t nfull = nc / NR * NR; /* direct_b: panels read in place */
     const T *bp = bbuf;
-    int64_t ic, p, t;
+    int64_t ic, p, t, lo, hi;
     (void)ukr; /* called through GEMM_UKR_T */
     if (transB == GEMM_PACKED) {
         bp = B + pc * np + jc * kc;
     } else if (!direct_b) {
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (p = 0; p < npan; p++)
+        o2c_part(par, npan, &lo, &hi);
+        for (p = lo; p < hi; p++)
             gemm_pack_b_T(B, ldb, transB, pc, jc + p * NR, kc,
                           nc - p * NR < NR ? nc - p * NR : NR, alpha_b, bbuf + p * NR * kc);
+        o2c_sync(par);
     } else if (nfull < nc) {
-#ifdef _OPENMP
-#pragma omp single
-#endif
-        gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
+        if (o2c_lead(par))
+            gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
+        o2c_sync(par);
     }
     for (ic = 0; ic < M; ic += GEMM_MC) {
         const int64_t mc = M - ic < GEMM_MC ? M - ic : GEMM_MC;
@@ -662,18 +662,15 @@ static void gemm_block_T(int64_t M, int64_t nc, int64_t kc, int64_t jc, int64_t 
         if (transA == GEMM_PACKED) {
             ap = A + pc * mp + ic * kc;
         } else {
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-            for (p = 0; p < nir; p++)
+            o2c_part(par, nir, &lo, &hi);
+            for (p = lo; p < hi; p++)
                 gemm_pack_a_T(A, lda, transA, ic + p * GEMM_MR, pc,
                               mc - p * GEMM_MR < GEMM_MR ? mc - p * GEMM_MR : GEMM_MR, kc,
                               alpha_a, abuf + p * GEMM_MR * kc);
+            o2c_sync(par);
         }
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (t = 0; t < nir * npan; t++) {
+        o2c_part(par, nir * npan, &lo, &hi);
+        for (t = lo; t < hi; t++) {
             const int64_t ir = t / npan * GEMM_MR, jr = t % npan * NR;
             const int64_t mr = mc - ir < GEMM_MR ? mc - ir : GEMM_MR;
             const int64_t nr = nc - jr < NR ? nc - jr : NR;
@@ -688,6 +685,8 @@ static void gemm_block_T(int64_t M, int64_t nc, int64_t kc, int64_t jc, int64_t 
             else
                 GEMM_UKR_T(kc, ap + ir * kc, bbuf, NR, ct, ldc, mr, nr, first, ep, ti, tj);
         }
+        if (ic + GEMM_MC < M && transA != GEMM_PACKED)
+            o2c_sync(par); /* (the next block's A panels overwrite abuf) */
     }
 }
 
@@ -744,9 +743,14 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
             const int first = pc == 0 && beta == (T)0;
             const gemm_epi_T *ep = pc + kc == K ? epi : NULL;
 #ifdef _OPENMP
-#pragma omp parallel if (M * nc * kc >= GEMM_PAR_MIN && (M > GEMM_MR || nc > NR))
+            if (o2c_par(M * nc * kc >= GEMM_PAR_MIN && (M > GEMM_MR || nc > NR))) {
+#pragma omp parallel
+                gemm_block_T(1, M, nc, kc, jc, pc, A, lda, transA, B, ldb, transB, C, ldc,
+                             alpha_a, alpha_b, first, ep, direct_b, mp, np, abuf, bbuf, ukr);
+                continue;
+            }
 #endif
-            gemm_block_T(M, nc, kc, jc, pc, A, lda, transA, B, ldb, transB, C, ldc, alpha_a,
+            gemm_block_T(0, M, nc, kc, jc, pc, A, lda, transA, B, ldb, transB, C, ldc, alpha_a,
                          alpha_b, first, ep, direct_b, mp, np, abuf, bbuf, ukr);
         }
     }

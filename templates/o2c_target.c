@@ -19,7 +19,8 @@
  *               (ISO modes do not contract), and no scheduling before register allocation,
  *               which on 32-register cores turns 24 accumulators into spills and copies.
  *   O2C_INLINE  forces inlining (GCC/Clang), so a call with literal strides or kernel sizes
- *               gets its own copy of the loop with immediate offsets.
+ *               gets its own copy of the loop with immediate offsets; marked unused, so a
+ *               helper a model does not call (o2c_part below) is no warning.
  *   O2C_X86_DISPATCH  1: an x86-64 GCC/Clang build whose flags do not promise AVX-512 (plain
  *               -O2, or -mavx2): the hot kernels are also compiled for AVX-512 (O2C_TARGET_AVX512)
  *               and AVX2 + FMA (O2C_TARGET_AVX2, empty when the flags already have them), and
@@ -34,7 +35,15 @@
  *               functions in hot loops: a call goes through the ifunc.  The small helpers such
  *               a kernel calls are O2C_INLINE: GCC does not inline a function into one whose
  *               optimisation options differ.  Elsewhere nothing: the kernel stays inlinable
- *               into the run function, which specialises it (-O3 vectorises its loops). */
+ *               into the run function, which specialises it (-O3 vectorises its loops).
+ *   o2c_par(big) built with OpenMP: whether a loop of enough work (big != 0) forks the threads:
+ *               only with more than one thread to run it and outside every region, an inactive
+ *               one included (libgomp starts a new team for a region nested in an inactive
+ *               one).  A region that runs on one thread is not free: libgomp ends it, and each
+ *               barrier in it, with a futex system call (1-4 us; 90 of them per SqueezeNet
+ *               run), so serial work calls its loop directly, not through `if (0)` regions.
+ *               o2c_share(n, &lo, &hi): the calling thread's part [lo, hi) of n items, split
+ *               as schedule(static) would. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #endif
@@ -123,7 +132,7 @@ typedef double o2c_facc;
 #define O2C_HOT
 #endif
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
-#define O2C_INLINE __attribute__((always_inline)) inline
+#define O2C_INLINE __attribute__((always_inline, unused)) inline
 #else
 #define O2C_INLINE inline
 #endif
@@ -162,4 +171,46 @@ typedef double o2c_facc;
 #else
 #define O2C_KERNEL O2C_VECTORIZE
 #endif
+
+#ifdef _OPENMP
+#include <omp.h>
+static O2C_INLINE int o2c_par(int big) {
+    return big && omp_get_level() == 0 && omp_get_max_threads() > 1;
+}
+static O2C_INLINE void o2c_share(int64_t n, int64_t *lo, int64_t *hi) {
+    const int64_t me = omp_get_thread_num(), nt = omp_get_num_threads();
+    *lo = n * me / nt, *hi = n * (me + 1) / nt;
+}
+#endif
+/* Work shared inside a region that o2c_par opened (par != 0), or done whole by one caller (par
+ * == 0, wherever it runs: orphaned `omp for` would bind to an enclosing region of someone
+ * else's, such as Winograd's loop over its 16 products): o2c_part, the items [lo, hi) of n this
+ * thread does; o2c_lead, whether this thread does a step done once; o2c_sync, the barrier
+ * after a step whose results every thread reads. */
+static O2C_INLINE void o2c_part(int par, int64_t n, int64_t *lo, int64_t *hi) {
+#ifdef _OPENMP
+    if (par) {
+        o2c_share(n, lo, hi);
+        return;
+    }
+#endif
+    (void)par;
+    *lo = 0, *hi = n;
+}
+static O2C_INLINE int o2c_lead(int par) {
+#ifdef _OPENMP
+    return !par || omp_get_thread_num() == 0;
+#else
+    (void)par;
+    return 1;
+#endif
+}
+static O2C_INLINE void o2c_sync(int par) {
+#ifdef _OPENMP
+    if (par) {
+#pragma omp barrier
+    }
+#endif
+    (void)par;
+}
 #endif

@@ -506,20 +506,20 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
               emit_ptr(e, x), C, emit_sym(e, p->isp), C, emit_sym(e, p->in[1]),
               emit_sym(e, p->in[2]), emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]),
               emit_sym(e, p->tw), pw);
-    /* built with OpenMP, threads share the 16 products (the engine's own regions then run
-     * nested, on one thread: one fork per chunk instead of one per product and K block) */
-    emit_line(e, "#ifdef _OPENMP");
-    emit_line(e, "#pragma omp parallel for schedule(static) if (%s * nt * %s >= 262144)", M, C);
-    emit_line(e, "#endif");
-    emit_line(e, "for (int xi = 0; xi < 16; xi++)");
-    if (p->wino_t)
-        emit_line(e, "    gemm_%s(nt, %s, %s, wv + xi * %s * ntv, %s, 2, %s + xi * %lld, %s, 2, "
-                  "wm + xi * nt * %s, %s, (%s)1, (%s)0, 0, gw);",
-                  gemm, M, C, C, C, emit_ptr(e, p->wpk), (long long)per, M, M, M, ct, ct);
-    else
-        emit_line(e, "    gemm_%s(%s, nt, %s, %s + xi * %lld, %s, 2, wv + xi * %s * ntv, ntv, 2, "
-                  "wm + xi * %s * ntm, ntm, (%s)1, (%s)0, 0, gw);",
-                  gemm, M, C, emit_ptr(e, p->wpk), (long long)per, C, C, M, ct, ct);
+    /* built with OpenMP, threads share the 16 products (the engine's own calls then run
+     * serially: one fork per chunk instead of one per product and K block) */
+    const char *prod =
+        p->wino_t ? arena_printf(emit_arena(e),
+                                 "gemm_%s(nt, %s, %s, wv + xi * %s * ntv, %s, 2, %s + xi * %lld, "
+                                 "%s, 2, wm + xi * nt * %s, %s, (%s)1, (%s)0, 0, gw);",
+                                 gemm, M, C, C, C, emit_ptr(e, p->wpk), (long long)per, M, M, M,
+                                 ct, ct)
+                  : arena_printf(emit_arena(e),
+                                 "gemm_%s(%s, nt, %s, %s + xi * %lld, %s, 2, wv + xi * %s * ntv, "
+                                 "ntv, 2, wm + xi * %s * ntm, ntm, (%s)1, (%s)0, 0, gw);",
+                                 gemm, M, C, emit_ptr(e, p->wpk), (long long)per, C, C, M, ct, ct);
+    emit_par_for(e, arena_printf(emit_arena(e), "%s * nt * %s >= 262144", M, C),
+                 "for (int xi = 0; xi < 16; xi++)", prod);
     emit_line(e, "wino_out_%s(wm, %d, %s, %s, %s, %s, t0, nt, %s, %s, %d, %s, %s, %s + nb * %s * %s);",
               wn, p->wino_t ? 1 : 0, M, emit_sym(e, p->out[1]),
               emit_sym(e, p->out[2]), emit_sym(e, p->tw), b ? emit_ptr(e, b) : "0",
@@ -570,23 +570,27 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         } else
             emit_line(e, "/* depthwise: direct loops, one channel at a time */");
         emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", N);
-        emit_line(e, "#ifdef _OPENMP");
+        emit_indent(e, 1);
         /* (factors the call uses too: no variable that only OpenMP builds would use) */
-        emit_line(e, "#pragma omp parallel for schedule(static) if (%s * %s * %s * %s >= 65536)", M,
-                  osp, emit_sym(e, p->k[1]), emit_sym(e, p->k[2]));
-        emit_line(e, "#endif");
-        emit_line(e, "    for (int64_t ch = 0; ch < %s; ch++)", M);
-        emit_line(e, "        dwconv_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, ch, %s, "
-                  "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s);",
-                  dw, emit_ptr(e, x), C, isp, emit_ptr(e, w), b ? emit_ptr(e, b) : "0",
-                  res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp)
-                      : "0",
-                  emit_ptr(e, y), M, osp, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
-                  emit_sym(e, p->out[1]), emit_sym(e, p->out[2]), emit_sym(e, p->k[1]),
-                  emit_sym(e, p->k[2]), emit_sym(e, p->stride[1]), emit_sym(e, p->stride[2]),
-                  emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]),
-                  emit_sym(e, p->pad[2]), act, emit_literal(e, y->dtype, p0),
-                  emit_literal(e, y->dtype, p1));
+        emit_par_for(
+            e,
+            arena_printf(emit_arena(e), "%s * %s * %s * %s >= 65536", M, osp,
+                         emit_sym(e, p->k[1]), emit_sym(e, p->k[2])),
+            arena_printf(emit_arena(e), "for (int64_t ch = 0; ch < %s; ch++)", M),
+            arena_printf(
+                emit_arena(e),
+                "dwconv_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, ch, %s, %s, %s, %s, "
+                "%s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s);",
+                dw, emit_ptr(e, x), C, isp, emit_ptr(e, w), b ? emit_ptr(e, b) : "0",
+                res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp)
+                    : "0",
+                emit_ptr(e, y), M, osp, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
+                emit_sym(e, p->out[1]), emit_sym(e, p->out[2]), emit_sym(e, p->k[1]),
+                emit_sym(e, p->k[2]), emit_sym(e, p->stride[1]), emit_sym(e, p->stride[2]),
+                emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]),
+                emit_sym(e, p->pad[2]), act, emit_literal(e, y->dtype, p0),
+                emit_literal(e, y->dtype, p1)));
+        emit_indent(e, -1);
         emit_line(e, "}");
         return;
     }

@@ -6,6 +6,7 @@
 #include "modelgen.h"
 #include "testutil.h"
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <math.h>
 #include <string.h>
@@ -215,6 +216,78 @@ Test(elementwise, broadcast_loops_merge) {
                 cr_assert_float_eq(z[i], x[i] + b[p % W], 1e-6, "z[%d]", i);
                 cr_assert_float_eq(u[i], x[i] + cc[c], 1e-6, "u[%d]", i);
             }
+    tu_close(&m);
+    unlink(path);
+}
+
+/* The OpenMP loops (compiler/emit.c, emit_elementwise): a static size below 2^18 elements gets no
+ * region at all (one that ran on a single thread would still cost a system call), a static size
+ * above gets one without a test, and a symbolic size is tested at run time (o2c_par) with the
+ * loops written twice.  The serial copy is the one a build without OpenMP runs: checked here. */
+Test(elementwise, parallel_only_when_large) {
+    enum { C = 4, P = 16, BIG = 64 * 64 * 64, N = 3 };
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/onnx2c-ew-%d-par.onnx", (int)getpid());
+    MgGraph *g = mg_new(13);
+    MgDim sd[] = {{NULL, 1}, {NULL, C}, {NULL, P}}, bd[] = {{NULL, 64}, {NULL, 64 * 64}};
+    MgDim yd[] = {{"N", 0}, {NULL, C}, {NULL, P}};
+    mg_input(g, "s", MG_FLOAT, 3, sd);
+    mg_input(g, "b", MG_FLOAT, 2, bd);
+    mg_input(g, "y", MG_FLOAT, 3, yd);
+    float cc[C], two = 2.0f;
+    for (int i = 0; i < C; i++)
+        cc[i] = 1.5f - (float)i;
+    mg_init(g, "c", MG_FLOAT, 2, (const int64_t[]){C, 1}, cc);
+    mg_init(g, "two", MG_FLOAT, 0, NULL, &two);
+    mg_node(g, "Mul", "small", 2, (const char *[]){"s", "two"}, 1, (const char *[]){"s2"});
+    mg_node(g, "Mul", "big", 2, (const char *[]){"b", "two"}, 1, (const char *[]){"b2"});
+    mg_node(g, "Add", "sym", 2, (const char *[]){"y", "c"}, 1, (const char *[]){"y2"});
+    mg_output(g, "s2", MG_FLOAT, 3, sd);
+    mg_output(g, "b2", MG_FLOAT, 2, bd);
+    mg_output(g, "y2", MG_FLOAT, 3, yd);
+    mg_write(g, path);
+    TuModel m;
+    tu_open(&m, path, TU_STRICT_CC);
+    const char *src = m.o.c_src;
+    const char *at[3] = {strstr(src, "/* small: Mul"), strstr(src, "/* big: Mul"),
+                         strstr(src, "/* sym: Add")};
+    cr_assert(at[0] && at[1] && at[2], "%s", src);
+    char *part[3];
+    for (int k = 0; k < 3; k++) {
+        const char *end = strstr(at[k] + 1, "/* ");
+        part[k] = strndup(at[k], end ? (size_t)(end - at[k]) : strlen(at[k]));
+    }
+    cr_assert(!strstr(part[0], "omp"), "a region for 64 elements:\n%s", part[0]);
+    cr_assert(strstr(part[1], "#pragma omp parallel for schedule(static)\n"), "%s", part[1]);
+    cr_assert(!strstr(part[1], "o2c_par"), "%s", part[1]);
+    const char *test = strstr(part[2], "if (o2c_par(");
+    cr_assert(test, "%s", part[2]);
+    const char *loop1 = strstr(test, "for (int64_t i0 = 0; i0 < d__N;");
+    cr_assert(loop1 && strstr(loop1 + 1, "for (int64_t i0 = 0; i0 < d__N;"),
+              "two copies of the loops:\n%s", part[2]);
+    for (int k = 0; k < 3; k++)
+        free(part[k]);
+    float *s = malloc(sizeof(float) * C * P), *s2 = malloc(sizeof(float) * C * P);
+    float *b = malloc(sizeof(float) * BIG), *b2 = malloc(sizeof(float) * BIG);
+    float *y = malloc(sizeof(float) * N * C * P), *y2 = malloc(sizeof(float) * N * C * P);
+    cr_assert(s && s2 && b && b2 && y && y2);
+    for (int i = 0; i < C * P; i++)
+        s[i] = 0.25f * (float)(i % 13) - 1.0f;
+    for (int i = 0; i < BIG; i++)
+        b[i] = (float)(i % 1000) - 500.0f;
+    for (int i = 0; i < N * C * P; i++)
+        y[i] = 0.5f * (float)(i % 7);
+    int64_t dims[1] = {N};
+    const void *in[3] = {s, b, y};
+    void *outs[3] = {s2, b2, y2};
+    cr_assert_eq(tu_run(&m, dims, in, outs), 0);
+    for (int i = 0; i < C * P; i++)
+        cr_assert_float_eq(s2[i], 2.0f * s[i], 0.0f, "s2[%d]", i);
+    for (int i = 0; i < BIG; i++)
+        cr_assert_float_eq(b2[i], 2.0f * b[i], 0.0f, "b2[%d]", i);
+    for (int i = 0; i < N * C * P; i++)
+        cr_assert_float_eq(y2[i], y[i] + cc[i / P % C], 1e-6, "y2[%d]", i);
+    free(s), free(s2), free(b), free(b2), free(y), free(y2);
     tu_close(&m);
     unlink(path);
 }
