@@ -50,6 +50,25 @@ static void conv_ind_tile_T(int64_t K, int64_t Mp, const T *A, int64_t i0, const
     T t[GEMM_MR * 2 * (64 / sizeof(T))];
     gemm_vu_T *tv = (gemm_vu_T *)(void *)t;
     int64_t pc, k;
+    if (nr <= VL) { /* at most 16 positions: the engine's half tile (gemm.c) */
+        GEMM_HALF_DECL_T;
+        for (pc = 0; pc < K; pc += GEMM_KC) {
+            const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
+            const T *a = A + pc * Mp + i0 * kc;
+            const int32_t *o = off + pc;
+            for (k = 0; k + 1 < kc; k += 2) {
+                GEMM_HALF_STEP_T(a, *(const gemm_vu_T *)(const void *)(b + o[k]),
+                                 *(const gemm_vu_T *)(const void *)(b + o[k + 1]));
+                __builtin_prefetch(a + GEMM_PF_A);
+                a += 2 * GEMM_MR;
+            }
+            if (k < kc)
+                GEMM_HALF_LAST_T(a, *(const gemm_vu_T *)(const void *)(b + o[k]));
+        }
+        GEMM_HALF_OUT_T(tv);
+        gemm_store_tile_T(t, y + i0 * osp + j0, osp, mr, nr, 1, ep, i0, j0);
+        return;
+    }
     for (pc = 0; pc < K; pc += GEMM_KC) {
         const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
         const T *a = A + pc * Mp + i0 * kc;

@@ -246,6 +246,24 @@ static O2C_INLINE void gemm_store_full_T(const gemm_v_T *acc, T *c, int64_t ldc,
     (tv[0] = c00, tv[1] = c01, tv[2] = c10, tv[3] = c11, tv[4] = c20, tv[5] = c21, tv[6] = c30, \
      tv[7] = c31, tv[8] = c40, tv[9] = c41, tv[10] = c50, tv[11] = c51, tv[12] = c60,          \
      tv[13] = c61, tv[14] = c70, tv[15] = c71)
+/* A tile of at most 16 columns (the last column panel of N = 169, 196, 40 ...): one vector a
+ * row, as two sets of 8 sums over even and odd k (8 chains would wait on the FMA latency),
+ * into the tile array tv (rows of 2 vectors, the first one used).  B(k) is the address of
+ * B's row k (also templates/conv_ind.c's). */
+#define GEMM_HALF_DECL_T                                                                         \
+    gemm_v_T h0 = {0}, h1 = {0}, h2 = {0}, h3 = {0}, h4 = {0}, h5 = {0}, h6 = {0}, h7 = {0},    \
+             g0 = {0}, g1 = {0}, g2 = {0}, g3 = {0}, g4 = {0}, g5 = {0}, g6 = {0}, g7 = {0}
+#define GEMM_HALF_STEP_T(a, v, w)                                                                \
+    (h0 += (a)[0] * (v), h1 += (a)[1] * (v), h2 += (a)[2] * (v), h3 += (a)[3] * (v),            \
+     h4 += (a)[4] * (v), h5 += (a)[5] * (v), h6 += (a)[6] * (v), h7 += (a)[7] * (v),            \
+     g0 += (a)[8] * (w), g1 += (a)[9] * (w), g2 += (a)[10] * (w), g3 += (a)[11] * (w),          \
+     g4 += (a)[12] * (w), g5 += (a)[13] * (w), g6 += (a)[14] * (w), g7 += (a)[15] * (w))
+#define GEMM_HALF_LAST_T(a, v) /* an odd kc's last k */                                     \
+    (h0 += (a)[0] * (v), h1 += (a)[1] * (v), h2 += (a)[2] * (v), h3 += (a)[3] * (v),            \
+     h4 += (a)[4] * (v), h5 += (a)[5] * (v), h6 += (a)[6] * (v), h7 += (a)[7] * (v))
+#define GEMM_HALF_OUT_T(tv)                                                                      \
+    (tv[0] = h0 + g0, tv[2] = h1 + g1, tv[4] = h2 + g2, tv[6] = h3 + g3, tv[8] = h4 + g4,      \
+     tv[10] = h5 + g5, tv[12] = h6 + g6, tv[14] = h7 + g7)
 GEMM_TARGET_V64 GEMM_FMA
 static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
                        int64_t mr, int64_t nr, int first, const gemm_epi_T *ep, int64_t i0,
@@ -253,6 +271,23 @@ static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, in
     const int VL = GEMM_VL_T;
     GEMM_ACC_DECL_T;
     int64_t k;
+    if (nr <= VL) {
+        T t[GEMM_MR * 2 * (64 / sizeof(T))];
+        gemm_vu_T *tv = (gemm_vu_T *)(void *)t;
+        GEMM_HALF_DECL_T;
+        for (k = 0; k + 1 < kc; k += 2) {
+            GEMM_HALF_STEP_T(a, *(const gemm_vu_T *)(const void *)b,
+                             *(const gemm_vu_T *)(const void *)(b + ldb));
+            __builtin_prefetch(a + GEMM_PF_A);
+            a += 2 * GEMM_MR;
+            b += 2 * ldb;
+        }
+        if (k < kc)
+            GEMM_HALF_LAST_T(a, *(const gemm_vu_T *)(const void *)b);
+        GEMM_HALF_OUT_T(tv);
+        gemm_store_tile_T(t, c, ldc, mr, nr, first, ep, i0, j0);
+        return;
+    }
     for (k = 0; k < kc; k++) {
         const gemm_v_T b0 = *(const gemm_vu_T *)(const void *)b;
         const gemm_v_T b1 = *(const gemm_vu_T *)(const void *)(b + VL);
