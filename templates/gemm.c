@@ -193,6 +193,9 @@ static void gemm_store_tile_T(const T *t, T *c, int64_t ldc, int64_t mr, int64_t
 #if GEMM_VECTOR && !GEMM_V32
 __extension__ typedef T gemm_v_T __attribute__((vector_size(64)));
 __extension__ typedef T gemm_vu_T __attribute__((vector_size(64), aligned(sizeof(T)), may_alias));
+/* m ? a : b per lane, m a comparison of vectors (all ones or zeros per lane) */
+#define GEMM_SEL_T(m, a, b)                                                                      \
+    ((gemm_v_T)(((__typeof__(m))(a) & (m)) | ((__typeof__(m))(b) & ~(m))))
 /* A full 8 x 32 tile acc (16 vectors, rows of two) to C (accumulating unless first), with the
  * epilogue (a bias per row or per column, a residual, the activation) in registers before the
  * one store (also templates/conv_ind.c's). */
@@ -220,7 +223,17 @@ static O2C_INLINE void gemm_store_full_T(const gemm_v_T *acc, T *c, int64_t ldc,
                 v0 += *(const gemm_vu_T *)(const void *)ri;
                 v1 += *(const gemm_vu_T *)(const void *)(ri + VL);
             }
-            if (ep->act != GEMM_ACT_NONE) {
+            if (ep->act == GEMM_ACT_RELU || ep->act == GEMM_ACT_CLIP) {
+                /* in registers, as gemm_act_T (x < lo ? lo : x, then x > hi ? hi : x: a NaN
+                 * stays), by masks */
+                gemm_v_T lo = {0}, hi = lo;
+                lo += ep->act == GEMM_ACT_CLIP ? ep->p0 : (T)0;
+                v0 = GEMM_SEL_T(v0 < lo, lo, v0), v1 = GEMM_SEL_T(v1 < lo, lo, v1);
+                if (ep->act == GEMM_ACT_CLIP) {
+                    hi += ep->p1;
+                    v0 = GEMM_SEL_T(v0 > hi, hi, v0), v1 = GEMM_SEL_T(v1 > hi, hi, v1);
+                }
+            } else if (ep->act != GEMM_ACT_NONE) {
                 gemm_v_T t[2];
                 t[0] = v0, t[1] = v1;
                 gemm_act_T((T *)(void *)t, 2 * VL, ep->act, ep->p0, ep->p1);
