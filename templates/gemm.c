@@ -738,6 +738,27 @@ static void gemm_block_T(int par, int64_t M, int64_t nc, int64_t kc, int64_t jc,
     }
 }
 
+/* The engine's (jc, pc) blocks in order, shared out (par) as in gemm_block_T; a barrier after
+ * each block but the last (the next one repacks the shared panels). */
+static void gemm_blocks_T(int par, int64_t M, int64_t N, int64_t K, const T *A, int64_t lda,
+                          int transA, const T *B, int64_t ldb, int transB, T *C, int64_t ldc,
+                          T alpha_a, T alpha_b, T beta, const gemm_epi_T *epi, int direct_b,
+                          int64_t mp, int64_t np, T *abuf, T *bbuf, gemm_ukr_fn_T ukr) {
+    int64_t jc, pc;
+    for (jc = 0; jc < N; jc += GEMM_NC) {
+        const int64_t nc = N - jc < GEMM_NC ? N - jc : GEMM_NC;
+        for (pc = 0; pc < K; pc += GEMM_KC) {
+            const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
+            const int first = pc == 0 && beta == (T)0;
+            const gemm_epi_T *ep = pc + kc == K ? epi : NULL;
+            if (jc + pc > 0)
+                o2c_sync(par);
+            gemm_block_T(par, M, nc, kc, jc, pc, A, lda, transA, B, ldb, transB, C, ldc, alpha_a,
+                         alpha_b, first, ep, direct_b, mp, np, abuf, bbuf, ukr);
+        }
+    }
+}
+
 /* The engine.  work: min(roundup(M, MR), MC) * min(K, KC) + min(K, KC) * min(roundup(N, NR), NC)
  * elements (+16 keeps the B part 64-byte aligned; the compiler's gp_work), none for a
  * GEMM_PACKED operand's part. */
@@ -761,7 +782,7 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
     const T alpha_b = direct_b ? (T)1 : alpha;
     const T alpha_a = transB == GEMM_PACKED || direct_b ? alpha : (T)1;
     const gemm_ukr_fn_T ukr = gemm_ukr_pick_T();
-    int64_t i, j, jc, pc;
+    int64_t i, j;
     if (M <= 0 || N <= 0)
         return;
     if (beta != (T)0 && beta != (T)1)
@@ -786,22 +807,17 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
         gemm_small_T(M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha, beta, epi, bbuf);
         return;
     }
-    for (jc = 0; jc < N; jc += GEMM_NC) {
-        const int64_t nc = N - jc < GEMM_NC ? N - jc : GEMM_NC;
-        for (pc = 0; pc < K; pc += GEMM_KC) {
-            const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
-            const int first = pc == 0 && beta == (T)0;
-            const gemm_epi_T *ep = pc + kc == K ? epi : NULL;
 #ifdef _OPENMP
-            if (o2c_par(M * nc * kc >= GEMM_PAR_MIN && (M > GEMM_MR || nc > NR))) {
+    /* one region for all the blocks: a fork costs several times a barrier (each block ends
+     * with one) */
+    if (o2c_par(M * (N < GEMM_NC ? N : GEMM_NC) * (K < GEMM_KC ? K : GEMM_KC) >= GEMM_PAR_MIN &&
+                (M > GEMM_MR || N > NR))) {
 #pragma omp parallel
-                gemm_block_T(1, M, nc, kc, jc, pc, A, lda, transA, B, ldb, transB, C, ldc,
-                             alpha_a, alpha_b, first, ep, direct_b, mp, np, abuf, bbuf, ukr);
-                continue;
-            }
-#endif
-            gemm_block_T(0, M, nc, kc, jc, pc, A, lda, transA, B, ldb, transB, C, ldc, alpha_a,
-                         alpha_b, first, ep, direct_b, mp, np, abuf, bbuf, ukr);
-        }
+        gemm_blocks_T(1, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a, alpha_b, beta,
+                      epi, direct_b, mp, np, abuf, bbuf, ukr);
+        return;
     }
+#endif
+    gemm_blocks_T(0, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a, alpha_b, beta, epi,
+                  direct_b, mp, np, abuf, bbuf, ukr);
 }
