@@ -204,7 +204,7 @@ static O2C_INLINE void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, con
                              * order (m = max(v, m) is v > m ? v : m, NaN in either keeping m);
                              * stride 2 takes the even and odd columns of two vectors; the last
                              * outputs with masked loads and stores */
-                            if (O2C_F32_T && (S2 == 1 || S2 == 2)) {
+                            if (sizeof(T) == 4 && (T)0.5 != (T)0 && (S2 == 1 || S2 == 2)) {
                                 const float *r0 = (const float *)(const void *)q0;
                                 const float *r1 = (const float *)(const void *)q1;
                                 const float *r2 = (const float *)(const void *)q2;
