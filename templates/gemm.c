@@ -261,8 +261,8 @@ static O2C_INLINE void gemm_store_full_T(const gemm_v_T *acc, T *c, int64_t ldc,
      tv[13] = c61, tv[14] = c70, tv[15] = c71)
 /* A tile of at most 16 columns (the last column panel of N = 169, 196, 40 ...): one vector a
  * row, as two sets of 8 sums over even and odd k (8 chains would wait on the FMA latency),
- * into the tile array tv (rows of 2 vectors, the first one used).  B(k) is the address of
- * B's row k (also templates/conv_ind.c's). */
+ * into the tile array tv (rows of 2 vectors, the first one used); a step takes the 8 A values
+ * of two consecutive k and B's vectors v, w of those k (also templates/conv_ind.c's). */
 #define GEMM_HALF_DECL_T                                                                         \
     gemm_v_T h0 = {0}, h1 = {0}, h2 = {0}, h3 = {0}, h4 = {0}, h5 = {0}, h6 = {0}, h7 = {0},    \
              g0 = {0}, g1 = {0}, g2 = {0}, g3 = {0}, g4 = {0}, g5 = {0}, g6 = {0}, g7 = {0}

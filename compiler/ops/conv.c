@@ -65,8 +65,9 @@ typedef struct ConvPlan {
     bool wino_t;    /* wino with few tiles: the products transposed (tiles as GEMM rows) */
     Sym *tw, *tiles, *wnt; /* wino: tiles per row, tiles in all, tiles per chunk */
     int64_t wper;          /* wino: elements of one point's packed weight in wpk */
-    bool ind;       /* stride 1, 2-D, one group, packed float weight, at most IND_MAX_K rows,
-                     * static image of at most IND_MAX_PIX padded elements (plan_ind):
+    bool ind;       /* 2-D, one group, packed float weight, at most IND_MAX_K rows, strides
+                     * whose phase planes all taps read, a static image of at most
+                     * IND_MAX_PIX padded elements (plan_ind):
                      * templates/conv_ind.c when the core has 64-byte vectors, else the unfold
                      * path (both emitted) */
     Sym *ind_scratch; /* its elements of scratch */
@@ -293,15 +294,29 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
     return true;
 }
 
-/* templates/conv_ind.c for a stride-1 2-D Conv with one group, a packed float weight, at most
+/* templates/conv_ind.c for a 2-D Conv with one group, a packed float weight, at most
  * IND_MAX_K rows (C * KH * KW: a tile reads that many rows of 32 from all over the image) and a
  * static image of at most IND_MAX_PIX padded elements (C x Hp x Wp: the copy it reads, and its
- * int32 offsets); not 1x1 without padding (the direct GEMM).  Measured against unfold + GEMM on
- * AVX-512: the 3x3 16 -> 16 convolutions of the RetinaFace-style detector at 40x40 0.083 ->
- * 0.053 ms (ORT 0.040), SqueezeNet's 3x3 16 -> 64 at 55x55 0.31 -> 0.295 ms. */
+ * int32 offsets); not 1x1 without padding (the direct GEMM).  A stride up to IND_MAX_STRIDE
+ * whose phase planes the taps all read (KH * dh >= SH, ...: a 1x1 stride-2 conv would copy
+ * four planes to read one).  Measured against unfold + GEMM on AVX-512: the 3x3 16 -> 16
+ * convolutions of the RetinaFace-style detector at 40x40 0.083 -> 0.053 ms (ORT 0.040),
+ * SqueezeNet's 3x3 16 -> 64 at 55x55 0.31 -> 0.295 ms. */
 #define IND_MAX_PIX (1 << 21)
 #define IND_MAX_K 288
+#define IND_MAX_STRIDE 4
 #define IND_SLACK 64 /* CONV_IND_SLACK */
+/* every residue mod st is some tap's k * dil (the taps read every phase plane) */
+static bool ind_phases_used(int64_t k, int64_t dil, int64_t st) {
+    for (int64_t ph = 0; ph < st; ph++) {
+        bool hit = false;
+        for (int64_t t = 0; t < k && !hit; t++)
+            hit = t * dil % st == ph;
+        if (!hit)
+            return false;
+    }
+    return true;
+}
 static void plan_ind(Compiler *c, ConvPlan *p, Value *x) {
     int64_t v[12];
     Sym *const *sy[12] = {&p->k[0], &p->in[0], &p->stride[1], &p->stride[2], &p->group,
@@ -313,22 +328,29 @@ static void plan_ind(Compiler *c, ConvPlan *p, Value *x) {
         if (!sym_get_const(*sy[i], &v[i]))
             return;
     int64_t dh, dw;
-    if (v[0] != 1 || v[1] != 1 || v[2] != 1 || v[3] != 1 || v[4] != 1 ||
-        !sym_get_const(p->dil[1], &dh) || !sym_get_const(p->dil[2], &dw))
+    if (v[0] != 1 || v[1] != 1 || v[2] < 1 || v[2] > IND_MAX_STRIDE || v[3] < 1 ||
+        v[3] > IND_MAX_STRIDE || v[4] != 1 || !sym_get_const(p->dil[1], &dh) ||
+        !sym_get_const(p->dil[2], &dw))
         return;
     /* the products in steps, each factor bounded first: static dims reach INT64_MAX - 1 */
     for (int i = 5; i < 12; i++)
-        if (v[i] > IND_MAX_PIX)
+        if (v[i] < 1 || v[i] > IND_MAX_PIX)
             return;
-    if (dh > IND_MAX_PIX || dw > IND_MAX_PIX || v[5] * v[10] > IND_MAX_K ||
-        v[5] * v[10] * v[11] > IND_MAX_K)
+    if (dh < 1 || dw < 1 || dh > IND_MAX_PIX || dw > IND_MAX_PIX || v[5] * v[10] > IND_MAX_K ||
+        v[5] * v[10] * v[11] > IND_MAX_K || !ind_phases_used(v[10], dh, v[2]) ||
+        !ind_phases_used(v[11], dw, v[3]))
         return;
-    const int64_t hp = v[8] + (v[10] - 1) * dh, wp = v[9] + (v[11] - 1) * dw;
-    if (hp > IND_MAX_PIX || wp > IND_MAX_PIX || v[5] * hp > IND_MAX_PIX ||
-        v[5] * hp * wp > IND_MAX_PIX)
+    /* the padded image the outputs read; hq, wq: its rows and columns rounded up to whole
+     * phase planes */
+    const int64_t hp = (v[8] - 1) * v[2] + (v[10] - 1) * dh + 1;
+    const int64_t wp = (v[9] - 1) * v[3] + (v[11] - 1) * dw + 1;
+    if (hp > IND_MAX_PIX || wp > IND_MAX_PIX)
+        return;
+    const int64_t hq = (hp + v[2] - 1) / v[2] * v[2], wq = (wp + v[3] - 1) / v[3] * v[3];
+    if (v[5] * hq > IND_MAX_PIX || v[5] * hq * wq > IND_MAX_PIX)
         return;
     p->ind = true;
-    p->ind_scratch = K(c, v[5] * hp * wp + IND_SLACK + v[5] * v[10] * v[11]);
+    p->ind_scratch = K(c, v[5] * hq * wq + IND_SLACK + v[5] * v[10] * v[11]);
 }
 
 void infer_conv(Compiler *c, Node *n) {
@@ -655,17 +677,23 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
     if (p->ind) {
         const char *ind = emit_template(e, "conv_ind", y->dtype);
         SymCtx *s = c->sym;
-        Sym *hp = sym_add(s, p->out[1], sym_mul(s, sym_sub(s, p->k[1], K(c, 1)), p->dil[1]));
-        Sym *wp = sym_add(s, p->out[2], sym_mul(s, sym_sub(s, p->k[2], K(c, 1)), p->dil[2]));
-        emit_line(e, "/* stride 1: an indirect GEMM over the padded image (no unfold) on cores "
-                  "with 64-byte vectors */");
+        Sym *one = K(c, 1);
+        Sym *hp = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[1], one), p->stride[1]),
+                                     sym_mul(s, sym_sub(s, p->k[1], one), p->dil[1])),
+                          one);
+        Sym *wp = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[2], one), p->stride[2]),
+                                     sym_mul(s, sym_sub(s, p->k[2], one), p->dil[2])),
+                          one);
+        emit_line(e, "/* an indirect GEMM over the padded image (no unfold) on cores with "
+                  "64-byte vectors */");
         emit_line(e, "if (conv_ind_ok_%s()) {", ind);
         emit_line(e, "    for (int64_t nb = 0; nb < %s; nb++)", N);
         emit_line(e, "        conv_ind_%s(%s + nb * %s * %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-                  "%s, %s, %s, %s, %s, %s, %d, %s, %s, %s + nb * %s * %s, %s, %s, %s);",
+                  "%s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s, %s + nb * %s * %s, %s, %s, %s);",
                   ind, emit_ptr(e, x), C, isp, C, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
                   emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]), emit_sym(e, hp),
-                  emit_sym(e, wp), emit_sym(e, p->k[1]), emit_sym(e, p->k[2]),
+                  emit_sym(e, wp), emit_sym(e, p->stride[1]), emit_sym(e, p->stride[2]),
+                  emit_sym(e, p->k[1]), emit_sym(e, p->k[2]),
                   emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]), emit_ptr(e, p->wpk), M,
                   b ? emit_ptr(e, b) : "0",
                   res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M,

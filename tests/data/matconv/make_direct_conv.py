@@ -257,7 +257,7 @@ case("wino_c32_hswish", 32, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="h
 case("dw_k3_hswish_shared", 5, (3, 3), (2, 2), (1, 1, 1, 1), post="hswish_shared", out_dir=EPI,
      sizes=SIZES)
 
-# --- ind/: stride 1, one group, static shapes, at most 288 rows (C * KH * KW): the indirect GEMM
+# --- ind/: one group, static shapes, at most 288 rows (C * KH * KW): the indirect GEMM
 # over the padded image (templates/conv_ind.c, on cores with 64-byte vectors): partial panels
 # of 8 output channels and of 32 positions, several 32-position panels a row, dilation with
 # asymmetric pads, two K blocks (288 rows) with a residual, batch 2, a 1x3 kernel, a padded 1x1,
@@ -275,3 +275,19 @@ case("i_c12_m9_k1_pad1", 12, (1, 1), (1, 1), (1, 1, 1, 1), M=9, group=1, out_dir
      sizes=((1, 6, 5),), static=True)
 case("i_c16_m16_hswish", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="hswish",
      out_dir=IND, sizes=((1, 21, 33),), static=True)
+# the tiles over the whole grid (rows of Wq, a tile across rows, the columns past OW dropped)
+# against tiles by rows (OW = 64: whole tiles); strides by phase planes: 3x3 and 7x7 stride 2
+# (odd sizes, batch 2), stride 2 without pads (the image's last column unread), stride 3,
+# strides 1 x 2 with dilations 2 x 3
+case("i_c16_m16_5x64_rows", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="relu6",
+     out_dir=IND, sizes=((1, 5, 64),), static=True)
+case("i_s2_c3_m16_45x47_relu6", 3, (3, 3), (2, 2), (1, 1, 1, 1), M=16, group=1, post="relu6",
+     out_dir=IND, sizes=((1, 45, 47),), static=True)
+case("i_s2_c3_m24_k7_relu6", 3, (7, 7), (2, 2), (3, 3, 3, 3), M=24, group=1, post="relu6",
+     out_dir=IND, sizes=((2, 38, 41),), static=True)
+case("i_s2_c8_m12_nopad", 8, (3, 3), (2, 2), (0, 0, 0, 0), M=12, group=1, out_dir=IND,
+     sizes=((1, 20, 24),), static=True)
+case("i_s3_c4_m10_asym", 4, (3, 3), (3, 3), (1, 0, 2, 1), M=10, group=1, out_dir=IND,
+     sizes=((1, 25, 31),), static=True)
+case("i_s12_c6_m16_k3x5_dil", 6, (3, 5), (1, 2), (2, 3, 2, 3), dil=(2, 3), M=16, group=1,
+     out_dir=IND, sizes=((1, 17, 40),), static=True)
