@@ -277,6 +277,51 @@ static O2C_INLINE void gemm_store_full_T(const gemm_v_T *acc, T *c, int64_t ldc,
 #define GEMM_HALF_OUT_T(tv)                                                                      \
     (tv[0] = h0 + g0, tv[2] = h1 + g1, tv[4] = h2 + g2, tv[6] = h3 + g3, tv[8] = h4 + g4,      \
      tv[10] = h5 + g5, tv[12] = h6 + g6, tv[14] = h7 + g7)
+/* 17 to 20 columns (the last panel of N = 49, 52, 81, 84, 113, 116, ...): the half tile over
+ * columns 0-15, and columns 16 .. 15 + n (n <= 4 a constant where this is inlined) as vectors
+ * of the 8 rows of A's panel times one B element, in the same pass (even and odd k apart, as
+ * the half tile's sums): per pair of k, 16 + 2n FMAs instead of the full tile's 32 (ResNet-18's
+ * and MobileNetV2's 7x7 layers, N = 49 = 32 + 17).  Into the tile array t (rows of NR). */
+#define GEMM_XCOLS 4
+__extension__ typedef T gemm_vm_T __attribute__((vector_size(GEMM_MR * sizeof(T))));
+__extension__ typedef T gemm_vmu_T
+    __attribute__((vector_size(GEMM_MR * sizeof(T)), aligned(sizeof(T)), may_alias));
+GEMM_TARGET_V64 GEMM_FMA
+static O2C_INLINE void gemm_half_cols_T(int64_t kc, const T *a, const T *b, int64_t ldb,
+                                        const int n, T *t) {
+    const int VL = GEMM_VL_T;
+    gemm_vu_T *tv = (gemm_vu_T *)(void *)t;
+    gemm_vm_T x[GEMM_XCOLS], y[GEMM_XCOLS];
+    int64_t k;
+    int j, i;
+    GEMM_HALF_DECL_T;
+    for (j = 0; j < n; j++)
+        x[j] = (gemm_vm_T){0}, y[j] = x[j];
+    for (k = 0; k + 1 < kc; k += 2) {
+        const gemm_vm_T av = *(const gemm_vmu_T *)(const void *)a;
+        const gemm_vm_T aw = *(const gemm_vmu_T *)(const void *)(a + GEMM_MR);
+        GEMM_HALF_STEP_T(a, *(const gemm_vu_T *)(const void *)b,
+                         *(const gemm_vu_T *)(const void *)(b + ldb));
+        for (j = 0; j < n; j++)
+            x[j] += av * b[VL + j], y[j] += aw * b[ldb + VL + j];
+        __builtin_prefetch(a + GEMM_PF_A);
+        a += 2 * GEMM_MR;
+        b += 2 * ldb;
+    }
+    if (k < kc) {
+        const gemm_vm_T av = *(const gemm_vmu_T *)(const void *)a;
+        GEMM_HALF_LAST_T(a, *(const gemm_vu_T *)(const void *)b);
+        for (j = 0; j < n; j++)
+            x[j] += av * b[VL + j];
+    }
+    GEMM_HALF_OUT_T(tv);
+    for (j = 0; j < n; j++) {
+        const gemm_vm_T v = x[j] + y[j];
+        for (i = 0; i < GEMM_MR; i++)
+            t[i * GEMM_NR_T + VL + j] = v[i];
+    }
+}
+
 GEMM_TARGET_V64 GEMM_FMA
 static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
                        int64_t mr, int64_t nr, int first, const gemm_epi_T *ep, int64_t i0,
@@ -284,6 +329,25 @@ static void gemm_ukr_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, in
     const int VL = GEMM_VL_T;
     GEMM_ACC_DECL_T;
     int64_t k;
+    if (nr > VL && nr <= VL + GEMM_XCOLS) {
+        T t[GEMM_MR * 2 * (64 / sizeof(T))];
+        switch (nr - VL) { /* each a copy with its own count of column sums */
+        case 1:
+            gemm_half_cols_T(kc, a, b, ldb, 1, t);
+            break;
+        case 2:
+            gemm_half_cols_T(kc, a, b, ldb, 2, t);
+            break;
+        case 3:
+            gemm_half_cols_T(kc, a, b, ldb, 3, t);
+            break;
+        default:
+            gemm_half_cols_T(kc, a, b, ldb, 4, t);
+            break;
+        }
+        gemm_store_tile_T(t, c, ldc, mr, nr, first, ep, i0, j0);
+        return;
+    }
     if (nr <= VL) {
         T t[GEMM_MR * 2 * (64 / sizeof(T))];
         gemm_vu_T *tv = (gemm_vu_T *)(void *)t;

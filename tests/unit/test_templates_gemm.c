@@ -112,6 +112,23 @@ Test(GEMM_SUITE, epilogues) {
         }
 }
 
+/* A last column panel of 17 to 20 (N = 49 ...): the half tile plus 1-4 column sums in one pass
+ * (gemm_half_cols_T), odd and even K, two K blocks, partial row panels, every operand form,
+ * accumulation into C and the epilogues */
+Test(GEMM_SUITE, last_panel_17_to_20) {
+    static const int64_t sh[][3] = {{8, 49, 300}, {13, 50, 33}, {16, 51, 7}, {9, 52, 257},
+                                    {24, 17, 5},  {8, 20, 1},   {130, 81, 64}, {11, 18, 2}};
+    for (int s = 0; s < 8; s++)
+        for (int t = 0; t < 4; t++) {
+            check(sh[s][0], sh[s][1], sh[s][2], t & 1, t >> 1, t == 1 ? -2 : 1,
+                  t == 2 ? 0.5f : 0, 0, 0, 0);
+            check(sh[s][0], sh[s][1], sh[s][2], t & 1, t >> 1, 1, t == 3 ? 1 : 0, 1, 1,
+                  GEMM_ACT_RELU);
+            check(sh[s][0], sh[s][1], sh[s][2], t & 1, t >> 1, t ? 0.5f : 1, 0, 2, 2,
+                  GEMM_ACT_HARDSWISH);
+        }
+}
+
 /* M < MR: the small-M path (GEMV-like; B read in place, partial and transposed panels packed) */
 Test(GEMM_SUITE, small_m) {
     static const int64_t sm[][3] = {{1, 289, 9216}, {2, 64, 300}, {3, 33, 513}, {4, 1030, 17},

@@ -242,6 +242,10 @@ case("t_c300_m40_9x20", 300, (3, 3), (1, 1), (0, 1, 2, 0), M=40, group=1, out_di
      sizes=((1, 9, 20),), static=True)  # 5 x 10 tiles: chunks of 32 and 18
 case("t_c16_m16_12x10_relu6", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="relu6",
      out_dir=WINO, sizes=((2, 12, 10),), static=True)  # 30 tiles, batch 2
+# built with OpenMP, many tiles: each thread its share of whole 32-tile panels, in chunks of
+# its part of the scratch (272 tiles: 128 + 144, a short last chunk); the small size serially
+case("c48_m48_32x34_res_relu", 48, (3, 3), (1, 1), (1, 1, 1, 1), M=48, group=1,
+     post="res_relu", out_dir=WINO, sizes=((1, 32, 34), (1, 9, 11)))
 
 # --- epi/: HardSwish as exporters write it before opset 14 (HardSigmoid + Mul), which the lower
 # pass fuses into the producer's epilogue: the unfold + GEMM path (1x1 direct, strided 3x3), a
