@@ -569,9 +569,9 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
     emit_line(e, "%s *const gw = wm0 + 16 * %s * %s;", ct, M, emit_sym(e, mmax));
     emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", emit_sym(e, x->shape[0]));
     /* Built with OpenMP, many tiles and a small weight (16 x C x M, read again by every chunk:
-     * at most WINO_OWN_CM): each thread its share of the tiles, in chunks of its share of the
-     * scratch up to WINO_OWN_ELEMS, every step of a chunk its own (no barrier, the chunk's data
-     * in the thread's own cache; 2 threads, ResNet-18's 64-channel layers 0.94 -> 0.86 ms).
+     * at most WINO_OWN_CM): each thread claims chunks of tiles as it comes free, in its share of
+     * the scratch up to WINO_OWN_ELEMS, every step of a chunk its own (no barrier, the chunk's
+     * data in the thread's own cache; 2 threads, ResNet-18's 64-channel layers 0.94 -> 0.86 ms).
      * Else threads share each chunk's 16 products, half the weight each (the engine's own calls
      * then run serially: one fork per chunk instead of one per product and K block). */
     int64_t cv = 0, mv = 0;
@@ -592,14 +592,11 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
                   (long long)cap);
         emit_line(e, "%s *const wv = wv0 + omp_get_thread_num() * 16 * %s * cw;", ct, C);
         emit_line(e, "%s *const wm = wm0 + omp_get_thread_num() * 16 * %s * cw;", ct, M);
-        emit_line(e, "int64_t lo, hi;");
-        emit_line(e, "o2c_share((%s + %lld) / %lld, &lo, &hi); /* whole panels of %lld tiles */",
-                  tiles, pw - 1, pw, pw);
-        emit_line(e, "lo *= %lld, hi = hi * %lld < %s ? hi * %lld : %s;", pw, pw, tiles, pw,
-                  tiles);
-        emit_line(e, "for (int64_t t0 = lo; t0 < hi; t0 += cw) {");
+        emit_line(e, "/* chunks of cw tiles (whole panels), claimed as threads come free */");
+        emit_line(e, "#pragma omp for schedule(dynamic)");
+        emit_line(e, "for (int64_t q = 0; q < (%s + cw - 1) / cw; q++) {", tiles);
         emit_indent(e, 1);
-        emit_line(e, "const int64_t nt = hi - t0 < cw ? hi - t0 : cw;");
+        emit_line(e, "const int64_t t0 = q * cw, nt = %s - t0 < cw ? %s - t0 : cw;", tiles, tiles);
         emit_wino_chunk(e, n, act, p0, p1, false);
         emit_indent(e, -1);
         emit_line(e, "}");
