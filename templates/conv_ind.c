@@ -195,6 +195,7 @@ static void conv_ind_tile_T(int64_t K, int64_t Mp, const T *A, int64_t i0, const
 /* Channels [c0, c1) of the padded image (Hp x Wp, pads pt, pl; rows and columns past the
  * image zero) split into its SH x SW phase planes of Hq x Wq: element (iy, ix) to plane
  * (c, iy % SH, ix % SW) at (iy / SH, ix / SW); the grid's cells past Hp x Wp zero. */
+O2C_KERNEL
 static void conv_ind_pad_T(const T *x, int64_t c0, int64_t c1, int64_t H, int64_t W, int64_t pt,
                            int64_t pl, int64_t Hp, int64_t Wp, int64_t SH, int64_t SW,
                            int64_t Hq, int64_t Wq, T *s) {
