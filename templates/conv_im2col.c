@@ -7,12 +7,14 @@
  * there (ONNX Conv: in = out * stride + k * dilation - pad_begin), or 0 in the padding.  Then
  * Y[m, p] = sum_r W[m, r] * cols[r, p - p0] is one GEMM with the weight as stored.
  *
- * cols is row-major, rows x np (leading dimension np): the engine (templates/gemm.c) packs it
- * per K block as its B operand, or reads it in place when the rows are few (K <= 128).
+ * cols goes out packed as the engine's B operand (templates/gemm.c, GEMM_PACKED: per K block of
+ * GEMM_KC rows, panels of NR positions, the last one padded with zeros) when the call passes the
+ * row count K, so the engine multiplies it without packing it again; or row-major, rows x np
+ * (leading dimension np), when it passes 0.
  *
  * Along the last axis, each run of output positions splits into the left padding (zeros),
- * the interior (a copy, or a strided gather) and the right padding, computed once per run:
- * no bounds test in the inner loops.
+ * the interior (a copy, or a strided gather) and the right padding, computed once per run and
+ * tap, then copied for each channel: no bounds test in the inner loops.
  *
  * sizes: in[3] = {D, H, W}, out[3] = {OD, OH, OW}; kern, stride, dil, pad: 3 each. */
 #ifndef O2C_TEMPLATE
@@ -32,84 +34,123 @@ static void im2col_span_T(int64_t ix0, int64_t sw, int64_t W, int64_t run, int64
     *lo = l, *hi = h;
 }
 
-/* Rows r = u * KW .. u * KW + KW - 1 of the tile: unit u = (c * KD + kz) * KH + ky. */
+/* The tile's rows of one kernel tap (kz, ky, kx) for the channels c0 .. c1-1: row r = c * KK
+ * + tap (KK = KD * KH * KW).  The runs of output positions along the last axis, their padding
+ * and their panel edges are worked out once for the tap, then copied for each channel in turn
+ * (a 7x7 image's runs are 7 long: working them out per channel cost more than the copies).
+ * rows > 0: the tile goes out packed as the engine's B operand (GEMM_PACKED: K blocks of
+ * GEMM_KC rows, panels of NR positions, the last one padded with zeros), rows being K; else
+ * row-major (leading dimension np). */
 O2C_KERNEL
-static void im2col_unit_T(const T *x, int64_t u, const int64_t *in, const int64_t *out,
-                          const int64_t *kern, const int64_t *stride, const int64_t *dil,
-                          const int64_t *pad, int64_t p0, int64_t np, T *cols) {
+static void im2col_tap_T(const T *x, int64_t c0, int64_t c1, int64_t tap, const int64_t *in,
+                         const int64_t *out, const int64_t *kern, const int64_t *stride,
+                         const int64_t *dil, const int64_t *pad, int64_t p0, int64_t np,
+                         int64_t rows, T *cols) {
+    const int64_t NR = GEMM_NR_T, npk = (np + NR - 1) / NR * NR;
+    const int64_t KK = kern[0] * kern[1] * kern[2], CS = in[0] * in[1] * in[2];
+    const int64_t kz = tap / (kern[1] * kern[2]), ky = tap / kern[2] % kern[1],
+                  kx = tap % kern[2];
     const int64_t OHW = out[1] * out[2], OW = out[2], sw = stride[2];
-    const int64_t c = u / (kern[0] * kern[1]), kz = u / kern[1] % kern[0], ky = u % kern[1];
-    int64_t kx, t;
-    for (kx = 0; kx < kern[2]; kx++) {
-        T *dst = cols + (u * kern[2] + kx) * np;
-        const int64_t ixk = kx * dil[2] - pad[2];
-        int64_t oz = p0 / OHW, oy = (p0 % OHW) / OW, ox = p0 % OW;
-        int64_t q = 0, lo_row, hi_row;
-        /* the span of a whole output row, the common run */
-        im2col_span_T(ixk, sw, in[2], OW, &lo_row, &hi_row);
-        while (q < np) {
-            /* one run of output positions along the last axis */
-            int64_t run = OW - ox, lo, hi;
-            const int64_t iz = oz * stride[0] + kz * dil[0] - pad[0];
-            const int64_t iy = oy * stride[1] + ky * dil[1] - pad[1];
-            const int64_t ix0 = ox * sw + ixk;
-            T *d = dst + q;
-            if (run > np - q)
-                run = np - q;
-            if (iz < 0 || iz >= in[0] || iy < 0 || iy >= in[1])
-                lo = hi = run;
-            else if (run == OW)
-                lo = lo_row, hi = hi_row;
-            else
-                im2col_span_T(ix0, sw, in[2], run, &lo, &hi);
-            for (t = 0; t < lo; t++)
-                d[t] = (T)0;
-            if (lo < hi) {
-                const T *src = x + ((c * in[0] + iz) * in[1] + iy) * in[2] + ix0 + lo * sw;
-                T *dl = d + lo;
-                const int64_t n = hi - lo;
-                if (sw == 1)
-                    for (t = 0; t < n; t++)
-                        dl[t] = src[t];
-                else if (sw == 2)
-                    for (t = 0; t < n; t++)
-                        dl[t] = src[2 * t];
-                else
-                    for (t = 0; t < n; t++)
-                        dl[t] = src[t * sw];
-            }
-            for (t = hi; t < run; t++)
-                d[t] = (T)0;
-            q += run;
-            ox += run;
-            if (ox == OW) {
-                ox = 0;
-                if (++oy == out[1]) {
-                    oy = 0;
-                    oz++;
+    const int64_t ixk = kx * dil[2] - pad[2];
+    /* packed: a full K block's panels are KC * NR apart, the last block's kl * NR */
+    const int64_t kl = rows > 0 ? rows - (rows - 1) / GEMM_KC * GEMM_KC : 0;
+    int64_t oz = p0 / OHW, oy = (p0 % OHW) / OW, ox = p0 % OW;
+    int64_t lo_row, hi_row, q = 0, t, i, c;
+    im2col_span_T(ixk, sw, in[2], OW, &lo_row, &hi_row);
+    while (q < np) {
+        /* one run of output positions along the last axis */
+        int64_t run = OW - ox, lo, hi, soff = 0;
+        const int64_t iz = oz * stride[0] + kz * dil[0] - pad[0];
+        const int64_t iy = oy * stride[1] + ky * dil[1] - pad[1];
+        const int64_t ix0 = ox * sw + ixk;
+        if (run > np - q)
+            run = np - q;
+        if (iz < 0 || iz >= in[0] || iy < 0 || iy >= in[1])
+            lo = hi = run;
+        else if (run == OW)
+            lo = lo_row, hi = hi_row;
+        else
+            im2col_span_T(ix0, sw, in[2], run, &lo, &hi);
+        if (lo < hi)
+            soff = (iz * in[1] + iy) * in[2] + ix0;
+        for (t = 0; t < run;) {
+            /* positions t .. e-1 of the run: one stretch of a panel, at d[t .. e-1] */
+            const int64_t pos = q + t, off = pos % NR;
+            const int64_t e = rows <= 0 || run - t <= NR - off ? run : t + NR - off;
+            const int64_t l = lo < t ? t : lo > e ? e : lo, h = hi > e ? e : hi < l ? l : hi;
+            for (c = c0; c < c1; c++) {
+                const int64_t r = c * KK + tap;
+                const T *src = x + c * CS + soff;
+                T *d;
+                if (rows <= 0) {
+                    d = cols + r * np + pos - t;
+                } else {
+                    const int64_t r0 = r / GEMM_KC * GEMM_KC;
+                    const int64_t ps = (r0 + GEMM_KC < rows ? GEMM_KC : kl) * NR;
+                    d = cols + r0 * npk + (r - r0) * NR + pos / NR * ps + off - t;
                 }
+                for (i = t; i < l; i++)
+                    d[i] = (T)0;
+                if (sw == 1)
+                    for (i = l; i < h; i++)
+                        d[i] = src[i];
+                else if (sw == 2)
+                    for (i = l; i < h; i++)
+                        d[i] = src[2 * i];
+                else
+                    for (i = l; i < h; i++)
+                        d[i] = src[i * sw];
+                for (i = h; i < e; i++)
+                    d[i] = (T)0;
+            }
+            t = e;
+        }
+        q += run;
+        ox += run;
+        if (ox == OW) {
+            ox = 0;
+            if (++oy == out[1]) {
+                oy = 0;
+                oz++;
             }
         }
     }
+    /* packed: the last panel's columns past np are zeros */
+    if (rows > 0 && np < npk)
+        for (c = c0; c < c1; c++) {
+            const int64_t r = c * KK + tap, r0 = r / GEMM_KC * GEMM_KC;
+            const int64_t ps = (r0 + GEMM_KC < rows ? GEMM_KC : kl) * NR;
+            T *d = cols + r0 * npk + (r - r0) * NR + (np - 1) / NR * ps;
+            for (i = (np - 1) % NR + 1; i < NR; i++)
+                d[i] = (T)0;
+        }
 }
 
-/* Built with OpenMP, a tile of at least 2^15 elements shares its units out among threads
- * (o2c_par). */
+#define IM2COL_CB 64 /* channels of one work item */
+
+/* Work items: (tap, a block of IM2COL_CB channels).  Built with OpenMP, a tile of at least
+ * 2^15 elements shares them out among threads (o2c_par). */
 static void im2col_T(const T *x, int64_t C, const int64_t *in, const int64_t *out,
                      const int64_t *kern, const int64_t *stride, const int64_t *dil,
-                     const int64_t *pad, int64_t p0, int64_t np, T *cols) {
-    const int64_t units = C * kern[0] * kern[1];
-    int64_t u;
-    if (np <= 0)
+                     const int64_t *pad, int64_t p0, int64_t np, int64_t rows, T *cols) {
+    const int64_t KK = kern[0] * kern[1] * kern[2], nb = (C + IM2COL_CB - 1) / IM2COL_CB;
+    int64_t w;
+    if (np <= 0 || C <= 0)
         return;
 #ifdef _OPENMP
-    if (o2c_par(units * kern[2] * np >= 32768 && units > 1)) {
+    if (o2c_par(C * KK * np >= 32768 && KK * nb > 1)) {
 #pragma omp parallel for schedule(static)
-        for (u = 0; u < units; u++)
-            im2col_unit_T(x, u, in, out, kern, stride, dil, pad, p0, np, cols);
+        for (w = 0; w < KK * nb; w++) {
+            const int64_t c0 = w / KK * IM2COL_CB;
+            im2col_tap_T(x, c0, C - c0 < IM2COL_CB ? C : c0 + IM2COL_CB, w % KK, in, out, kern,
+                         stride, dil, pad, p0, np, rows, cols);
+        }
         return;
     }
 #endif
-    for (u = 0; u < units; u++)
-        im2col_unit_T(x, u, in, out, kern, stride, dil, pad, p0, np, cols);
+    for (w = 0; w < KK * nb; w++) {
+        const int64_t c0 = w / KK * IM2COL_CB;
+        im2col_tap_T(x, c0, C - c0 < IM2COL_CB ? C : c0 + IM2COL_CB, w % KK, in, out, kern,
+                     stride, dil, pad, p0, np, rows, cols);
+    }
 }

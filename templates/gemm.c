@@ -802,20 +802,24 @@ static void gemm_block_T(int par, int64_t M, int64_t nc, int64_t kc, int64_t jc,
     }
 }
 
-/* The engine's (jc, pc) blocks in order, shared out (par) as in gemm_block_T; a barrier after
- * each block but the last (the next one repacks the shared panels). */
-static void gemm_blocks_T(int par, int64_t M, int64_t N, int64_t K, const T *A, int64_t lda,
-                          int transA, const T *B, int64_t ldb, int transB, T *C, int64_t ldc,
-                          T alpha_a, T alpha_b, T beta, const gemm_epi_T *epi, int direct_b,
-                          int64_t mp, int64_t np, T *abuf, T *bbuf, gemm_ukr_fn_T ukr) {
+/* The engine's (jc, pc) blocks in order over the columns [j0, N), shared out (par) as in
+ * gemm_block_T; a barrier after each block but the last (the next one repacks the shared
+ * panels). */
+static void gemm_blocks_T(int par, int64_t M, int64_t j0, int64_t N, int64_t K, const T *A,
+                          int64_t lda, int transA, const T *B, int64_t ldb, int transB, T *C,
+                          int64_t ldc, T alpha_a, T alpha_b, T beta, const gemm_epi_T *epi,
+                          int direct_b, int64_t mp, int64_t np, T *abuf, T *bbuf,
+                          gemm_ukr_fn_T ukr) {
     int64_t jc, pc;
-    for (jc = 0; jc < N; jc += GEMM_NC) {
+    for (jc = j0; jc < N; jc += GEMM_NC) {
         const int64_t nc = N - jc < GEMM_NC ? N - jc : GEMM_NC;
         for (pc = 0; pc < K; pc += GEMM_KC) {
             const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
             const int first = pc == 0 && beta == (T)0;
             const gemm_epi_T *ep = pc + kc == K ? epi : NULL;
-            if (jc + pc > 0)
+            /* (both operands packed: nothing shared is rewritten, and each thread keeps the
+             * same tiles of C from block to block) */
+            if ((jc > j0 || pc > 0) && (transA != GEMM_PACKED || transB != GEMM_PACKED))
                 o2c_sync(par);
             gemm_block_T(par, M, nc, kc, jc, pc, A, lda, transA, B, ldb, transB, C, ldc, alpha_a,
                          alpha_b, first, ep, direct_b, mp, np, abuf, bbuf, ukr);
@@ -872,16 +876,37 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
         return;
     }
 #ifdef _OPENMP
-    /* one region for all the blocks: a fork costs several times a barrier (each block ends
-     * with one) */
-    if (o2c_par(M * (N < GEMM_NC ? N : GEMM_NC) * (K < GEMM_KC ? K : GEMM_KC) >= GEMM_PAR_MIN &&
-                (M > GEMM_MR || N > NR))) {
+    {
+        /* Neither operand packed here and many column panels: each thread takes its own
+         * columns through all the blocks, no barrier (the last panel, partial, is packed by
+         * the one thread that has it), and enough work in all of them forks.  A 1x1 Conv over
+         * a 160x160 image has 25 blocks of 1024 columns (two barriers each), each too small
+         * alone to fork for: on two threads it ran alone, and slower than on one thread (its
+         * input half in the other core's cache). */
+        const int own_cols = transA == GEMM_PACKED && (direct_b || transB == GEMM_PACKED) &&
+                             N > GEMM_NC && np / NR >= 8 * (int64_t)omp_get_max_threads();
+        /* else one region for all the blocks: a fork costs several times a barrier (each
+         * block ends with one) */
+        const int64_t fmas = M * (own_cols || N < GEMM_NC ? N : GEMM_NC) *
+                             (K < GEMM_KC ? K : GEMM_KC);
+        if (o2c_par(fmas >= GEMM_PAR_MIN && (M > GEMM_MR || N > NR))) {
 #pragma omp parallel
-        gemm_blocks_T(1, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a, alpha_b, beta,
-                      epi, direct_b, mp, np, abuf, bbuf, ukr);
-        return;
+            {
+                if (own_cols) {
+                    int64_t lo, hi;
+                    o2c_share(np / NR, &lo, &hi);
+                    gemm_blocks_T(0, M, lo * NR, hi * NR < N ? hi * NR : N, K, A, lda, transA, B,
+                                  ldb, transB, C, ldc, alpha_a, alpha_b, beta, epi, direct_b, mp,
+                                  np, abuf, bbuf, ukr);
+                } else {
+                    gemm_blocks_T(1, M, 0, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a,
+                                  alpha_b, beta, epi, direct_b, mp, np, abuf, bbuf, ukr);
+                }
+            }
+            return;
+        }
     }
 #endif
-    gemm_blocks_T(0, M, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a, alpha_b, beta, epi,
-                  direct_b, mp, np, abuf, bbuf, ukr);
+    gemm_blocks_T(0, M, 0, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a, alpha_b, beta,
+                  epi, direct_b, mp, np, abuf, bbuf, ukr);
 }

@@ -39,7 +39,7 @@
 #define WINO_BIG_WEIGHT 65536
 #define WINO_T_TILES 256  /* below this many (a constant), the products are taken transposed */
 #define WINO_ELEMS 262144 /* target scratch of a Winograd chunk, in elements */
-#define WINO_OWN_CM 8192      /* C x M of a Winograd layer whose threads take their own tiles */
+#define WINO_OWN_CM 16384     /* C x M of a Winograd layer whose threads take their own tiles */
 #define WINO_OWN_ELEMS 65536  /* target scratch of such a thread's chunk, in elements */
 
 typedef struct ConvPlan {
@@ -474,14 +474,14 @@ void infer_conv(Compiler *c, Node *n) {
     }
     plan_ind(c, p, x);
     p->tile = p->direct ? p->osp : tile_size(c, p->rows, p->osp);
-    /* the unfolded tile, rows x tile row-major (sized as if rounded up to NR: harmless slack) */
+    /* the unfolded tile, packed as the engine's B operand: rows x tile rounded up to NR */
     p->cols = p->direct ? K(c, 0)
                         : gp_roundup(s, sym_mul(s, p->rows, gp_roundup(s, p->tile, gp_nr(x->dtype))),
                                      16);
     n->scratch = sym_mul(s,
                          sym_add(s, p->cols,
                                  gp_work(c, x->dtype, p->mg, p->tile, p->rows, p->wpk != NULL,
-                                         false)),
+                                         !p->direct)),
                          K(c, (int64_t)dtype_size(x->dtype)));
     if (p->ind)
         n->scratch = sym_max(s, n->scratch,
@@ -798,11 +798,14 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "for (int64_t p0 = 0; p0 < %s; p0 += %s) {", osp, tile);
         emit_indent(e, 1);
         emit_line(e, "const int64_t np = %s - p0 < %s ? %s - p0 : %s;", osp, tile, osp, tile);
-        emit_line(e, "im2col_%s(xg, %s, %s, %s, %s, %s, %s, %s, p0, np, cols);", sfx, cg, arr[0],
-                  arr[1], arr[2], arr[3], arr[4], arr[5]);
+        /* the unfolded tile goes out packed as the engine's B operand (no packing pass in the
+         * engine; with A packed too, its threads keep their own tiles through all K blocks,
+         * no barrier between them) */
+        emit_line(e, "im2col_%s(xg, %s, %s, %s, %s, %s, %s, %s, p0, np, %s, cols);", sfx, cg,
+                  arr[0], arr[1], arr[2], arr[3], arr[4], arr[5], rows);
         const char *ep = gp_emit_epi(e, gemm, y->dtype, bias, "1", "0", res ? "rg + p0" : NULL,
                                      osp, act, p0, p1);
-        emit_line(e, "gemm_%s(%s, np, %s, wg, %s, %s, cols, np, 0, yg + p0, %s, (%s)1, (%s)0, %s, gw);",
+        emit_line(e, "gemm_%s(%s, np, %s, wg, %s, %s, cols, np, 2, yg + p0, %s, (%s)1, (%s)0, %s, gw);",
                   gemm, mg, rows, rows, ta, osp, ct, ct, ep);
         emit_indent(e, -1);
         emit_line(e, "}");

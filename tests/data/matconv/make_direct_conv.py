@@ -295,3 +295,17 @@ case("i_s3_c4_m10_asym", 4, (3, 3), (3, 3), (1, 0, 2, 1), M=10, group=1, out_dir
      sizes=((1, 25, 31),), static=True)
 case("i_s12_c6_m16_k3x5_dil", 6, (3, 5), (1, 2), (2, 3, 2, 3), dil=(2, 3), M=16, group=1,
      out_dir=IND, sizes=((1, 17, 40),), static=True)
+
+# --- unf/: unfold + GEMM (templates/conv_im2col.c, the unfolded tile packed as the engine's B
+# operand) and the 1x1 direct GEMM, large enough for the engine's threads (the tests with
+# OpenMP run them on 2): rows past one K block (C x 9 = 360: 256 + 104), positions past one
+# column panel and not a multiple of 32, several tiles of positions, a residual in the epilogue;
+# a 1x1 over more than 1024 positions (the threads each take their own columns, the last panel
+# partial)
+UNF = os.path.join(ROOT, "unf")
+case("u_c40_m24_k3_dil2_res_relu", 40, (3, 3), (1, 1), (2, 2, 2, 2), dil=(2, 2), M=24, group=1,
+     post="res_relu", out_dir=UNF, sizes=((1, 33, 31), (2, 17, 20), (1, 3, 2)))
+case("u_s2_c40_m20_k3", 40, (3, 3), (2, 2), (1, 1, 1, 1), M=20, group=1, post="relu6",
+     out_dir=UNF, sizes=((1, 45, 41), (1, 8, 9)))
+case("u_k1_c16_m24_res_relu", 16, (1, 1), (1, 1), (0, 0, 0, 0), M=24, group=1, post="res_relu",
+     out_dir=UNF, sizes=((1, 40, 37), (2, 33, 40), (1, 1, 3)))
