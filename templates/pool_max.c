@@ -209,6 +209,9 @@ static O2C_INLINE void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, con
     hi = hi < out[2] ? hi : out[2];
     if (ind || k[0] * k[1] > 64 || hi <= lo)
         lo = hi = 0;
+#if POOL_MAX_V16
+    const int v16 = pool_v16_ok(); /* (once, not per row: a 13x13 pool took 3x as long) */
+#endif
     for (int64_t c = 0; c < nc; c++) {
         const T *xc = x + c * plane;
         for (int64_t o0 = 0; o0 < out[0]; o0++) {
@@ -231,7 +234,7 @@ static O2C_INLINE void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, con
                              * stride 2 takes the even and odd columns of two vectors; the last
                              * outputs with masked loads and stores */
                             if (sizeof(T) == 4 && (T)0.5 != (T)0 && (S2 == 1 || S2 == 2) &&
-                                pool_v16_ok()) {
+                                v16) {
                                 pool_max3_row((const float *)(const void *)q0,
                                               (const float *)(const void *)q1,
                                               (const float *)(const void *)q2, S2, o2, hi,
