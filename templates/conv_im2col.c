@@ -8,9 +8,8 @@
  * Y[m, p] = sum_r W[m, r] * cols[r, p - p0] is one GEMM with the weight as stored.
  *
  * cols goes out packed as the engine's B operand (templates/gemm.c, GEMM_PACKED: per K block of
- * GEMM_KC rows, panels of NR positions, the last one padded with zeros) when the call passes the
- * row count K, so the engine multiplies it without packing it again; or row-major, rows x np
- * (leading dimension np), when it passes 0.
+ * GEMM_KC rows, panels of NR positions, the last one padded with zeros; K = C * KD * KH * KW),
+ * so the engine multiplies it without packing it again.
  *
  * Along the last axis, each run of output positions splits into the left padding (zeros),
  * the interior (a copy, or a strided gather) and the right padding, computed once per run and
@@ -38,9 +37,8 @@ static void im2col_span_T(int64_t ix0, int64_t sw, int64_t W, int64_t run, int64
  * + tap (KK = KD * KH * KW).  The runs of output positions along the last axis, their padding
  * and their panel edges are worked out once for the tap, then copied for each channel in turn
  * (a 7x7 image's runs are 7 long: working them out per channel cost more than the copies).
- * rows > 0: the tile goes out packed as the engine's B operand (GEMM_PACKED: K blocks of
- * GEMM_KC rows, panels of NR positions, the last one padded with zeros), rows being K; else
- * row-major (leading dimension np). */
+ * The tile goes out packed as the engine's B operand (GEMM_PACKED: K blocks of GEMM_KC rows,
+ * panels of NR positions, the last one padded with zeros), rows = K = C * KK. */
 O2C_KERNEL
 static void im2col_tap_T(const T *x, int64_t c0, int64_t c1, int64_t tap, const int64_t *in,
                          const int64_t *out, const int64_t *kern, const int64_t *stride,
@@ -53,7 +51,7 @@ static void im2col_tap_T(const T *x, int64_t c0, int64_t c1, int64_t tap, const 
     const int64_t OHW = out[1] * out[2], OW = out[2], sw = stride[2];
     const int64_t ixk = kx * dil[2] - pad[2];
     /* packed: a full K block's panels are KC * NR apart, the last block's kl * NR */
-    const int64_t kl = rows > 0 ? rows - (rows - 1) / GEMM_KC * GEMM_KC : 0;
+    const int64_t kl = rows - (rows - 1) / GEMM_KC * GEMM_KC;
     int64_t oz = p0 / OHW, oy = (p0 % OHW) / OW, ox = p0 % OW;
     int64_t lo_row, hi_row, q = 0, t, i, c;
     im2col_span_T(ixk, sw, in[2], OW, &lo_row, &hi_row);
@@ -76,19 +74,14 @@ static void im2col_tap_T(const T *x, int64_t c0, int64_t c1, int64_t tap, const 
         for (t = 0; t < run;) {
             /* positions t .. e-1 of the run: one stretch of a panel, at d[t .. e-1] */
             const int64_t pos = q + t, off = pos % NR;
-            const int64_t e = rows <= 0 || run - t <= NR - off ? run : t + NR - off;
+            const int64_t e = run - t <= NR - off ? run : t + NR - off;
             const int64_t l = lo < t ? t : lo > e ? e : lo, h = hi > e ? e : hi < l ? l : hi;
             for (c = c0; c < c1; c++) {
                 const int64_t r = c * KK + tap;
+                const int64_t r0 = r / GEMM_KC * GEMM_KC;
+                const int64_t ps = (r0 + GEMM_KC < rows ? GEMM_KC : kl) * NR;
                 const T *src = x + c * CS + soff;
-                T *d;
-                if (rows <= 0) {
-                    d = cols + r * np + pos - t;
-                } else {
-                    const int64_t r0 = r / GEMM_KC * GEMM_KC;
-                    const int64_t ps = (r0 + GEMM_KC < rows ? GEMM_KC : kl) * NR;
-                    d = cols + r0 * npk + (r - r0) * NR + pos / NR * ps + off - t;
-                }
+                T *d = cols + r0 * npk + (r - r0) * NR + pos / NR * ps + off - t;
                 for (i = t; i < l; i++)
                     d[i] = (T)0;
                 if (sw == 1)
@@ -116,7 +109,7 @@ static void im2col_tap_T(const T *x, int64_t c0, int64_t c1, int64_t tap, const 
         }
     }
     /* packed: the last panel's columns past np are zeros */
-    if (rows > 0 && np < npk)
+    if (np < npk)
         for (c = c0; c < c1; c++) {
             const int64_t r = c * KK + tap, r0 = r / GEMM_KC * GEMM_KC;
             const int64_t ps = (r0 + GEMM_KC < rows ? GEMM_KC : kl) * NR;
@@ -132,8 +125,9 @@ static void im2col_tap_T(const T *x, int64_t c0, int64_t c1, int64_t tap, const 
  * 2^15 elements shares them out among threads (o2c_par). */
 static void im2col_T(const T *x, int64_t C, const int64_t *in, const int64_t *out,
                      const int64_t *kern, const int64_t *stride, const int64_t *dil,
-                     const int64_t *pad, int64_t p0, int64_t np, int64_t rows, T *cols) {
+                     const int64_t *pad, int64_t p0, int64_t np, T *cols) {
     const int64_t KK = kern[0] * kern[1] * kern[2], nb = (C + IM2COL_CB - 1) / IM2COL_CB;
+    const int64_t rows = C * KK;
     int64_t w;
     if (np <= 0 || C <= 0)
         return;

@@ -877,12 +877,12 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
     }
 #ifdef _OPENMP
     {
-        /* Neither operand packed here and many column panels: each thread takes its own
-         * columns through all the blocks, no barrier (the last panel, partial, is packed by
-         * the one thread that has it), and enough work in all of them forks.  A 1x1 Conv over
-         * a 160x160 image has 25 blocks of 1024 columns (two barriers each), each too small
-         * alone to fork for: on two threads it ran alone, and slower than on one thread (its
-         * input half in the other core's cache). */
+        /* Nothing to pack here (A packed; B packed, or read in place) and many column
+         * panels: each thread takes its own columns through all the blocks, no barrier (the
+         * last panel, partial, is packed by the one thread that has it), and enough work in
+         * all of them forks.  A 1x1 Conv over a 160x160 image has 25 blocks of 1024 columns
+         * (two barriers each), each too small alone to fork for: on two threads it ran alone,
+         * and slower than on one thread (its input half in the other core's cache). */
         const int own_cols = transA == GEMM_PACKED && (direct_b || transB == GEMM_PACKED) &&
                              N > GEMM_NC && np / NR >= 8 * (int64_t)omp_get_max_threads();
         /* else one region for all the blocks: a fork costs several times a barrier (each

@@ -801,8 +801,8 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         /* the unfolded tile goes out packed as the engine's B operand (no packing pass in the
          * engine; with A packed too, its threads keep their own tiles through all K blocks,
          * no barrier between them) */
-        emit_line(e, "im2col_%s(xg, %s, %s, %s, %s, %s, %s, %s, p0, np, %s, cols);", sfx, cg,
-                  arr[0], arr[1], arr[2], arr[3], arr[4], arr[5], rows);
+        emit_line(e, "im2col_%s(xg, %s, %s, %s, %s, %s, %s, %s, p0, np, cols);", sfx, cg,
+                  arr[0], arr[1], arr[2], arr[3], arr[4], arr[5]);
         const char *ep = gp_emit_epi(e, gemm, y->dtype, bias, "1", "0", res ? "rg + p0" : NULL,
                                      osp, act, p0, p1);
         emit_line(e, "gemm_%s(%s, np, %s, wg, %s, %s, cols, np, 2, yg + p0, %s, (%s)1, (%s)0, %s, gw);",
