@@ -301,7 +301,8 @@ case("i_s12_c6_m16_k3x5_dil", 6, (3, 5), (1, 2), (2, 3, 2, 3), dil=(2, 3), M=16,
 # OpenMP run them on 2): rows past one K block (C x 9 = 360: 256 + 104), positions past one
 # column panel and not a multiple of 32, several tiles of positions, a residual in the epilogue;
 # a 1x1 over more than 1024 positions (the threads each take their own columns, the last panel
-# partial)
+# partial); 1x1s whose B the engine packs itself (K = 192 > 160, or M = 144 > 128 rows), each
+# thread its own column panels at their own place in the engine's buffer (two panels at 7x7)
 UNF = os.path.join(ROOT, "unf")
 case("u_c40_m24_k3_dil2_res_relu", 40, (3, 3), (1, 1), (2, 2, 2, 2), dil=(2, 2), M=24, group=1,
      post="res_relu", out_dir=UNF, sizes=((1, 33, 31), (2, 17, 20), (1, 3, 2)))
@@ -309,3 +310,7 @@ case("u_s2_c40_m20_k3", 40, (3, 3), (2, 2), (1, 1, 1, 1), M=20, group=1, post="r
      out_dir=UNF, sizes=((1, 45, 41), (1, 8, 9)))
 case("u_k1_c16_m24_res_relu", 16, (1, 1), (1, 1), (0, 0, 0, 0), M=24, group=1, post="res_relu",
      out_dir=UNF, sizes=((1, 40, 37), (2, 33, 40), (1, 1, 3)))
+case("u_k1_c192_m40_res", 192, (1, 1), (1, 1), (0, 0, 0, 0), M=40, group=1, post="res_relu",
+     out_dir=UNF, sizes=((1, 16, 20), (1, 7, 7), (2, 5, 9)))
+case("u_k1_c24_m144_relu6", 24, (1, 1), (1, 1), (0, 0, 0, 0), M=144, group=1, post="relu6",
+     out_dir=UNF, sizes=((1, 16, 17), (1, 7, 7), (1, 3, 1)))
