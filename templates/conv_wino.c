@@ -43,18 +43,20 @@ static int64_t wino_off_T(int64_t k, int64_t j, int64_t K, int64_t Np, int64_t P
  * its A operand (tiles x C, P = MR).  Works on blocks of tiles that share a tile row and a
  * panel: first the row transform B^T d of
  * the block's four input rows (padding as zeros), then the column transform, which for the
- * tile at k of the block reads columns 2 k .. 2 k + 3 of it. */
+ * tile at k of the block reads columns 2 k .. 2 k + 3 of it.  Channels [c0, c1), and of the 16
+ * points xi only [x0, x1): threads that each multiply their own points transform the input
+ * for those alone, so that no thread reads a transformed operand from another core. */
 O2C_KERNEL
 static void wino_in_part_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, int64_t pl,
                            int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V, int64_t c0,
-                           int64_t c1) {
+                           int64_t c1, int64_t x0, int64_t x1) {
     const int64_t Np = (nt + P - 1) / P * P, vs = C * Np;
     int64_t c;
     for (c = c0; c < c1; c++) {
         const T *xc = x + c * H * W;
         T rr[4][2 * GEMM_NR_T + 2]; /* row i of B^T d at the block's column q (P <= NR) */
         T zr[2 * GEMM_NR_T + 2];    /* stands for a row of the top or bottom padding */
-        int64_t j, k, i, q, xi;
+        int64_t j, k, i, q, xi, b;
         T z; /* 0, but not a constant: the short fills below stay loops, not memset calls */
         for (q = 0; q < 2 * GEMM_NR_T + 2; q++)
             zr[q] = rr[0][q] = rr[1][q] = rr[2][q] = rr[3][q] = (T)0;
@@ -94,22 +96,34 @@ static void wino_in_part_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t 
              * to the end of the panel (lanes past the block hold garbage until the blocks
              * after it, or the padding below, overwrite them): long vector loops even when
              * tile rows are short. */
-            for (i = 0; i < 4; i++) {
+            for (i = x0 / 4; i * 4 < x1; i++) {
                 const T *r = rr[i];
                 const int64_t kmax = P - j % P;
                 T *v0 = v + 4 * i * vs, *v1 = v0 + vs, *v2 = v1 + vs, *v3 = v2 + vs;
-                for (k = 0; k < kmax; k++) {
-                    v0[k] = r[2 * k] - r[2 * k + 2];
-                    v1[k] = r[2 * k + 1] + r[2 * k + 2];
-                    v2[k] = r[2 * k + 2] - r[2 * k + 1];
-                    v3[k] = r[2 * k + 1] - r[2 * k + 3];
-                }
+                if (4 * i >= x0 && 4 * i + 4 <= x1)
+                    for (k = 0; k < kmax; k++) {
+                        v0[k] = r[2 * k] - r[2 * k + 2];
+                        v1[k] = r[2 * k + 1] + r[2 * k + 2];
+                        v2[k] = r[2 * k + 2] - r[2 * k + 1];
+                        v3[k] = r[2 * k + 1] - r[2 * k + 3];
+                    }
+                else /* a share of the points that splits this row */
+                    for (b = 0; b < 4; b++) {
+                        T *vb = v0 + b * vs;
+                        if (4 * i + b < x0 || 4 * i + b >= x1)
+                            continue;
+                        for (k = 0; k < kmax; k++)
+                            vb[k] = b == 0   ? r[2 * k] - r[2 * k + 2]
+                                    : b == 1 ? r[2 * k + 1] + r[2 * k + 2]
+                                    : b == 2 ? r[2 * k + 2] - r[2 * k + 1]
+                                             : r[2 * k + 1] - r[2 * k + 3];
+                    }
             }
             j += n;
         }
         if (nt < Np) { /* the last panel's padding */
             const int64_t base = wino_off_T(c, Np - P, C, Np, P);
-            for (xi = 0; xi < 16; xi++)
+            for (xi = x0; xi < x1; xi++)
                 for (j = nt - (Np - P); j < P; j++)
                     V[xi * vs + base + j] = z;
         }
@@ -126,12 +140,12 @@ static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, i
         {
             int64_t lo, hi;
             o2c_share(C, &lo, &hi);
-            wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, lo, hi);
+            wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, lo, hi, 0, 16);
         }
         return;
     }
 #endif
-    wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, 0, C);
+    wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, 0, C, 0, 16);
 }
 
 /* Output transform: Mo holds the 16 products, each M x Np (row stride Np, Np = nt rounded up

@@ -246,6 +246,13 @@ case("t_c16_m16_12x10_relu6", 16, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, p
 # its part of the scratch (272 tiles: 128 + 144, a short last chunk); the small size serially
 case("c48_m48_32x34_res_relu", 48, (3, 3), (1, 1), (1, 1, 1, 1), M=48, group=1,
      post="res_relu", out_dir=WINO, sizes=((1, 32, 34), (1, 9, 11)))
+# a weight too large for that (C x M = 136 x 128): threads share each chunk's 16 points, each
+# transforming the input for its own points and multiplying them (on 3 threads a share splits
+# a row of points); by tiles (symbolic) and transposed (static, 30 tiles)
+case("c136_m128_res_relu", 136, (3, 3), (1, 1), (1, 1, 1, 1), M=128, group=1,
+     post="res_relu", out_dir=WINO, sizes=((1, 12, 14), (2, 9, 7)))
+case("t_c136_m128_10x12", 136, (3, 3), (1, 1), (1, 1, 1, 1), M=128, group=1, out_dir=WINO,
+     sizes=((1, 10, 12),), static=True)
 
 # --- epi/: HardSwish as exporters write it before opset 14 (HardSigmoid + Mul), which the lower
 # pass fuses into the producer's epilogue: the unfold + GEMM path (1x1 direct, strided 3x3), a
@@ -314,3 +321,10 @@ case("u_k1_c192_m40_res", 192, (1, 1), (1, 1), (0, 0, 0, 0), M=40, group=1, post
      out_dir=UNF, sizes=((1, 16, 20), (1, 7, 7), (2, 5, 9)))
 case("u_k1_c24_m144_relu6", 24, (1, 1), (1, 1), (0, 0, 0, 0), M=144, group=1, post="relu6",
      out_dir=UNF, sizes=((1, 16, 17), (1, 7, 7), (1, 3, 1)))
+# short output rows unfolded by gathers (stride 1 below 16 wide; 7 x 9 on 2 threads: a
+# 32-position tile each, on 3 the threads share one tile's rows), and strided ones when the
+# threads share a tile (4 x 8 outputs, 1080 rows) or each take their own (7 x 7, 11 x 11)
+case("u_c40_m24_k3_dil2_7x9", 40, (3, 3), (1, 1), (2, 2, 2, 2), dil=(2, 2), M=24, group=1,
+     post="res_relu", out_dir=UNF, sizes=((1, 7, 9), (1, 5, 5), (2, 12, 15)))
+case("u_s2_c120_m8_k3_short", 120, (3, 3), (2, 2), (1, 1, 1, 1), M=8, group=1, out_dir=UNF,
+     sizes=((1, 8, 16), (1, 14, 14), (1, 22, 21)))
