@@ -647,6 +647,26 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
     emit_line(e, "}");
 }
 
+/* One tile of an unfolded Conv: positions p0 .. p0 + np - 1 unfolded into buf (packed as the
+ * engine's B operand), then Y[:, tile] = W x buf with the epilogue. */
+typedef struct {
+    DType dt;
+    const char *sfx, *gemm, *cg, *mg, *rows, *ta, *osp, *bias;
+    bool res;
+    int act;
+    float p0, p1;
+    const char *arr[6];
+} UnfTile;
+static void emit_unf_tile(Emit *e, const UnfTile *u, const char *buf) {
+    const char *ct = dtype_ctype(u->dt);
+    emit_line(e, "im2col_%s(xg, %s, %s, %s, %s, %s, %s, %s, p0, np, %s);", u->sfx, u->cg,
+              u->arr[0], u->arr[1], u->arr[2], u->arr[3], u->arr[4], u->arr[5], buf);
+    const char *ep = gp_emit_epi(e, u->gemm, u->dt, u->bias, "1", "0", u->res ? "rg + p0" : NULL,
+                                 u->osp, u->act, u->p0, u->p1);
+    emit_line(e, "gemm_%s(%s, np, %s, wg, %s, %s, %s, np, 2, yg + p0, %s, (%s)1, (%s)0, %s, gw);",
+              u->gemm, u->mg, u->rows, u->rows, u->ta, buf, u->osp, ct, ct, ep);
+}
+
 void emit_conv(Compiler *c, Emit *e, Node *n) {
     ConvPlan *p = n->priv;
     Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2), *res = node_in(n, 3), *y = n->out[0];
@@ -826,18 +846,49 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
                   gemm, mg, osp, rows, rows, ta, osp, osp, ct, ct, ep);
     } else {
         const char *tile = emit_sym(e, p->tile);
+        const UnfTile ut = {y->dtype, sfx, gemm, cg, mg, rows, ta, osp, bias, res != NULL, act,
+                            p0, p1, {arr[0], arr[1], arr[2], arr[3], arr[4], arr[5]}};
+        if (p->wpk) {
+            /* Built with OpenMP, with A packed (the engine then needs no buffer of its own):
+             * each thread takes its own run of output positions, in tiles of its share of
+             * cols, and unfolds and multiplies them alone: no fork or barrier per tile, and
+             * the unfolded tile never leaves the thread's core (forked per tile, a 64 -> 64
+             * 3x3 over 56x56 ran slower on two threads than on one) */
+            const long long nr = (long long)gp_nr(y->dtype);
+            /* (tile rounded up to NR, written out here: a dim used only in this branch would be
+             * an unused variable in a build without OpenMP) */
+            const char *tpad = arena_printf(emit_arena(e), "(%s + %lld) / %lld * %lld", tile,
+                                            nr - 1, nr, nr);
+            emit_line(e, "#ifdef _OPENMP");
+            emit_line(e, "if (o2c_par(%s * %s * %s >= 262144 && %s / omp_get_max_threads() >= %lld)) {",
+                      mg, osp, rows, tpad, nr);
+            emit_line(e, "#pragma omp parallel");
+            emit_line(e, "    {");
+            emit_indent(e, 2);
+            emit_line(e, "const int64_t tw = %s / omp_get_num_threads() / %lld * %lld;", tpad, nr,
+                      nr);
+            emit_line(e, "%s *const ct = cols + omp_get_thread_num() * %s * tw;", ct, rows);
+            emit_line(e, "int64_t lo, hi;");
+            emit_line(e, "o2c_share((%s + %lld) / %lld, &lo, &hi);", osp, nr - 1, nr);
+            emit_line(e, "hi = hi * %lld < %s ? hi * %lld : %s;", nr, osp, nr, osp);
+            emit_line(e, "for (int64_t p0 = lo * %lld; p0 < hi; p0 += tw) {", nr);
+            emit_indent(e, 1);
+            emit_line(e, "const int64_t np = hi - p0 < tw ? hi - p0 : tw;");
+            emit_unf_tile(e, &ut, "ct");
+            emit_indent(e, -1);
+            emit_line(e, "}");
+            emit_indent(e, -2);
+            emit_line(e, "    }");
+            emit_line(e, "} else");
+            emit_line(e, "#endif");
+        }
         emit_line(e, "for (int64_t p0 = 0; p0 < %s; p0 += %s) {", osp, tile);
         emit_indent(e, 1);
         emit_line(e, "const int64_t np = %s - p0 < %s ? %s - p0 : %s;", osp, tile, osp, tile);
         /* the unfolded tile goes out packed as the engine's B operand (no packing pass in the
          * engine; with A packed too, its threads keep their own tiles through all K blocks,
          * no barrier between them) */
-        emit_line(e, "im2col_%s(xg, %s, %s, %s, %s, %s, %s, %s, p0, np, cols);", sfx, cg,
-                  arr[0], arr[1], arr[2], arr[3], arr[4], arr[5]);
-        const char *ep = gp_emit_epi(e, gemm, y->dtype, bias, "1", "0", res ? "rg + p0" : NULL,
-                                     osp, act, p0, p1);
-        emit_line(e, "gemm_%s(%s, np, %s, wg, %s, %s, cols, np, 2, yg + p0, %s, (%s)1, (%s)0, %s, gw);",
-                  gemm, mg, rows, rows, ta, osp, ct, ct, ep);
+        emit_unf_tile(e, &ut, "cols");
         emit_indent(e, -1);
         emit_line(e, "}");
     }
