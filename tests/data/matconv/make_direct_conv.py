@@ -321,9 +321,9 @@ case("u_k1_c192_m40_res", 192, (1, 1), (1, 1), (0, 0, 0, 0), M=40, group=1, post
      out_dir=UNF, sizes=((1, 16, 20), (1, 7, 7), (2, 5, 9)))
 case("u_k1_c24_m144_relu6", 24, (1, 1), (1, 1), (0, 0, 0, 0), M=144, group=1, post="relu6",
      out_dir=UNF, sizes=((1, 16, 17), (1, 7, 7), (1, 3, 1)))
-# short output rows unfolded by gathers (stride 1 below 16 wide; 7 x 9 on 2 threads: a
-# 32-position tile each, on 3 the threads share one tile's rows), and strided ones when the
-# threads share a tile (4 x 8 outputs, 1080 rows) or each take their own (7 x 7, 11 x 11)
+# short output rows unfolded by gathers (stride 1 below 16 wide; 7 x 9 on 2 threads: the
+# threads share one tile's rows, at 12 x 15 each takes its own tiles), and strided ones when the
+# threads share a tile (4 x 8 outputs, 1080 rows; 7 x 7) or each take their own (11 x 11)
 case("u_c40_m24_k3_dil2_7x9", 40, (3, 3), (1, 1), (2, 2, 2, 2), dil=(2, 2), M=24, group=1,
      post="res_relu", out_dir=UNF, sizes=((1, 7, 9), (1, 5, 5), (2, 12, 15)))
 case("u_s2_c120_m8_k3_short", 120, (3, 3), (2, 2), (1, 1, 1, 1), M=8, group=1, out_dir=UNF,
