@@ -183,7 +183,9 @@ static void im2col_T(const T *x, int64_t C, const int64_t *in, const int64_t *ou
     /* short output rows go by gathers: on one thread with stride 1 (ResNet-18's 512 -> 512 at
      * 7x7: 0.41 -> 0.20 ms for the unfold), on threads with any stride (its 256 -> 512 stride
      * 2 at 7x7: 0.56 -> 0.54 ms on two threads; on one, its strided runs of 7 copy faster) */
-    const int small = out[2] < IM2COL_GATHER_OW && in[0] * in[1] * in[2] <= INT32_MAX;
+    /* (a gather reads a channel's first element for the padding: an empty image has none) */
+    const int64_t CS = in[0] * in[1] * in[2];
+    const int small = out[2] < IM2COL_GATHER_OW && CS > 0 && CS <= INT32_MAX;
     int gather = small && stride[2] == 1;
     int64_t w;
     if (np <= 0 || C <= 0)

@@ -328,3 +328,7 @@ case("u_c40_m24_k3_dil2_7x9", 40, (3, 3), (1, 1), (2, 2, 2, 2), dil=(2, 2), M=24
      post="res_relu", out_dir=UNF, sizes=((1, 7, 9), (1, 5, 5), (2, 12, 15)))
 case("u_s2_c120_m8_k3_short", 120, (3, 3), (2, 2), (1, 1, 1, 1), M=8, group=1, out_dir=UNF,
      sizes=((1, 8, 16), (1, 14, 14), (1, 22, 21)))
+# an empty image with a padded output: a 1x1 over zero columns (or rows) writes its bias on the
+# padding (the gathers, for short rows, must not read a channel's first element: there is none)
+case("u_k1_c40_m24_pad1_empty", 40, (1, 1), (1, 1), (1, 1, 1, 1), M=24, group=1, out_dir=UNF,
+     sizes=((1, 5, 0), (1, 0, 3), (2, 3, 4)))
