@@ -160,6 +160,15 @@ max_case("maxpool_3x3_s1_nan", (3, 3), (1, 1), (1, 1, 1, 1), ((1, 3, 20, 70),), 
 max_case("maxpool_3x3_s2_nan", (3, 3), (2, 2), (0, 1, 1, 0), ((1, 2, 31, 150),), nan=True)
 max_case("maxpool_2x5_s1x3_dil", (2, 5), (1, 3), (1, 2, 0, 1), ((1, 2, 12, 200), (2, 1, 3, 9)),
          dil=(2, 2))
+# pools of 2^18 taps and more run on the threads a plane at a time (built with OpenMP; the
+# models_gcc_openmp test runs them on 2): planes of two images, and a small size that stays on
+# one thread
+max_case("maxpool_5x5_p2_planes", (5, 5), (1, 1), (2, 2, 2, 2), ((2, 12, 24, 24), (1, 3, 5, 7)))
+pool_case("avgpool_5x5_p2_planes",
+          helper.make_node("AveragePool", ["x"], ["y"], name="ap", kernel_shape=[5, 5],
+                           strides=[1, 1], pads=[2, 2, 2, 2]),
+          ((2, 12, 24, 24), (1, 2, 4, 4)),
+          lambda x: avg_ref(x, (5, 5), (1, 1), (2, 2, 2, 2), False))
 
 # --- one broken rule each
 X5 = vi("x", [1, 1, 5, 5])

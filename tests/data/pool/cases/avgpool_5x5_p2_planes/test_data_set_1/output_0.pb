@@ -1,0 +1,1 @@
+J€¢zDJÊxDJÊxDA†wDÌ÷xD×íwD×íwDzywDÌ÷xD×íwD×íwDzywDZyD·]wD·]wD”nwDmb~DDXDDXD(°€D„}D¢¤|D¢¤|D}D„}D¢¤|D¢¤|D}Dp`|DòåzDòåzDƒµyD
