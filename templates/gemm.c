@@ -802,17 +802,18 @@ static void gemm_block_T(int par, int64_t M, int64_t nc, int64_t kc, int64_t jc,
     }
 }
 
-/* The engine's (jc, pc) blocks in order over the columns [j0, N), shared out (par) as in
+/* The engine's (jc, pc) blocks in order over the columns [j0, N), ncb columns a block (GEMM_NC,
+ * or less where a thread packs B into its own slice of the buffer), shared out (par) as in
  * gemm_block_T; a barrier after each block but the last (the next one repacks the shared
  * panels). */
 static void gemm_blocks_T(int par, int64_t M, int64_t j0, int64_t N, int64_t K, const T *A,
                           int64_t lda, int transA, const T *B, int64_t ldb, int transB, T *C,
                           int64_t ldc, T alpha_a, T alpha_b, T beta, const gemm_epi_T *epi,
                           int direct_b, int64_t mp, int64_t np, T *abuf, T *bbuf,
-                          gemm_ukr_fn_T ukr) {
+                          gemm_ukr_fn_T ukr, int64_t ncb) {
     int64_t jc, pc;
-    for (jc = j0; jc < N; jc += GEMM_NC) {
-        const int64_t nc = N - jc < GEMM_NC ? N - jc : GEMM_NC;
+    for (jc = j0; jc < N; jc += ncb) {
+        const int64_t nc = N - jc < ncb ? N - jc : ncb;
         for (pc = 0; pc < K; pc += GEMM_KC) {
             const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
             const int first = pc == 0 && beta == (T)0;
@@ -883,15 +884,19 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
          * all of them forks.  A 1x1 Conv over a 160x160 image has 25 blocks of 1024 columns
          * (two barriers each), each too small alone to fork for: on two threads it ran alone,
          * and slower than on one thread (its input half in the other core's cache).
-         * B packed here and all of it one block (np <= NC): each thread packs its own panels,
-         * at their own place in bbuf, and multiplies them, again without a barrier, from one
-         * panel a thread (each reads only B panels it packed: MobileNetV2's 192 -> 32 1x1 over
-         * 28x28 had read half of them from the other core, 0.099 -> 0.042 ms; over 7x7, two
-         * panels, 0.076 -> 0.064).  B read in place or packed by the caller: from 8 panels a
-         * thread (else the tiles go by rows; ResNet-18's unfolded 7x7x512, two panels, took
-         * 20% longer by columns). */
-        const int pack_own = !direct_b && transB != GEMM_PACKED && np <= GEMM_NC;
+         * B packed here: each thread packs its own panels, at their own place in bbuf, and
+         * multiplies them, again without a barrier, from one panel a thread (each reads only B
+         * panels it packed: MobileNetV2's 192 -> 32 1x1 over 28x28 had read half of them from
+         * the other core, 0.099 -> 0.042 ms; over 7x7, two panels, 0.076 -> 0.064).  B wider
+         * than the buffer (np > NC): each thread its own slice of NC / threads columns, its
+         * columns in blocks of up to that (MobileNetV2's 24 -> 144 over 56x56, 3136 columns:
+         * the threads had shared each block's panels and tiles, with barriers, and took longer
+         * than one thread, 0.20 against 0.155 ms).  B read in place or packed by the caller:
+         * from 8 panels a thread (else the tiles go by rows; ResNet-18's unfolded 7x7x512, two
+         * panels, took 20% longer by columns). */
         const int64_t thr = omp_get_max_threads();
+        const int pack_own = !direct_b && transB != GEMM_PACKED &&
+                             (np <= GEMM_NC || GEMM_NC / thr >= NR);
         const int own_cols = transA == GEMM_PACKED &&
                              ((pack_own && np / NR >= thr) ||
                               ((direct_b || transB == GEMM_PACKED) && np / NR >= 8 * thr));
@@ -903,14 +908,24 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
 #pragma omp parallel
             {
                 if (own_cols) {
-                    int64_t lo, hi;
+                    int64_t lo, hi, ncb = GEMM_NC;
+                    T *bb;
                     o2c_share(np / NR, &lo, &hi);
+                    bb = pack_own ? bbuf + lo * NR * kc0 : bbuf;
+                    if (pack_own && np > GEMM_NC) {
+                        /* the thread's slice: ncw columns; its hi - lo panels in nb equal
+                         * blocks of at most that */
+                        const int64_t ncw = GEMM_NC / omp_get_num_threads() / NR * NR;
+                        const int64_t nb = ((hi - lo) * NR + ncw - 1) / ncw;
+                        ncb = (hi - lo + nb - 1) / nb * NR;
+                        bb = bbuf + omp_get_thread_num() * ncw * kc0;
+                    }
                     gemm_blocks_T(0, M, lo * NR, hi * NR < N ? hi * NR : N, K, A, lda, transA, B,
                                   ldb, transB, C, ldc, alpha_a, alpha_b, beta, epi, direct_b, mp,
-                                  np, abuf, pack_own ? bbuf + lo * NR * kc0 : bbuf, ukr);
+                                  np, abuf, bb, ukr, ncb);
                 } else {
                     gemm_blocks_T(1, M, 0, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a,
-                                  alpha_b, beta, epi, direct_b, mp, np, abuf, bbuf, ukr);
+                                  alpha_b, beta, epi, direct_b, mp, np, abuf, bbuf, ukr, GEMM_NC);
                 }
             }
             return;
@@ -918,5 +933,5 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
     }
 #endif
     gemm_blocks_T(0, M, 0, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a, alpha_b, beta,
-                  epi, direct_b, mp, np, abuf, bbuf, ukr);
+                  epi, direct_b, mp, np, abuf, bbuf, ukr, GEMM_NC);
 }
