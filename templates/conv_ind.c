@@ -323,7 +323,7 @@ static void conv_ind_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, 
     for (u = 0; u < CONV_IND_SLACK; u++)
         s[planes * plane + u] = (T)0;
 #ifdef _OPENMP
-    if (o2c_par(M * K * osp >= 262144)) {
+    if (o2c_par((double)M * (double)K * (double)osp >= 262144.0)) {
 #pragma omp parallel
         {
             int64_t lo, hi;

@@ -914,7 +914,8 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
                     bb = pack_own ? bbuf + lo * NR * kc0 : bbuf;
                     if (pack_own && np > GEMM_NC) {
                         /* the thread's slice: ncw columns; its hi - lo panels in nb equal
-                         * blocks of at most that */
+                         * blocks of at most that (hi > lo: own_cols needs np / NR >= thr, at
+                         * least one panel a thread, so nb >= 1; ncw >= NR by pack_own) */
                         const int64_t ncw = GEMM_NC / omp_get_num_threads() / NR * NR;
                         const int64_t nb = ((hi - lo) * NR + ncw - 1) / ncw;
                         ncb = (hi - lo + nb - 1) / nb * NR;

@@ -541,7 +541,7 @@ static void emit_wino_chunk(Emit *e, Node *n, int act, float p0, float p1,
         /* each thread transforms the input for its own points and multiplies them: its share
          * of the transformed input never leaves its core, and no barrier between the two */
         emit_line(e, "#ifdef _OPENMP");
-        emit_line(e, "if (o2c_par(%s * nt * %s >= 262144)) {", M, C);
+        emit_line(e, "if (o2c_par((double)(%s) * (double)nt * (double)(%s) >= 262144.0)) {", M, C);
         emit_line(e, "#pragma omp parallel");
         emit_line(e, "    {");
         emit_line(e, "        int64_t xlo, xhi;");
@@ -611,7 +611,8 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
             step = arena_printf(emit_arena(e), "(%s < %lld ? %s : %lld)", wnt, (long long)cap,
                                 wnt, (long long)cap);
         emit_line(e, "#ifdef _OPENMP");
-        emit_line(e, "    if (o2c_par(%s * %s * %s >= 524288 && %s >= %lld * omp_get_max_threads() "
+        emit_line(e, "    if (o2c_par((double)(%s) * (double)(%s) * (double)(%s) >= 524288.0 "
+                  "&& %s >= %lld * omp_get_max_threads() "
                   "&& %s >= %lld * omp_get_max_threads())) {",
                   M, tiles, C, tiles, 4 * pw, wnt, pw);
         emit_line(e, "#pragma omp parallel");
@@ -710,7 +711,9 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         /* (factors the call uses too: no variable that only OpenMP builds would use) */
         emit_par_for(
             e,
-            arena_printf(emit_arena(e), "%s * %s * %s * %s >= 65536", M, osp,
+            arena_printf(emit_arena(e),
+                         "(double)(%s) * (double)(%s) * (double)(%s) * (double)(%s) >= 65536.0",
+                         M, osp,
                          emit_sym(e, p->k[1]), emit_sym(e, p->k[2])),
             arena_printf(emit_arena(e), "for (int64_t ch = 0; ch < %s; ch++)", M),
             arena_printf(
@@ -863,7 +866,8 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
             const char *tpad = arena_printf(emit_arena(e), "(%s + %lld) / %lld * %lld", tile,
                                             nr - 1, nr, nr);
             emit_line(e, "#ifdef _OPENMP");
-            emit_line(e, "if (o2c_par(%s * %s * %s >= 262144 && %s / omp_get_max_threads() >= %lld)) {",
+            emit_line(e, "if (o2c_par((double)(%s) * (double)(%s) * (double)(%s) >= 262144.0 "
+                         "&& %s / omp_get_max_threads() >= %lld)) {",
                       mg, osp, rows, tpad, 2 * nr);
             emit_line(e, "#pragma omp parallel");
             emit_line(e, "    {");

@@ -234,8 +234,10 @@ static void pool_par_planes(Emit *e, const Pool *p, const char *fn, const char *
     const char *osz = arena_printf(emit_arena(e), "%s * %s * %s", emit_sym(e, p->out[0]),
                                    emit_sym(e, p->out[1]), emit_sym(e, p->out[2]));
     emit_line(e, "#ifdef _OPENMP");
-    emit_line(e, "if (o2c_par(%s * %s * %s * %s * %s >= 262144 && %s > 1)) {", nc, osz,
-              emit_sym(e, p->k[0]), emit_sym(e, p->k[1]), emit_sym(e, p->k[2]), nc);
+    /* the taps in double: no int64 overflow, whatever the window */
+    emit_line(e, "if (o2c_par((double)%s * (double)(%s) * (double)%s * (double)%s * (double)%s >= "
+                 "262144.0 && %s > 1)) {",
+              nc, osz, emit_sym(e, p->k[0]), emit_sym(e, p->k[1]), emit_sym(e, p->k[2]), nc);
     emit_line(e, "#pragma omp parallel for schedule(static)");
     emit_line(e, "    for (int64_t %s = 0; %s < %s; %s++)", i, i, nc, i);
     emit_line(e, "        %s_%s(%s + %s * (%s), %s + %s * (%s), %s1, %s, %s, %s, %s, %s, %s, %s);",
