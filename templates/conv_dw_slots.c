@@ -1,15 +1,16 @@
 /* conv_dw_slots.c - the threads of the depthwise kernels with per-thread scratch slots
  * (conv_dwp.c, conv_dwc.c): up to nslot OpenMP threads (one without OpenMP, below 65536
- * multiply-adds, or where o2c_par says no), at most one per item; their slots of slot
- * elements zeroed (the padding the kernels never write).  Returns the thread count: the
- * kernels fork only for more than one. */
+ * multiply-adds, or where o2c_par says no), at most one per item.  Returns the thread count:
+ * the kernels fork only for more than one.  The slots are zeroed (the padding the kernels
+ * never write): here for one thread, else each thread its own in the region (dw_slot_T): a
+ * slot zeroed by the thread that forks sat in the wrong core's cache, and one core wrote all. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "o2c_target.c"
 #endif
 
 static int dw_slots_T(T *planes, int64_t slot, int nslot, int64_t items, double macs) {
-    int nthr = 1, i;
+    int nthr = 1;
 #ifdef _OPENMP
     nthr = omp_get_max_threads();
     nthr = nthr < nslot ? nthr : nslot;
@@ -19,7 +20,16 @@ static int dw_slots_T(T *planes, int64_t slot, int nslot, int64_t items, double 
 #else
     (void)nslot, (void)items, (void)macs;
 #endif
-    for (i = 0; i < nthr; i++)
-        memset(planes + i * slot, 0, (size_t)slot * sizeof(T));
+    if (nthr == 1)
+        memset(planes, 0, (size_t)slot * sizeof(T));
     return nthr;
 }
+
+#ifdef _OPENMP
+/* In the region: the calling thread's slot, zeroed. */
+static T *dw_slot_T(T *planes, int64_t slot) {
+    T *s = planes + omp_get_thread_num() * slot;
+    memset(s, 0, (size_t)slot * sizeof(T));
+    return s;
+}
+#endif

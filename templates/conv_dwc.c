@@ -253,11 +253,14 @@ static void dwc_T(const T *x, const T *w, const T *bias, const T *res, T *y, int
                                 (double)C * (double)OH * (double)OW * (double)(KH * KW));
 #ifdef _OPENMP
     if (nthr > 1) {
-#pragma omp parallel for schedule(static) num_threads(nthr)
-        for (b = 0; b < nb; b++)
-            dwc_block_T(x, w, bias, res, y, b * LN, C - b * LN < LN ? C - b * LN : LN, H, W, OH,
-                        OW, KH, KW, sh, sw, dh, dw, ph, pw, Rp, Cp, act, p0, p1,
-                        planes + omp_get_thread_num() * slot);
+#pragma omp parallel num_threads(nthr)
+        {
+            T *const s = dw_slot_T(planes, slot);
+#pragma omp for schedule(static)
+            for (b = 0; b < nb; b++)
+                dwc_block_T(x, w, bias, res, y, b * LN, C - b * LN < LN ? C - b * LN : LN, H, W,
+                            OH, OW, KH, KW, sh, sw, dh, dw, ph, pw, Rp, Cp, act, p0, p1, s);
+        }
         return;
     }
 #endif

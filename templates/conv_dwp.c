@@ -154,12 +154,15 @@ static void dwp_T(const T *x, const T *w, const T *bias, const T *res, T *y, int
                                 (double)C * (double)OH * (double)OW * (double)(KH * KW));
 #ifdef _OPENMP
     if (nthr > 1) {
-#pragma omp parallel for schedule(static) num_threads(nthr)
-        for (ch = 0; ch < C; ch++)
-            dwp_chan_T(x + ch * H * W, w + ch * KH * KW, bias ? bias[ch] : (T)0,
-                       res ? res + ch * OH * OW : res, y + ch * OH * OW, H, W, OH, OW, KH, KW, sh,
-                       sw, dh, dw, ph, pw, Rp, Cp, Hq, Wq, act, p0, p1,
-                       planes + omp_get_thread_num() * slot);
+#pragma omp parallel num_threads(nthr)
+        {
+            T *const s = dw_slot_T(planes, slot);
+#pragma omp for schedule(static)
+            for (ch = 0; ch < C; ch++)
+                dwp_chan_T(x + ch * H * W, w + ch * KH * KW, bias ? bias[ch] : (T)0,
+                           res ? res + ch * OH * OW : res, y + ch * OH * OW, H, W, OH, OW, KH,
+                           KW, sh, sw, dh, dw, ph, pw, Rp, Cp, Hq, Wq, act, p0, p1, s);
+        }
         return;
     }
 #endif
