@@ -16,6 +16,9 @@
 # helpers (__aeabi_ldivmod...) are allowed.  Cases in ALLOW below may use double, with a reason
 # (those marked PENDING are not converted yet).  Compiled with the contract's -Wall -Wextra
 # -pedantic -Werror too: a missing float function would otherwise pass as an implicit call.
+# The backend cases that tools/contract-compile.sh (ctest contract_compile, run before) compiled
+# with the same onnx2c and the same flags are not compiled again: their objects' undefined
+# symbols are in its BUILD_DIR/contract/CASE/arm.undef.
 # Two cases at a time.  Prints "FAIL CASE: symbols" per failure, then "N passed, N failed".
 # Exits 77 (skipped) without arm-none-eabi-gcc.
 #   tools/sp-check.sh [BUILD_DIR]      SP_FILTER=REGEX: only the cases whose name matches
@@ -105,7 +108,15 @@ if [ -n "${SP_FILTER:-}" ]; then grep -E "^[^|]*($SP_FILTER)" "$list" >"$list.f"
 
 # 2. per case, two at a time: convert, compile, list the double symbols the object needs;
 # prints "PASS|FAIL|SKIP NAME[: why]"
-export ARM="arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -O2 -std=c99 -Wall -Wextra -pedantic -Werror -c"
+# (tools/contract-compile.sh's flags, to the letter: its objects serve when its stamp matches)
+export ARM="arm-none-eabi-gcc -std=c99 -Wall -Wextra -pedantic -Werror -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -O2 -c"
+contract=$build/contract
+if [ -f "$contract/stamp" ] &&
+   [ "$(cat "$contract/stamp")" = "$(sha256sum "$build/onnx2c" | cut -d' ' -f1; echo "$ARM")" ]; then
+  export undef_dir=$contract
+else
+  export undef_dir=
+fi
 # double helpers of the ARM EABI and of libgcc, and the double functions of <math.h>
 export DSYM='^(__aeabi_(d[a-z0-9]+|f2d|u?i2d|u?l2d)|__[a-z]*df[a-z0-9]*|(a?(cos|sin|tan)h?|atan2|exp|exp2|expm1|frexp|ldexp|log|log10|log1p|log2|logb|modf|scalbl?n|ilogb|cbrt|fabs|hypot|pow|sqrt|erfc?|lgamma|tgamma|ceil|floor|nearbyint|l?l?rint|l?l?round|trunc|fmod|remainder|remquo|copysign|nan|nextafter|fdim|fmax|fmin|fma))$'
 export onnx2c=$build/onnx2c out
@@ -114,6 +125,11 @@ one() { # "NAME|MODEL|OPTIONS|must"
   IFS='|' read -r name model opts must <<<"$1"
   d=$out/$(echo "$name" | tr '/+' '__')
   mkdir -p "$d"
+  if [ -n "$undef_dir" ] && [ -z "$opts" ] && [ -f "$undef_dir/${name//\//__}/arm.undef" ]; then
+    syms=$(awk '{print $NF}' "$undef_dir/${name//\//__}/arm.undef" | grep -E "$DSYM" | tr '\n' ' ')
+    if [ -n "$syms" ]; then echo "FAIL $name: ${syms% }"; else echo "PASS $name"; rm -rf "$d"; fi
+    return
+  fi
   # shellcheck disable=SC2086
   if ! "$onnx2c" "$model" -o "$d/model.c" $opts 2>"$d/gen.log"; then
     if [ "$must" = must ]; then echo "FAIL $name: onnx2c: $(head -1 "$d/gen.log")"; else echo "SKIP $name"; fi
@@ -128,6 +144,7 @@ one() { # "NAME|MODEL|OPTIONS|must"
   if [ -n "$syms" ]; then echo "FAIL $name: ${syms% }"; else echo "PASS $name"; rm -rf "$d"; fi
 }
 export -f one
+[ -n "$undef_dir" ] && echo "backend cases: the objects of $undef_dir (tools/contract-compile.sh)"
 tr '\n' '\0' <"$list" | xargs -0 -n1 -P2 bash -c 'one "$0"' | sort >"$out/results.txt"
 
 # 3. the allow-list turns a failure into a pass, counted apart
