@@ -120,14 +120,18 @@ fi
 # double helpers of the ARM EABI and of libgcc, and the double functions of <math.h>
 export DSYM='^(__aeabi_(d[a-z0-9]+|f2d|u?i2d|u?l2d)|__[a-z]*df[a-z0-9]*|(a?(cos|sin|tan)h?|atan2|exp|exp2|expm1|frexp|ldexp|log|log10|log1p|log2|logb|modf|scalbl?n|ilogb|cbrt|fabs|hypot|pow|sqrt|erfc?|lgamma|tgamma|ceil|floor|nearbyint|l?l?rint|l?l?round|trunc|fmod|remainder|remquo|copysign|nan|nextafter|fdim|fmax|fmin|fma))$'
 export onnx2c=$build/onnx2c out
+verdict() { # NAME DIR < undefined symbols (nm -u lines): PASS, or FAIL with the double ones
+  local syms
+  syms=$(awk '{print $NF}' | grep -E "$DSYM" | tr '\n' ' ')
+  if [ -n "$syms" ]; then echo "FAIL $1: ${syms% }"; else echo "PASS $1"; rm -rf "$2"; fi
+}
 one() { # "NAME|MODEL|OPTIONS|must"
-  local name model opts must d syms
+  local name model opts must d
   IFS='|' read -r name model opts must <<<"$1"
   d=$out/$(echo "$name" | tr '/+' '__')
   mkdir -p "$d"
   if [ -n "$undef_dir" ] && [ -z "$opts" ] && [ -f "$undef_dir/${name//\//__}/arm.undef" ]; then
-    syms=$(awk '{print $NF}' "$undef_dir/${name//\//__}/arm.undef" | grep -E "$DSYM" | tr '\n' ' ')
-    if [ -n "$syms" ]; then echo "FAIL $name: ${syms% }"; else echo "PASS $name"; rm -rf "$d"; fi
+    verdict "$name" "$d" <"$undef_dir/${name//\//__}/arm.undef"
     return
   fi
   # shellcheck disable=SC2086
@@ -139,11 +143,11 @@ one() { # "NAME|MODEL|OPTIONS|must"
     echo "FAIL $name: $(grep -m1 -E 'error' "$d/cc.log" || head -1 "$d/cc.log")"
     return
   fi
-  syms=$(arm-none-eabi-nm -u "$d/model.o" | awk '{print $NF}' | grep -E "$DSYM" | tr '\n' ' ')
+  arm-none-eabi-nm -u "$d/model.o" >"$d/arm.undef"
   rm -f "$d/model.o"
-  if [ -n "$syms" ]; then echo "FAIL $name: ${syms% }"; else echo "PASS $name"; rm -rf "$d"; fi
+  verdict "$name" "$d" <"$d/arm.undef"
 }
-export -f one
+export -f verdict one
 [ -n "$undef_dir" ] && echo "backend cases: the objects of $undef_dir (tools/contract-compile.sh)"
 tr '\n' '\0' <"$list" | xargs -0 -n1 -P2 bash -c 'one "$0"' | sort >"$out/results.txt"
 
