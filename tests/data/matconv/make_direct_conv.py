@@ -248,9 +248,11 @@ case("c48_m48_32x34_res_relu", 48, (3, 3), (1, 1), (1, 1, 1, 1), M=48, group=1,
      post="res_relu", out_dir=WINO, sizes=((1, 32, 34), (1, 9, 11)))
 # a weight too large for that (C x M = 136 x 128): threads share each chunk's 16 points, each
 # transforming the input for its own points and multiplying them (on 3 threads a share splits
-# a row of points); by tiles (symbolic) and transposed (static, 30 tiles)
+# a row of points); by tiles (symbolic) and transposed (static, 30 tiles).  Its transformed
+# weight is larger than a 32-tile chunk's scratch, so chunks grow to 64 tiles (1 x 20 x 18:
+# 90 tiles, 64 + 26)
 case("c136_m128_res_relu", 136, (3, 3), (1, 1), (1, 1, 1, 1), M=128, group=1,
-     post="res_relu", out_dir=WINO, sizes=((1, 12, 14), (2, 9, 7)))
+     post="res_relu", out_dir=WINO, sizes=((1, 12, 14), (2, 9, 7), (1, 20, 18)))
 case("t_c136_m128_10x12", 136, (3, 3), (1, 1), (1, 1, 1, 1), M=128, group=1, out_dir=WINO,
      sizes=((1, 10, 12),), static=True)
 
