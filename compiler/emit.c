@@ -586,6 +586,21 @@ const char *emit_template(Emit *e, const char *name, DType t) {
     return sfx;
 }
 
+void emit_kernel_fn(Emit *e, const char *name, const char *fmt, ...) {
+    va_list ap;
+    for (int i = 0; i < e->ntmpl; i++)
+        if (strcmp(e->tmpl_done[i], name) == 0)
+            return;
+    /* (a template's key is NAME/TYPE: no function name is one) */
+    e->tmpl_done = arena_grow(e->a, (void *)e->tmpl_done, e->ntmpl, &e->tmpl_cap, 16,
+                              sizeof(char *));
+    e->tmpl_done[e->ntmpl++] = arena_strdup(e->a, name);
+    va_start(ap, fmt);
+    buf_vprintf(&e->kernels, fmt, ap);
+    va_end(ap);
+    buf_puts(&e->kernels, "\n");
+}
+
 /* ---- elementwise loops */
 
 /* The placeholders of emit_elementwise's expression (see onnx2c.h): $0..$9 the input

@@ -621,6 +621,11 @@ const char *emit_ptr(Emit *e, Value *v);
 /* Includes template templates/NAME.c instantiated for element type t (DT_UNDEFINED for an
  * untyped template) once; returns the suffix to append to its function names (e.g. "f32"). */
 const char *emit_template(Emit *e, const char *name, DType t);
+/* Appends a function of file scope named `name` (its whole text: fmt is printf, after the
+ * templates it calls) to the kernels of OUT.c, once per name: an op's own instance of a
+ * template's kernel (e.g. with its sizes as constants). */
+void emit_kernel_fn(Emit *e, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Fresh local identifier with the given stem, unique in the current function.  The stem must
  * not end in '_' or hold "__" (identifiers made from model names have the form KIND__NAME). */
 const char *emit_tmp(Emit *e, const char *stem);

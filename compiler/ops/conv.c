@@ -772,23 +772,69 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         const char *G = emit_sym(e, p->group);
         const char *cg = emit_sym(e, p->cg), *mg = emit_sym(e, p->mg);
         const char *kvol = emit_sym(e, sym_mul(c->sym, p->k[1], p->k[2]));
+        /* the sizes: constants in a function of this node's own (templates/conv_wide.c) when
+         * they all are, else parameters of the one shared function */
+        Sym *const sz[] = {p->cg, p->mg, p->in[1], p->in[2], p->out[1], p->out[2], p->k[1],
+                           p->k[2], p->dil[1], p->dil[2], p->pad[1], p->pad[2], p->cap};
+        const int nsz = (int)(sizeof sz / sizeof sz[0]);
+        bool konst = true;
+        int64_t kv[sizeof sz / sizeof sz[0]];
+        for (int i = 0; i < nsz; i++)
+            konst = konst && sym_get_const(sz[i], &kv[i]);
+        const char *ptrs = arena_printf(emit_arena(e), "(const %s *x, const %s *w, const %s *bias, "
+                            "const %s *res, %s *y", ct, ct, ct, ct, ct);
+        const char *fn, *sizes;
+        if (konst) {
+            fn = arena_printf(emit_arena(e), "convwide_%s_n%d", wd, n->index);
+            emit_kernel_fn(e, fn,
+                           "/* %s: convwide_in_%s with this node's sizes as constants */\n"
+                           "O2C_KERNEL\n"
+                           "static void %s%s, %s *scratch) {\n"
+                           "    convwide_in_%s(x, w, bias, res, y, %lld, %lld, %lld, %lld, %lld, "
+                           "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %d, %s, %s, scratch, %lld);\n"
+                           "}\n",
+                           emit_comment_text(e, n->name), wd, fn, ptrs, ct, wd,
+                           (long long)kv[0], (long long)kv[1], (long long)kv[2],
+                           (long long)kv[3], (long long)kv[4], (long long)kv[5],
+                           (long long)kv[6], (long long)kv[7], (long long)kv[8],
+                           (long long)kv[9], (long long)kv[10], (long long)kv[11], act,
+                           emit_literal(e, y->dtype, p0), emit_literal(e, y->dtype, p1),
+                           (long long)kv[12]);
+            sizes = arena_printf(emit_arena(e), "%s", scratch_ptr(e, n, ct));
+        } else {
+            fn = arena_printf(emit_arena(e), "convwide_%s", wd);
+            emit_kernel_fn(e, fn,
+                           "O2C_KERNEL\n"
+                           "static void %s%s, int64_t C, int64_t M, int64_t H, int64_t W, "
+                           "int64_t OH, int64_t OW, int64_t KH, int64_t KW, int64_t dh, "
+                           "int64_t dw, int64_t ph, int64_t pw, int act, %s p0, %s p1, "
+                           "%s *scratch, int64_t cap) {\n"
+                           "    convwide_in_%s(x, w, bias, res, y, C, M, H, W, OH, OW, KH, KW, "
+                           "dh, dw, ph, pw, act, p0, p1, scratch, cap);\n"
+                           "}\n",
+                           fn, ptrs, ct, ct, ct, wd);
+            sizes = arena_printf(emit_arena(e),
+                                 "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s, "
+                                 "%s, %s",
+                                 cg, mg, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
+                                 emit_sym(e, p->out[1]), emit_sym(e, p->out[2]),
+                                 emit_sym(e, p->k[1]), emit_sym(e, p->k[2]),
+                                 emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]),
+                                 emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]), act,
+                                 emit_literal(e, y->dtype, p0), emit_literal(e, y->dtype, p1),
+                                 scratch_ptr(e, n, ct), emit_sym(e, p->cap));
+        }
         emit_line(e, "/* stride 1, %s output channel(s) per group: wide rows (no unfold) */", mg);
         emit_line(e, "for (int64_t nb = 0; nb < %s; nb++)", N);
         emit_line(e, "    for (int64_t gi = 0; gi < %s; gi++)", G);
-        emit_line(e, "        convwide_%s(%s + (nb * %s + gi * %s) * %s, %s + gi * %s * %s * %s, %s, %s, "
-                  "%s + (nb * %s + gi * %s) * %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-                  "%d, %s, %s, %s, %s);",
-                  wd, emit_ptr(e, x), C, cg, isp, emit_ptr(e, w), mg, cg, kvol,
+        emit_line(e, "        %s(%s + (nb * %s + gi * %s) * %s, %s + gi * %s * %s * %s, %s, %s, "
+                  "%s + (nb * %s + gi * %s) * %s, %s);",
+                  fn, emit_ptr(e, x), C, cg, isp, emit_ptr(e, w), mg, cg, kvol,
                   b ? arena_printf(emit_arena(e), "%s + gi * %s", emit_ptr(e, b), mg) : "0",
                   res ? arena_printf(emit_arena(e), "%s + (nb * %s + gi * %s) * %s",
                                      emit_ptr(e, res), M, mg, osp)
                       : "0",
-                  emit_ptr(e, y), M, mg, osp, cg, mg, emit_sym(e, p->in[1]),
-                  emit_sym(e, p->in[2]), emit_sym(e, p->out[1]), emit_sym(e, p->out[2]),
-                  emit_sym(e, p->k[1]), emit_sym(e, p->k[2]), emit_sym(e, p->dil[1]),
-                  emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]), act,
-                  emit_literal(e, y->dtype, p0), emit_literal(e, y->dtype, p1),
-                  scratch_ptr(e, n, ct), emit_sym(e, p->cap));
+                  emit_ptr(e, y), M, mg, osp, sizes);
         return;
     }
     if (p->wino) {

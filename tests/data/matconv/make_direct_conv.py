@@ -59,7 +59,8 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
     xshape = ["N", C, "W"] if one_d else ["N", C, "H", "W"]
     if static:
         assert len(sizes) == 1 and not one_d
-        xshape = [sizes[0][0], C, sizes[0][1], sizes[0][2]]
+        sz = sizes[0][1] if runtime_w else sizes[0]
+        xshape = [sz[0], C, sz[1], sz[2]]
     attrs = dict(group=group, strides=list(strides), pads=list(pads), dilations=list(dil))
     if not runtime_w:
         attrs["kernel_shape"] = list(k)
@@ -67,8 +68,8 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
                               ["c" if post else "y"], name="conv", **attrs)]
     inputs = [helper.make_tensor_value_info("x", FL, xshape)]
     if runtime_w:
-        inputs.append(helper.make_tensor_value_info("w", FL, [M, C // group] +
-                                                    ["KH", "KW"][2 - sp:]))
+        inputs.append(helper.make_tensor_value_info("w", FL, [M, C // group] + (
+            list(sizes[0][0]) if static else ["KH", "KW"][2 - sp:])))
     if post == "relu6":
         nodes.append(helper.make_node("Clip", ["c", "lo", "hi"], ["y"], name="relu6"))
     elif post and post.startswith("hswish"):
@@ -201,6 +202,12 @@ case("m2_g2_res_relu", 4, (3, 3), (1, 1), (1, 1, 1, 1), M=4, group=2, post="res_
 case("m1_k1_pad", 3, (1, 1), (1, 1), (1, 0, 0, 1), M=1, group=1, out_dir=WIDE, sizes=WS)
 case("conv1d_m2_k5", 3, (5,), (1,), (2, 1), M=2, group=1, one_d=True, out_dir=WIDE,
      sizes=((1, 9), (2, 5), (1, 70)))
+# static shapes: the node's own kernel function, its sizes as constants (a 2-group residual
+# one over several bands, and SiamFC's correlation of a runtime 6x6 template)
+case("t_m2_g2_k5_res_relu", 4, (5, 5), (1, 1), (2, 1, 2, 1), M=4, group=2, post="res_relu",
+     out_dir=WIDE, sizes=((2, 130, 61),), static=True)
+case("t_xcorr_runtime_6x6", 16, (6, 6), (1, 1), (0, 0, 0, 0), M=1, group=1, runtime_w=True,
+     out_dir=WIDE, sizes=(((6, 6), (1, 22, 22)),), static=True)
 # correlation: runtime template of symbolic size, as (kernel size, image size)
 case("xcorr_runtime", 8, (6, 6), (1, 1), (0, 0, 0, 0), M=1, group=1, runtime_w=True,
      out_dir=WIDE, sizes=(((6, 6), (1, 22, 22)), ((3, 5), (1, 9, 13)), ((1, 1), (1, 4, 4)),
