@@ -289,11 +289,10 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
      * chunk grows towards it, up to WINO_MAX_ELEMS (ResNet-18's 256 -> 256 at 14x14, 49 tiles,
      * a 4 MB weight: one chunk instead of 32 + 17 tiles, 1.68 -> 1.38 ms on one thread and
      * 0.93 -> 0.82 ms on two, in a chain of such layers whose weights come from memory). */
+    const int64_t even = C * M / (C + M), most = WINO_MAX_ELEMS / (16 * (C + M));
     int64_t want = WINO_ELEMS / (16 * (C + M));
-    if (want < C * M / (C + M)) {
-        const int64_t most = WINO_MAX_ELEMS / (16 * (C + M));
-        want = C * M / (C + M) < most ? C * M / (C + M) : most;
-    }
+    if (want < even)
+        want = even < most ? even : most;
     want = want / nr * nr;
     p->wnt = sym_min(s, p->tiles, K(c, want < nr ? nr : want));
     Sym *vp = gp_roundup(s, p->wnt, p->wino_t ? GP_MR : nr), *mp = gp_roundup(s, p->wnt, nr);
@@ -772,17 +771,24 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         const char *G = emit_sym(e, p->group);
         const char *cg = emit_sym(e, p->cg), *mg = emit_sym(e, p->mg);
         const char *kvol = emit_sym(e, sym_mul(c->sym, p->k[1], p->k[2]));
-        /* the sizes: constants in a function of this node's own (templates/conv_wide.c) when
-         * they all are, else parameters of the one shared function */
+        /* the sizes (literals when constant): in a function of this node's own
+         * (templates/conv_wide.c) when they all are constants, else parameters of the one
+         * shared function */
         Sym *const sz[] = {p->cg, p->mg, p->in[1], p->in[2], p->out[1], p->out[2], p->k[1],
                            p->k[2], p->dil[1], p->dil[2], p->pad[1], p->pad[2], p->cap};
-        const int nsz = (int)(sizeof sz / sizeof sz[0]);
         bool konst = true;
-        int64_t kv[sizeof sz / sizeof sz[0]];
-        for (int i = 0; i < nsz; i++)
-            konst = konst && sym_get_const(sz[i], &kv[i]);
+        for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++)
+            konst = konst && sym_is_const(sz[i]);
+        const char *list = arena_printf(
+            emit_arena(e), "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s", cg, mg,
+            emit_sym(e, p->in[1]), emit_sym(e, p->in[2]), emit_sym(e, p->out[1]),
+            emit_sym(e, p->out[2]), emit_sym(e, p->k[1]), emit_sym(e, p->k[2]),
+            emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]),
+            emit_sym(e, p->pad[2]), act, emit_literal(e, y->dtype, p0),
+            emit_literal(e, y->dtype, p1));
+        const char *cap = emit_sym(e, p->cap);
         const char *ptrs = arena_printf(emit_arena(e), "(const %s *x, const %s *w, const %s *bias, "
-                            "const %s *res, %s *y", ct, ct, ct, ct, ct);
+                                        "const %s *res, %s *y", ct, ct, ct, ct, ct);
         const char *fn, *sizes;
         if (konst) {
             fn = arena_printf(emit_arena(e), "convwide_%s_n%d", wd, n->index);
@@ -790,17 +796,10 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
                            "/* %s: convwide_in_%s with this node's sizes as constants */\n"
                            "O2C_KERNEL\n"
                            "static void %s%s, %s *scratch) {\n"
-                           "    convwide_in_%s(x, w, bias, res, y, %lld, %lld, %lld, %lld, %lld, "
-                           "%lld, %lld, %lld, %lld, %lld, %lld, %lld, %d, %s, %s, scratch, %lld);\n"
+                           "    convwide_in_%s(x, w, bias, res, y, %s, scratch, %s);\n"
                            "}\n",
-                           emit_comment_text(e, n->name), wd, fn, ptrs, ct, wd,
-                           (long long)kv[0], (long long)kv[1], (long long)kv[2],
-                           (long long)kv[3], (long long)kv[4], (long long)kv[5],
-                           (long long)kv[6], (long long)kv[7], (long long)kv[8],
-                           (long long)kv[9], (long long)kv[10], (long long)kv[11], act,
-                           emit_literal(e, y->dtype, p0), emit_literal(e, y->dtype, p1),
-                           (long long)kv[12]);
-            sizes = arena_printf(emit_arena(e), "%s", scratch_ptr(e, n, ct));
+                           emit_comment_text(e, n->name), wd, fn, ptrs, ct, wd, list, cap);
+            sizes = scratch_ptr(e, n, ct);
         } else {
             fn = arena_printf(emit_arena(e), "convwide_%s", wd);
             emit_kernel_fn(e, fn,
@@ -813,16 +812,7 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
                            "dh, dw, ph, pw, act, p0, p1, scratch, cap);\n"
                            "}\n",
                            fn, ptrs, ct, ct, ct, wd);
-            sizes = arena_printf(emit_arena(e),
-                                 "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s, "
-                                 "%s, %s",
-                                 cg, mg, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
-                                 emit_sym(e, p->out[1]), emit_sym(e, p->out[2]),
-                                 emit_sym(e, p->k[1]), emit_sym(e, p->k[2]),
-                                 emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]),
-                                 emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]), act,
-                                 emit_literal(e, y->dtype, p0), emit_literal(e, y->dtype, p1),
-                                 scratch_ptr(e, n, ct), emit_sym(e, p->cap));
+            sizes = arena_printf(emit_arena(e), "%s, %s, %s", list, scratch_ptr(e, n, ct), cap);
         }
         emit_line(e, "/* stride 1, %s output channel(s) per group: wide rows (no unfold) */", mg);
         emit_line(e, "for (int64_t nb = 0; nb < %s; nb++)", N);
