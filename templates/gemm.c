@@ -29,8 +29,9 @@
  * with GCC/Clang vector extensions; GCC splits 64-byte vectors on targets with narrower ones.
  * M < MR takes gemm_small_T instead: no MR padding (an 8-row tile for one row wasted 7/8 of
  * the work), A and row-major B read in place, a 1-row or 4-row kernel over NR-column panels.
- * Other compilers (tcc, MSVC) get the same loops in plain C (also when O2C_NO_VECTOR is
- * defined: the unit tests check both paths). */
+ * Other compilers (tcc, MSVC) and cores without vector registers (Cortex-M4/M7, RV32F) get
+ * the same loops in plain C, in 4 x 4 register blocks (also when O2C_NO_VECTOR is defined:
+ * the unit tests check both paths). */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "o2c_target.c"
@@ -162,7 +163,12 @@ static void gemm_store_tile_T(const T *t, T *c, int64_t ldc, int64_t mr, int64_t
  * (overwriting when `first`, else accumulating), with the epilogue ep (NULL but after the last
  * K block) of the tile at (i0, j0) of the product: on a full tile with a per-row or per-column
  * bias, in registers before the one store, else by gemm_epi_tile_T after it. */
-#if defined(__GNUC__) && !defined(__TINYC__) && !defined(O2C_NO_VECTOR)
+/* Vector kernels only where the core has vector registers (O2C_V4, or an x86-64 build that
+ * dispatches at run time): a core without them (Cortex-M4/M7, RV32F) would get each 64-byte
+ * operation split into 16 scalar ones, a 60 KB micro-kernel whose 256 accumulators live on the
+ * stack (and 20 s of arm-none-eabi-gcc -O2 for each file that holds it). */
+#if defined(__GNUC__) && !defined(__TINYC__) && !defined(O2C_NO_VECTOR) &&                       \
+    (O2C_V4 || O2C_X86_DISPATCH)
 #define GEMM_VECTOR 1
 /* 64-bit Arm (32 registers of 16 bytes): the 32-byte-vector kernel below, whose 8 accumulators
  * take 16 of them (the 64-byte one's 16 would need 64) */
@@ -444,26 +450,41 @@ static void gemm_ukr_v32_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c
 #endif
 
 #if !GEMM_VECTOR || O2C_X86_DISPATCH
-/* Plain C: the same tile in an array (tcc keeps it in memory; it is the correctness path, and
- * x86 CPUs without AVX2 take it). */
+/* Plain C (tcc, cores without vectors, x86 CPUs without AVX2): the tile in 4 x 4 blocks, each
+ * block in 16 scalars over the kc panels, 8 loads to 16 multiply-adds (a Cortex-M4F or an RV32F
+ * core has 32 float registers); only the blocks of the mr x nr corner are computed.  Each
+ * element sums its products in k order, as the vector kernels do. */
 O2C_KERNEL
 static void gemm_ukr_c_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
                          int64_t mr, int64_t nr, int first, const gemm_epi_T *ep, int64_t i0,
                          int64_t j0) {
     const int64_t NR = GEMM_NR_T;
     T acc[GEMM_MR * 2 * (64 / sizeof(T))];
-    int64_t i, j, k;
-    for (i = 0; i < GEMM_MR * NR; i++)
-        acc[i] = (T)0;
-    for (k = 0; k < kc; k++) {
-        for (i = 0; i < GEMM_MR; i++) {
-            const T ai = a[i];
-            T *ar = acc + i * NR;
-            for (j = 0; j < NR; j++)
-                ar[j] += ai * b[j];
+    int64_t h, q, k;
+    for (h = 0; h < mr; h += 4) {
+        for (q = 0; q < nr; q += 4) {
+            const T *ak = a + h, *bk = b + q;
+            T *t = acc + h * NR + q;
+            T c00 = 0, c01 = 0, c02 = 0, c03 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0;
+            T c20 = 0, c21 = 0, c22 = 0, c23 = 0, c30 = 0, c31 = 0, c32 = 0, c33 = 0;
+            for (k = 0; k < kc; k++) {
+                const T a0 = ak[0], a1 = ak[1], a2 = ak[2], a3 = ak[3];
+                const T b0 = bk[0], b1 = bk[1], b2 = bk[2], b3 = bk[3];
+                c00 += a0 * b0, c01 += a0 * b1, c02 += a0 * b2, c03 += a0 * b3;
+                c10 += a1 * b0, c11 += a1 * b1, c12 += a1 * b2, c13 += a1 * b3;
+                c20 += a2 * b0, c21 += a2 * b1, c22 += a2 * b2, c23 += a2 * b3;
+                c30 += a3 * b0, c31 += a3 * b1, c32 += a3 * b2, c33 += a3 * b3;
+                ak += GEMM_MR;
+                bk += ldb;
+            }
+            t[0] = c00, t[1] = c01, t[2] = c02, t[3] = c03;
+            t += NR;
+            t[0] = c10, t[1] = c11, t[2] = c12, t[3] = c13;
+            t += NR;
+            t[0] = c20, t[1] = c21, t[2] = c22, t[3] = c23;
+            t += NR;
+            t[0] = c30, t[1] = c31, t[2] = c32, t[3] = c33;
         }
-        a += GEMM_MR;
-        b += ldb;
     }
     gemm_store_tile_T(acc, c, ldc, mr, nr, first, ep, i0, j0);
 }
