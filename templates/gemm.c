@@ -163,12 +163,14 @@ static void gemm_store_tile_T(const T *t, T *c, int64_t ldc, int64_t mr, int64_t
  * (overwriting when `first`, else accumulating), with the epilogue ep (NULL but after the last
  * K block) of the tile at (i0, j0) of the product: on a full tile with a per-row or per-column
  * bias, in registers before the one store, else by gemm_epi_tile_T after it. */
-/* Vector kernels only where the core has vector registers (O2C_V4, or an x86-64 build that
- * dispatches at run time): a core without them (Cortex-M4/M7, RV32F) would get each 64-byte
- * operation split into 16 scalar ones, a 60 KB micro-kernel whose 256 accumulators live on the
- * stack (and 20 s of arm-none-eabi-gcc -O2 for each file that holds it). */
+/* The 64-byte (or, on aarch64, 32-byte) vector kernels only where the core has vector
+ * registers enough (O2C_V4 but Helium, or an x86-64 build that dispatches at run time): a core
+ * without them (Cortex-M4/M7, RV32F) would get each 64-byte operation split into 16 scalar ones,
+ * a 62 KB micro-kernel whose 256 accumulators live on the stack (and 20 s of arm-none-eabi-gcc
+ * -O2 for each file that holds it); Helium's 8 vector registers hold 2 of its 16 accumulators.
+ * Those cores take gemm_ukr_c_T's 4 x 4 blocks. */
 #if defined(__GNUC__) && !defined(__TINYC__) && !defined(O2C_NO_VECTOR) &&                       \
-    (O2C_V4 || O2C_X86_DISPATCH)
+    ((O2C_V4 && !defined(O2C_MVE)) || O2C_X86_DISPATCH)
 #define GEMM_VECTOR 1
 /* 64-bit Arm (32 registers of 16 bytes): the 32-byte-vector kernel below, whose 8 accumulators
  * take 16 of them (the 64-byte one's 16 would need 64) */
@@ -450,10 +452,12 @@ static void gemm_ukr_v32_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c
 #endif
 
 #if !GEMM_VECTOR || O2C_X86_DISPATCH
-/* Plain C (tcc, cores without vectors, x86 CPUs without AVX2): the tile in 4 x 4 blocks, each
- * block in 16 scalars over the kc panels, 8 loads to 16 multiply-adds (a Cortex-M4F or an RV32F
- * core has 32 float registers); only the blocks of the mr x nr corner are computed.  Each
- * element sums its products in k order, as the vector kernels do. */
+/* Plain C (tcc, cores without vectors, Helium, x86 CPUs without AVX2): the tile in 4 x 4
+ * blocks, each block in 16 scalars over the kc panels, 8 loads to 16 multiply-adds (a Cortex-M4F
+ * or an RV32F core has 32 float registers), or with 4-float vectors (O2C_V4: Helium's 8 vector
+ * registers) in 4 accumulators, a load of B and 4 multiply-adds by A's elements; only the blocks
+ * of the mr x nr corner are computed.  Each element sums its products in k order, as the
+ * vector kernels do. */
 O2C_KERNEL
 static void gemm_ukr_c_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
                          int64_t mr, int64_t nr, int first, const gemm_epi_T *ep, int64_t i0,
@@ -465,6 +469,18 @@ static void gemm_ukr_c_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, 
         for (q = 0; q < nr; q += 4) {
             const T *ak = a + h, *bk = b + q;
             T *t = acc + h * NR + q;
+#if O2C_V4 && O2C_F32_T
+            o2c_v4 v0 = o2c_v4_dup(0.0f), v1 = v0, v2 = v0, v3 = v0;
+            for (k = 0; k < kc; k++) {
+                const o2c_v4 bv = o2c_v4_ld(bk);
+                v0 = o2c_v4_fma(v0, bv, ak[0]), v1 = o2c_v4_fma(v1, bv, ak[1]);
+                v2 = o2c_v4_fma(v2, bv, ak[2]), v3 = o2c_v4_fma(v3, bv, ak[3]);
+                ak += GEMM_MR;
+                bk += ldb;
+            }
+            o2c_v4_st(t, v0), o2c_v4_st(t + NR, v1), o2c_v4_st(t + 2 * NR, v2);
+            o2c_v4_st(t + 3 * NR, v3);
+#else
             T c00 = 0, c01 = 0, c02 = 0, c03 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0;
             T c20 = 0, c21 = 0, c22 = 0, c23 = 0, c30 = 0, c31 = 0, c32 = 0, c33 = 0;
             for (k = 0; k < kc; k++) {
@@ -484,6 +500,7 @@ static void gemm_ukr_c_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, 
             t[0] = c20, t[1] = c21, t[2] = c22, t[3] = c23;
             t += NR;
             t[0] = c30, t[1] = c31, t[2] = c32, t[3] = c33;
+#endif
         }
     }
     gemm_store_tile_T(acc, c, ldc, mr, nr, first, ep, i0, j0);
