@@ -163,18 +163,20 @@ static void gemm_store_tile_T(const T *t, T *c, int64_t ldc, int64_t mr, int64_t
  * (overwriting when `first`, else accumulating), with the epilogue ep (NULL but after the last
  * K block) of the tile at (i0, j0) of the product: on a full tile with a per-row or per-column
  * bias, in registers before the one store, else by gemm_epi_tile_T after it. */
-/* The 64-byte (or, on aarch64, 32-byte) vector kernels only where the core has vector
- * registers enough (O2C_V4 but Helium, or an x86-64 build that dispatches at run time): a core
- * without them (Cortex-M4/M7, RV32F) would get each 64-byte operation split into 16 scalar ones,
- * a 62 KB micro-kernel whose 256 accumulators live on the stack (and 20 s of arm-none-eabi-gcc
- * -O2 for each file that holds it); Helium's 8 vector registers hold 2 of its 16 accumulators.
- * Those cores take gemm_ukr_c_T's 4 x 4 blocks. */
+/* The vector kernels only where the core's registers hold their accumulators: the 64-byte one
+ * with AVX-512 (32 registers of 64 bytes; also compiled, for the CPUs that have it, by an
+ * x86-64 build that dispatches at run time), the 32-byte one with AVX2 + FMA (16 of 32 bytes)
+ * and on aarch64 (32 of 16 bytes; its 8 accumulators take 16).  Other cores take gemm_ukr_c_T's
+ * 4 x 4 blocks, in 4-float vectors where they have them (SSE2, 32-bit NEON, Helium): a core
+ * without vectors (Cortex-M4/M7, RV32F) would get each 64-byte operation split into 16 scalar
+ * ones (a 62 KB micro-kernel whose 256 accumulators live on the stack, and 20 s of
+ * arm-none-eabi-gcc -O2 for each file that holds it), and Helium's 8 vector registers hold 2
+ * of its 16 accumulators. */
 #if defined(__GNUC__) && !defined(__TINYC__) && !defined(O2C_NO_VECTOR) &&                       \
-    ((O2C_V4 && !defined(O2C_MVE)) || O2C_X86_DISPATCH)
+    (O2C_X86_DISPATCH || defined(__AVX512F__) || defined(__aarch64__) ||                         \
+     (defined(__AVX2__) && defined(__FMA__)))
 #define GEMM_VECTOR 1
-/* 64-bit Arm (32 registers of 16 bytes): the 32-byte-vector kernel below, whose 8 accumulators
- * take 16 of them (the 64-byte one's 16 would need 64) */
-#if defined(__aarch64__)
+#if defined(__aarch64__) || (!O2C_X86_DISPATCH && !defined(__AVX512F__))
 #define GEMM_V32 1
 #else
 #define GEMM_V32 0
