@@ -26,7 +26,8 @@
  *   B: for each K block pc, for each NR-column panel (padded with zeros): kc x NR, k-major.
  *      Block pc starts at pc * Np, its panel j at j * kc.
  * The micro-kernel is 8 x (two 64-byte vectors): 8 x 32 for float, 16 accumulators, written
- * with GCC/Clang vector extensions; GCC splits 64-byte vectors on targets with narrower ones.
+ * with GCC/Clang vector extensions, on AVX-512; AVX2 and aarch64 take 32-byte sub-tiles, other
+ * cores 4 x 4 blocks (GEMM_VECTOR below).
  * M < MR takes gemm_small_T instead: no MR padding (an 8-row tile for one row wasted 7/8 of
  * the work), A and row-major B read in place, a 1-row or 4-row kernel over NR-column panels.
  * Other compilers (tcc, MSVC) and cores without vector registers (Cortex-M4/M7, RV32F) get
@@ -454,12 +455,12 @@ static void gemm_ukr_v32_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c
 #endif
 
 #if !GEMM_VECTOR || O2C_X86_DISPATCH
-/* Plain C (tcc, cores without vectors, Helium, x86 CPUs without AVX2): the tile in 4 x 4
+/* Plain C (tcc, cores without vectors, Helium, SSE2 or 32-bit NEON builds, x86 CPUs without
+ * AVX2 in a dispatching build): the tile in 4 x 4
  * blocks, each block in 16 scalars over the kc panels, 8 loads to 16 multiply-adds (a Cortex-M4F
  * or an RV32F core has 32 float registers), or with 4-float vectors (O2C_V4: Helium's 8 vector
  * registers) in 4 accumulators, a load of B and 4 multiply-adds by A's elements; only the blocks
- * of the mr x nr corner are computed.  Each element sums its products in k order, as the
- * vector kernels do. */
+ * of the mr x nr corner are computed, each element's products summed in k order. */
 O2C_KERNEL
 static void gemm_ukr_c_T(int64_t kc, const T *a, const T *b, int64_t ldb, T *c, int64_t ldc,
                          int64_t mr, int64_t nr, int first, const gemm_epi_T *ep, int64_t i0,
