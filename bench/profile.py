@@ -1,6 +1,7 @@
 """Where the time goes: per node and per op type, onnx2c's generated C against ONNX Runtime.
 
     /usr/bin/python3 bench/profile.py MODEL [--threads T] [--runs N] [--warmup W] [--top K]
+                                      [--scaling [--rounds R]]
                                       [--build-dir DIR] [--onnx2c PATH] [--work DIR] [--no-ort]
 
 MODEL is a bench model (bench/models.py; the int8 q_* models too), made by bench/run.sh or
@@ -188,7 +189,8 @@ def table(header, rows, right=()):
     return "\n".join(out)
 
 
-def profile_c(a, name, d, dest, threads):
+def build_c(name, a, dest):
+    """The profile build of NAME in DEST (skipped when up to date): the executable's path."""
     os.makedirs(dest, exist_ok=True)
     log = {"commands": []}
     exe, err = run.build_model(name, a.models_dir, log, dest=dest, exe_name="bench_profile",
@@ -200,6 +202,11 @@ def profile_c(a, name, d, dest, threads):
             err += ("\n  (%s declares no %s_profile: this onnx2c has no profile build; use one "
                     "with main's 'Profile build' commit)" % (h, name))
         sys.exit("profile: %s\n  %s" % (err, "\n  ".join(log["commands"])))
+    return exe
+
+
+def run_c(a, exe, d, threads):
+    """One profiled run of the driver: (nodes, totals, output check)."""
     args = [exe, "--data", d, "--runs", str(a.runs), "--warmup", str(a.warmup), "--profile"]
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     print("profile: OMP_NUM_THREADS=%d %s" % (threads, run.shjoin(args)), flush=True)
@@ -211,6 +218,10 @@ def profile_c(a, name, d, dest, threads):
         sys.exit("profile: the driver printed no profile (%s)" % r.stdout[-300:])
     check = next((ln.split()[1] for ln in r.stdout.splitlines() if ln.startswith("check ")), "")
     return nodes, totals, check
+
+
+def profile_c(a, name, d, dest, threads):
+    return run_c(a, build_c(name, a, dest), d, threads)
 
 
 def profile_ort(a, name, threads):
@@ -407,6 +418,83 @@ def report(a, name, threads, c_nodes, c_tot, check, o_nodes, o_tot, o_err, model
             ratio(c_median, o_median),
             "; %s against ORT without its profiler" % ratio(c_median, plain[0]) if plain else ""))
 
+def scaling(a, name, d, dest, model_path):
+    """--scaling: each node's time on 1 thread and on a.threads, the two alternating for
+    a.rounds rounds (a node's time: the median over the rounds of its per-run a.stat), and
+    ORT's whole run the same way (its profiler off).  Where the threads gain least."""
+    exe = build_c(name, a, dest)
+    per = {1: collections.defaultdict(list), a.threads: collections.defaultdict(list)}
+    tot = {1: [], a.threads: []}
+    ort = {1: [], a.threads: []}
+    info, order, check = {}, [], ""
+    for _ in range(a.rounds):
+        for t in (1, a.threads):
+            nodes, totals, ck = run_c(a, exe, d, t)
+            check = check or ck
+            for n in nodes:
+                if n["note"]:
+                    continue
+                if n["name"] not in info:
+                    info[n["name"]] = n
+                    order.append(n["name"])
+                per[t][n["name"]].append(n[a.stat] or 0.0)
+            tot[t].append(totals["total"][0])
+            if not a.no_ort:
+                _, o_tot, o_err = profile_ort(a, name, t)
+                if o_tot and "plain" in o_tot:
+                    ort[t].append(o_tot["plain"][0])
+    T = a.threads
+    g = Graph(model_path)
+    med = run.median
+    rows = []
+    for nm in order:
+        t1, tn = med(per[1][nm]), med(per[T][nm])
+        op = info[nm]["op"]
+        if op == "Conv" and nm in g.kinds:
+            op += " (%s)" % g.kinds[nm]
+        rows.append((t1, tn, op, info[nm]["shape"], nm))
+    sum1 = sum(r[0] for r in rows)
+    gain = sum(r[0] - r[1] for r in rows)
+    print()
+    print("%s: 1 against %d threads, %d rounds alternating, each %d runs after %d warm-up; "
+          "node times: %s per run; output check: %s" % (name, T, a.rounds, a.runs, a.warmup,
+                                                        a.stat, check or "-"))
+    print("whole run (median of the rounds' medians): onnx2c %s ms -> %s ms, speed-up %s%s" % (
+        fmt(med(tot[1])), fmt(med(tot[T])), ratio(med(tot[1]), med(tot[T])),
+        "; ORT %s ms -> %s ms, speed-up %s" % (fmt(med(ort[1])), fmt(med(ort[T])),
+                                                ratio(med(ort[1]), med(ort[T])))
+        if ort[1] and ort[T] else ""))
+    print("spread (max - min) / median of the whole runs: onnx2c 1T %.0f%%, %dT %.0f%%" % (
+        100.0 * (max(tot[1]) - min(tot[1])) / med(tot[1]), T,
+        100.0 * (max(tot[T]) - min(tot[T])) / med(tot[T])))
+    kinds = collections.OrderedDict()
+    for t1, tn, op, _, _ in rows:
+        k = kinds.setdefault(op, [0, 0.0, 0.0])
+        k[0] += 1
+        k[1] += t1
+        k[2] += tn
+    print()
+    print("By op (and Conv kind), sorted by the time the threads leave on the table "
+          "(1T / %d - %dT):" % (T, T))
+    krows = sorted(kinds.items(), key=lambda kv: -(kv[1][2] - kv[1][1] / T))
+    print(table(["op", "nodes", "1T ms", "%dT ms" % T, "speed-up", "share of 1T"],
+                [[op, str(k[0]), fmt(k[1]), fmt(k[2]), ratio(k[1], k[2]), share(k[1], sum1)]
+                 for op, k in krows],
+                right=(1, 2, 3, 4, 5)))
+    print()
+    print("Top %d nodes by the time the threads leave on the table (1T / %d - %dT):" % (
+        a.top, T, T))
+    top = sorted(rows, key=lambda r: -(r[1] - r[0] / T))[:a.top]
+    print(table(["#", "1T ms", "%dT ms" % T, "speed-up", "lost ms", "op", "shape", "node"],
+                [[str(i + 1), fmt(r[0]), fmt(r[1]), ratio(r[0], r[1]), fmt(r[1] - r[0] / T),
+                  r[2], r[3], r[4]] for i, r in enumerate(top)],
+                right=(0, 1, 2, 3, 4)))
+    print()
+    print("node times sum to %s ms on 1 thread and %s ms on %d: the threads saved %s ms, "
+          "%s of the 1-thread time" % (fmt(sum1), fmt(sum1 - gain), T, fmt(gain),
+                                        share(gain, sum1)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("model", help="a bench model: %s" % " ".join(run.ORDER + run.QUANT))
@@ -424,6 +512,10 @@ def main():
     ap.add_argument("--work", help="where the profile build goes (default "
                                    "BUILD/bench/MODEL/profile)")
     ap.add_argument("--no-ort", action="store_true", help="onnx2c's side only")
+    ap.add_argument("--scaling", action="store_true",
+                    help="per node, 1 thread against --threads (>= 2), alternating for "
+                         "--rounds rounds: where the threads gain least; ORT's whole run beside")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of --scaling (default 3)")
     a = ap.parse_args()
     name = a.model
     if name not in run.ORDER + run.QUANT:
@@ -442,6 +534,11 @@ def main():
                  "bench/make_models.py --out %s %s)" % (model, a.models_dir, name))
     if not os.access(run.ONNX2C, os.X_OK):
         sys.exit("profile: no onnx2c at %s (build it, or pass --onnx2c)" % run.ONNX2C)
+    if a.scaling:
+        if a.threads < 2 or a.rounds < 1:
+            sys.exit("profile: --scaling needs --threads >= 2 and --rounds >= 1")
+        scaling(a, name, d, dest, model)
+        return
     c_nodes, c_tot, check = profile_c(a, name, d, dest, a.threads)
     o_nodes, o_tot, o_err = profile_ort(a, name, a.threads)
     for n in c_nodes + (o_nodes or []):
