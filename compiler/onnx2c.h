@@ -332,6 +332,8 @@ struct Value {
     Sym *bytes;              /* size in bytes */
     int buf;                 /* 1 + the workspace buffer it lives in (values that alias or run
                               * in place share one), 0 outside the workspace */
+    Value *within;           /* the Concat output this input was placed inside (its producer
+                              * writes its block there; the Concat copies nothing of it), or NULL */
     bool param;              /* an initializer of the model (ir_set_const): --report's parameters */
     const char *pp_if;       /* a constant only some targets use: its array and pointer are
                               * emitted under `#if pp_if` (a macro of the kernels) */
@@ -583,11 +585,15 @@ void lower_report(Compiler *c, FILE *f);
 /* ------------------------------------------------------------------ plan.c
  * Liveness-based placement of temporaries and kernel scratch in the one caller-provided
  * workspace.  Offsets and the total are Syms.  Buffers are 64-byte aligned.  Reshape-family
- * outputs alias their input; elementwise ops run in place on an input that dies there. */
+ * outputs alias their input; elementwise ops run in place on an input that dies there; a
+ * Concat's inputs are written by their producers inside its output when contiguous there. */
 void plan_graph(Compiler *c);
 /* True when a and b live at the same bytes of the workspace (an alias, or an op run in place):
  * a copy from one to the other is nothing. */
 bool plan_same_buffer(const Value *a, const Value *b);
+/* layout.c, for the plan: the element of Concat n's output at which input k's block starts,
+ * when that block is contiguous there (every dim before the axis is 1), else NULL. */
+Sym *concat_block_at(Compiler *c, const Node *n, int k);
 /* The bytes of scratch (Node.scratch) the kernel of node n may use under the current options,
  * for kernels that choose a tile or a variant by memory: -1 when there is no limit (the
  * default mode).  Under --memory-first: the headroom under the largest sum of live tensors at

@@ -100,17 +100,58 @@ static bool in_ws(const Value *v) {
 /* ---- groups of values that share bytes (union-find on value ids) */
 
 typedef struct Groups {
+    SymCtx *s;
     int *parent;          /* by value id */
     int *end;             /* by root id: the last node the group is live at */
     unsigned char *ws;    /* by value id: in the workspace */
+    /* by value id: where its bytes start from its parent's (NULL: at them), and whether the
+     * way to its root goes through a Concat input placed inside the output (its bytes then
+     * lie within the root's: they do not size the group's buffer) */
+    Sym **poff;
+    unsigned char *inner;
+    unsigned char *holds; /* by root id: the group holds a Concat's inputs at offsets */
 } Groups;
 
 static int root_of(Groups *gr, int v) {
-    while (gr->parent[v] != v) {
-        gr->parent[v] = gr->parent[gr->parent[v]];
-        v = gr->parent[v];
+    const int p = gr->parent[v];
+    if (p == v)
+        return v;
+    const int r = root_of(gr, p); /* short paths: every union joins a root to a root */
+    if (p != r) {
+        gr->poff[v] = !gr->poff[p] ? gr->poff[v]
+                      : !gr->poff[v] ? gr->poff[p]
+                                     : sym_add(gr->s, gr->poff[v], gr->poff[p]);
+        gr->inner[v] |= gr->inner[p];
+        gr->parent[v] = r;
     }
-    return v;
+    return r;
+}
+
+/* Value v's bytes from its group's root's, NULL for none. */
+static Sym *off_of(Groups *gr, int v) {
+    return root_of(gr, v) == v ? NULL : gr->poff[v];
+}
+
+/* Makes value y's bytes value x's: one group joins the other.  Not when both groups hold a
+ * Concat's inputs (every value of the other group is at its root's bytes). */
+static bool join(Groups *gr, int x, int y) {
+    const int rx = root_of(gr, x), ry = root_of(gr, y);
+    if (rx == ry || (gr->holds[rx] && gr->holds[ry]))
+        return false;
+    if (gr->holds[ry]) { /* x's group goes to y's place inside y's */
+        gr->parent[rx] = ry;
+        gr->poff[rx] = off_of(gr, y);
+        gr->inner[rx] = gr->inner[y];
+        if (gr->end[rx] > gr->end[ry])
+            gr->end[ry] = gr->end[rx];
+    } else {
+        gr->parent[ry] = rx;
+        gr->poff[ry] = off_of(gr, x);
+        gr->inner[ry] = x != rx && gr->inner[x];
+        if (gr->end[ry] > gr->end[rx])
+            gr->end[rx] = gr->end[ry];
+    }
+    return true;
 }
 
 /* May node n (index i) write its output y over input k? */
@@ -133,14 +174,55 @@ static bool can_run_in_place(Groups *gr, const Node *n, int i, int k, const Valu
     return true;
 }
 
+/* Concat n: its inputs that are one contiguous block of its output y each, in the workspace
+ * and in a group of their own (no other input shares it, none holds another Concat's inputs),
+ * join y's group at their block: their producers write them there and the Concat copies
+ * nothing of them (SqueezeNet's Fire modules: the two expand convolutions write the halves of
+ * the output; on two threads each thread's part stays in its cache for the next layer). */
+static void concat_inside(Compiler *c, Node *n, Groups *gr) {
+    Value *y = n->out[0];
+    if (!y || !gr->ws[y->id] || y->rank < 1 || gr->holds[root_of(gr, y->id)])
+        return;
+    const int ry = root_of(gr, y->id);
+    const Sym *es = sym_const(c->sym, (int64_t)dtype_size(y->dtype));
+    for (int k = 0; k < n->nin; k++) {
+        Value *x = n->in[k];
+        if (!x || !gr->ws[x->id] || x->dtype != y->dtype)
+            continue;
+        const int rx = root_of(gr, x->id);
+        bool alone = rx != ry && !gr->holds[rx];
+        for (int j = 0; j < n->nin && alone; j++)
+            alone = j == k || !n->in[j] || !gr->ws[n->in[j]->id] ||
+                    root_of(gr, n->in[j]->id) != rx;
+        Sym *at = alone ? concat_block_at(c, n, k) : NULL;
+        if (at)
+            at = sym_mul(c->sym, at, (Sym *)es);
+        /* at a multiple of 64 bytes, as every buffer: then so is every block's end but the
+         * last one's, which is the output's */
+        if (!at || sym_mod(c->sym, at, sym_const(c->sym, 64)) != sym_const(c->sym, 0))
+            continue;
+        gr->parent[rx] = ry;
+        gr->poff[rx] = at;
+        gr->inner[rx] = 1;
+        gr->holds[ry] = 1;
+        if (gr->end[rx] > gr->end[ry])
+            gr->end[ry] = gr->end[rx];
+        x->within = y;
+    }
+}
+
 /* Builds the groups of the values the nodes 0..upto define.  last[v]: the last node that reads
- * value v (-1: none). */
-static void build_groups(Compiler *c, int upto, const int *last, Groups *gr) {
+ * value v (-1: none).  concat: place Concat inputs inside the output (concat_inside). */
+static void build_groups(Compiler *c, int upto, const int *last, Groups *gr, bool concat) {
     Graph *g = c->g;
     Arena *a = c->arena;
+    gr->s = c->sym;
     gr->parent = arena_alloc(a, sizeof(int) * (size_t)(g->nvalues + 1));
     gr->end = arena_alloc(a, sizeof(int) * (size_t)(g->nvalues + 1));
     gr->ws = arena_alloc(a, (size_t)g->nvalues + 1);
+    gr->poff = arena_alloc(a, sizeof(Sym *) * (size_t)(g->nvalues + 1));
+    gr->inner = arena_alloc(a, (size_t)g->nvalues + 1);
+    gr->holds = arena_alloc(a, (size_t)g->nvalues + 1);
     for (int v = 0; v < g->nvalues; v++) {
         gr->parent[v] = v;
         gr->end[v] = -1;
@@ -165,10 +247,15 @@ static void build_groups(Compiler *c, int upto, const int *last, Groups *gr) {
         Value *x = n->in[0], *y = n->out[0];
         if (!x || !y || !gr->ws[x->id] || !gr->ws[y->id] || x->dtype != y->dtype)
             continue;
-        int rx = root_of(gr, x->id);
-        gr->parent[y->id] = rx;
-        if (gr->end[y->id] > gr->end[rx])
-            gr->end[rx] = gr->end[y->id];
+        join(gr, x->id, y->id);
+    }
+    /* then a Concat's inputs inside its output, before anything runs in place: an op that
+     * writes over such an input must see that the output keeps those bytes alive */
+    for (int i = 0; concat && i <= upto; i++) {
+        Node *n = g->nodes[i];
+        static const char *const cat[] = {"Concat", NULL};
+        if (!n->dead && n->nout == 1 && op_in(n, cat))
+            concat_inside(c, n, gr);
     }
     for (int i = 0; i <= upto; i++) {
         Node *n = g->nodes[i];
@@ -179,19 +266,16 @@ static void build_groups(Compiler *c, int upto, const int *last, Groups *gr) {
         if (!y || !gr->ws[y->id])
             continue;
         for (int k = 0; k < n->nin && k < 8; k++) {
-            if (!(mask & (1u << k)) || !can_run_in_place(gr, n, i, k, y))
+            if (!(mask & (1u << k)) || !can_run_in_place(gr, n, i, k, y) ||
+                !join(gr, n->in[k]->id, y->id))
                 continue;
-            int rx = root_of(gr, n->in[k]->id), ry = root_of(gr, y->id);
-            gr->parent[ry] = rx;
-            if (gr->end[ry] > gr->end[rx])
-                gr->end[rx] = gr->end[ry];
             break;
         }
     }
 }
 
 bool plan_same_buffer(const Value *a, const Value *b) {
-    return a && b && a->buf > 0 && a->buf == b->buf;
+    return a && b && a->buf > 0 && a->buf == b->buf && a->offset == b->offset;
 }
 
 /* ---- placement with constant sizes: offsets over lifetimes */
@@ -563,12 +647,15 @@ void plan_graph(Compiler *c) {
     for (int v = 0; v < g->nvalues; v++)
         last[v] = g->values[v]->last_use;
     Groups gr;
-    build_groups(c, g->nnodes - 1, last, &gr);
+    build_groups(c, g->nnodes - 1, last, &gr, true);
     /* one buffer per group (in order of its first node: a group's root is its first value),
      * then each node's scratch */
     PBuf *bufs = arena_alloc(a, sizeof(PBuf) * (size_t)(g->nvalues + g->nnodes + 1));
     int nb = 0;
     int *buf_of_root = arena_alloc(a, sizeof(int) * (size_t)(g->nvalues + 1));
+    Sym **sub = arena_alloc(a, sizeof(Sym *) * (size_t)(g->nvalues + 1));
+    for (int v = 0; v <= g->nvalues; v++)
+        buf_of_root[v] = -1;
     bool all_const = true;
     for (int i = 0; i < g->nnodes; i++) {
         Node *n = g->nodes[i];
@@ -580,11 +667,18 @@ void plan_graph(Compiler *c) {
                 continue;
             v->bytes = align64(c, sym_mul(s, ir_numel(c, v), sym_const(s, (int64_t)dtype_size(v->dtype))));
             int r = root_of(&gr, v->id);
-            if (r == v->id) {
+            sub[v->id] = off_of(&gr, v->id);
+            /* a group's buffer from its first value's node (a Concat's output, the root of its
+             * group, comes after the inputs inside it), sized by the values not inside another */
+            if (buf_of_root[r] < 0) {
                 buf_of_root[r] = nb;
-                bufs[nb++] = (PBuf){.size = v->bytes, .start = i, .end = gr.end[r], .node = -1};
-            } else if (bufs[buf_of_root[r]].size != v->bytes) /* a Reshape: equal at run time */
-                bufs[buf_of_root[r]].size = sym_max(s, bufs[buf_of_root[r]].size, v->bytes);
+                bufs[nb++] = (PBuf){.size = NULL, .start = i, .end = gr.end[r], .node = -1};
+            }
+            PBuf *pb = &bufs[buf_of_root[r]];
+            if (!gr.inner[v->id] || r == v->id)
+                pb->size = !pb->size ? v->bytes
+                           : pb->size != v->bytes ? sym_max(s, pb->size, v->bytes) /* a Reshape */
+                                                  : pb->size;
             v->buf = buf_of_root[r] + 1;
         }
         if (n->scratch)
@@ -620,9 +714,12 @@ void plan_graph(Compiler *c) {
     plan->nbufs = nb;
     plan->bufs = bufs;
     g->plan = plan;
-    for (int j = 0; j < g->nvalues; j++)
-        if (g->values[j]->buf)
-            g->values[j]->offset = bufs[g->values[j]->buf - 1].offset;
+    for (int j = 0; j < g->nvalues; j++) {
+        Value *v = g->values[j];
+        if (v->buf)
+            v->offset = sub[v->id] ? sym_add(s, bufs[v->buf - 1].offset, sub[v->id])
+                                   : bufs[v->buf - 1].offset;
+    }
     for (int b = 0; b < nb; b++)
         if (bufs[b].node >= 0)
             g->nodes[bufs[b].node]->scratch_offset = bufs[b].offset;
@@ -652,7 +749,7 @@ int64_t plan_scratch_budget(Compiler *c, const Node *n) {
                 last[m->in[k]->id] = i;
     }
     Groups gr;
-    build_groups(c, upto, last, &gr);
+    build_groups(c, upto, last, &gr, false);
     /* live bytes at each node up to n: each group from its first value's node to its end */
     int64_t *at = arena_alloc(a, sizeof(int64_t) * (size_t)(upto + 2));
     for (int i = 0; i <= upto; i++) {

@@ -229,6 +229,21 @@ static void emit_piece(Compiler *c, Emit *e, const Piece *p, Value *dst) {
     buf_free(&si);
 }
 
+Sym *concat_block_at(Compiler *c, const Node *n, int k) {
+    const Pieces *ps = n->priv;
+    (void)c;
+    if (!ps || k < 0 || k >= ps->n || ps->p[k].dnext || ps->p[k].src != n->in[k] ||
+        ps->p[k].sbase != K(c, 0))
+        return NULL;
+    /* dense in the destination too: each dim of more than one element has the source's
+     * stride there */
+    const Piece *p = &ps->p[k];
+    for (int d = 0; d < p->rank; d++)
+        if (p->size[d] != K(c, 1) && p->dstride[d] != p->sstride[d])
+            return NULL;
+    return p->dbase;
+}
+
 void emit_pieces(Compiler *c, Emit *e, Node *n) {
     const Pieces *ps = n->priv;
     bool running = false;
@@ -236,6 +251,10 @@ void emit_pieces(Compiler *c, Emit *e, Node *n) {
         Value *y = n->out[ps->p[i].out];
         if (y->data || y->kv) /* folded: written from its known contents */
             continue;
+        if (ps->p[i].src && ps->p[i].src->within == y) {
+            emit_line(e, "/* %s: written in place by its producer */", ps->p[i].src->cname);
+            continue;
+        }
         if (ps->p[i].dnext && !running) {
             emit_line(e, "int64_t off = 0;");
             running = true;

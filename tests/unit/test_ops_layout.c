@@ -101,7 +101,8 @@ Test(layout, cases, .timeout = 600) {
         "pad_axes_op18", "pad_constant_sym", "pad_edge_sym", "pad_op2", "pad_reflect_sym", "pad_shape_pads",
         "slice_neg_steps_sym", "slice_op1", "slice_sym", "spacetodepth_sym", "split_equal_sym",
         "split_num_outputs_op18", "split_op11", "split_sizes_sym", "split_zero",
-        "transpose_default_sym",
+        "transpose_default_sym", "concat_inplace_fire_sym", "concat_inplace_mixed",
+        "concat_inplace_nested_sym", "concat_inplace_strided_sym",
     };
     tu_run_cases(LAY "cases", names, sizeof names / sizeof *names, "--strict");
 }

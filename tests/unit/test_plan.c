@@ -50,18 +50,45 @@ static int64_t ev(const Sym *e, const int64_t *dims) {
 }
 
 typedef struct Region {
-    int64_t off, bytes;
+    int64_t off, bytes, real; /* real: the value's own bytes (bytes: rounded up to 64) */
     int from, to; /* live at nodes from..to */
     const Value *v; /* NULL: a node's scratch */
     int node;
 } Region;
 
+/* Region in lies inside region out as a block of a Concat's output (compiler/plan.c's
+ * concat_inside): out is that output, or at all its bytes (an alias, or an op in place over
+ * it), and in is one of the Concat's inputs placed there (Value.within), or at its bytes. */
+static bool concat_block(Compiler *c, const Region *in, const Region *out, const int64_t *dims) {
+    const Graph *g = c->g;
+    if (!in->v || !out->v || in->v->buf != out->v->buf || in->off < out->off ||
+        in->off + in->real > out->off + out->real)
+        return false;
+    for (int i = 0; i < g->nnodes; i++) {
+        const Node *n = g->nodes[i];
+        const Value *o = n->nout == 1 ? n->out[0] : NULL;
+        if (n->dead || strcmp(n->op_type, "Concat") || !o || o->buf != out->v->buf)
+            continue;
+        for (int k = 0; k < n->nin; k++) {
+            const Value *x = n->in[k];
+            if (x && x->within == o && x->buf == in->v->buf && x->offset == in->v->offset &&
+                o->offset == out->v->offset &&
+                ev(ir_numel(c, o), dims) * (int64_t)dtype_size(o->dtype) == out->real)
+                return true;
+        }
+    }
+    return false;
+}
+
 /* The plan at dims (NULL when every size is constant) is sound: every region is 64-byte
  * aligned inside the workspace; two regions live at the same node share no byte, except a
  * value and one that aliases it or runs in place over it (same buffer, same offset), and a
- * value that runs in place (not an alias) only over values that die at its node.  Returns the
- * workspace; *tensors gets the largest sum of live workspace values at one node, *peak the same
- * with each node's scratch (the lower bound of any placement). */
+ * value that runs in place (not an alias) only over values that die at its node, and a
+ * Concat's input placed inside its output (concat_block), which an op in place over the output
+ * overwrites only once the input is dead.  Returns the workspace; *tensors gets the largest
+ * sum of live workspace buffers at one node (a buffer: the bytes of all the values in it),
+ * *peak the same with each node's scratch (the lower bound of any placement of those
+ * buffers). */
 static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors, int64_t *peak) {
     Graph *g = c->g;
     int64_t ws = ev(g->workspace, dims);
@@ -73,23 +100,40 @@ static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors,
         if (!v->buf)
             continue;
         cr_assert(v->offset && v->bytes && v->first_def >= 0);
-        r[nr++] = (Region){ev(v->offset, dims), ev(v->bytes, dims), v->first_def,
+        r[nr++] = (Region){ev(v->offset, dims), ev(v->bytes, dims),
+                           ev(ir_numel(c, v), dims) * (int64_t)dtype_size(v->dtype), v->first_def,
                            v->last_use > v->first_def ? v->last_use : v->first_def, v, -1};
     }
     for (int i = 0; i < g->nnodes; i++) {
         const Node *n = g->nodes[i];
         if (!n->dead && n->scratch)
-            r[nr++] = (Region){ev(n->scratch_offset, dims), ev(n->scratch, dims), i, i, NULL, i};
+            r[nr++] = (Region){ev(n->scratch_offset, dims), ev(n->scratch, dims),
+                               ev(n->scratch, dims), i, i, NULL, i};
     }
     for (int a = 0; a < nr; a++) {
         cr_assert(r[a].off >= 0 && r[a].off % 64 == 0 && r[a].bytes >= 0 &&
                   r[a].off + r[a].bytes <= ws, "region %d [%lld, +%lld) outside the workspace %lld",
                   a, (long long)r[a].off, (long long)r[a].bytes, (long long)ws);
         for (int b = 0; b < a; b++) {
-            if (r[a].to < r[b].from || r[b].to < r[a].from || !r[a].bytes || !r[b].bytes ||
-                r[a].off + r[a].bytes <= r[b].off || r[b].off + r[b].bytes <= r[a].off)
+            if (r[a].to < r[b].from || r[b].to < r[a].from || !r[a].real || !r[b].real ||
+                r[a].off + r[a].real <= r[b].off || r[b].off + r[b].real <= r[a].off)
                 continue;
             const Value *x = r[a].v, *y = r[b].v;
+            const bool ab = concat_block(c, &r[a], &r[b], dims),
+                       ba = !ab && concat_block(c, &r[b], &r[a], dims);
+            /* a block as large as the output (the other inputs empty) is at the same bytes:
+             * the rules below */
+            if ((ab || ba) && (r[a].off != r[b].off || r[a].real != r[b].real)) {
+                const Region *in = ab ? &r[a] : &r[b], *out = ab ? &r[b] : &r[a];
+                /* an op in place over the Concat's output (not the output, not an alias of
+                 * it) comes after every read of the blocks inside */
+                const Node *p = out->v->producer;
+                if (strcmp(p->op_type, "Concat") && !is_alias_op(p))
+                    cr_assert(in->v->last_use <= out->v->first_def,
+                              "'%s' runs in place over '%s', whose block '%s' is read later",
+                              out->v->name, p->in[0] ? p->in[0]->name : "?", in->v->name);
+                continue;
+            }
             cr_assert(x && y && x->buf == y->buf && r[a].off == r[b].off,
                       "'%s' and '%s' are live at once and overlap", x ? x->name : "(scratch)",
                       y ? y->name : "(scratch)");
@@ -102,10 +146,25 @@ static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors,
                 reads |= p->in[k] && p->in[k]->buf == late->buf;
             cr_assert(reads, "'%s' shares the bytes of '%s' without reading them", late->name,
                       early->name);
-            if (!is_alias_op(p))
+            /* a Concat's output over its one (non-empty) block: an alias of it */
+            if (!is_alias_op(p) && !(!strcmp(p->op_type, "Concat") && (ab || ba)))
                 cr_assert(early->last_use <= late->first_def, "'%s' runs in place over '%s', "
                           "which is read later", late->name, early->name);
         }
+    }
+    /* each buffer's bytes: from its lowest offset to the highest end of a value in it */
+    int64_t *blo = calloc((size_t)(g->nvalues + 2), sizeof *blo);
+    int64_t *bhi = calloc((size_t)(g->nvalues + 2), sizeof *bhi);
+    cr_assert(blo && bhi);
+    for (int a = 0; a < nr; a++) {
+        if (!r[a].v)
+            continue;
+        const int b = r[a].v->buf;
+        cr_assert(b > 0 && b <= g->nvalues + 1);
+        if (!bhi[b] || r[a].off < blo[b])
+            blo[b] = r[a].off;
+        if (r[a].off + r[a].bytes > bhi[b])
+            bhi[b] = r[a].off + r[a].bytes;
     }
     int64_t top = 0, top_all = 0;
     for (int t = 0; t < g->nnodes; t++) {
@@ -122,7 +181,7 @@ static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors,
                 seen |= counted_buf[k] == r[a].v->buf;
             if (!seen && nc < 4096) {
                 counted_buf[nc++] = r[a].v->buf;
-                sum += r[a].bytes;
+                sum += bhi[r[a].v->buf] - blo[r[a].v->buf];
             }
         }
         top = sum > top ? sum : top;
@@ -130,6 +189,8 @@ static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors,
     }
     *tensors = top;
     *peak = top_all;
+    free(blo);
+    free(bhi);
     free(r);
     return ws;
 }
@@ -239,6 +300,73 @@ Test(plan, elementwise_chain_in_place) {
         tu_close(&m);
     }
     free(w);
+    unlink(path);
+}
+
+/* Concat inputs placed inside the output.  x[1,16,H,W] -> Relu -> a, Neg -> b, Sigmoid -> c
+ * (a graph output); Concat(a, b, x) -> t -> Exp -> y; Abs(a) -> z (a read after the Concat).
+ * a and b get the output's bytes (Value.within), x (a graph input) and c (an output) do not
+ * count; the Exp runs in place over t only once a is read.  At 16 x 4 x 4: the workspace is
+ * t alone (3 x 1024 bytes) where it was t plus a and b; the generated code copies only x. */
+static void inspect_concat(Compiler *c, void *user) {
+    int *within = user;
+    inspect_plan(c, (Seen *)(void *)(within + 4));
+    for (int i = 0; i < c->g->nvalues; i++) {
+        const Value *v = c->g->values[i];
+        if (v->within && !strcmp(v->within->name, "t"))
+            within[!strcmp(v->name, "a") ? 0 : !strcmp(v->name, "b") ? 1 : 2]++;
+    }
+}
+
+Test(plan, concat_inputs_inside_output) {
+    char path[128];
+    model_path(path, sizeof path, "concat");
+    MgGraph *g = mg_new(13);
+    MgDim d[4] = {{NULL, 1}, {NULL, 16}, {"H", 4}, {"W", 4}};
+    mg_input(g, "x", MG_FLOAT, 4, d);
+    mg_node(g, "Relu", "relu", 1, (const char *[]){"x"}, 1, (const char *[]){"a"});
+    mg_node(g, "Neg", "neg", 1, (const char *[]){"x"}, 1, (const char *[]){"b"});
+    MgNode *cn = mg_node(g, "Concat", "cat", 3, (const char *[]){"a", "b", "x"}, 1,
+                         (const char *[]){"t"});
+    mg_attr_int(cn, "axis", 1);
+    mg_node(g, "Exp", "exp", 1, (const char *[]){"t"}, 1, (const char *[]){"y"});
+    mg_node(g, "Abs", "abs", 1, (const char *[]){"a"}, 1, (const char *[]){"z"});
+    mg_output(g, "y", MG_FLOAT, -1, NULL);
+    mg_output(g, "z", MG_FLOAT, -1, NULL);
+    mg_write(g, path);
+    static const int64_t dimv[3][4] = {{4, 4}, {1, 3}, {5, 2}};
+    for (int mf = 0; mf < 2; mf++) {
+        struct {
+            int within[4];
+            Seen s;
+        } u = {{0}, {.dims = dimv, .ndims_vec = 3}};
+        TuModel m;
+        open_opts(&m, path, mf, inspect_concat, &u, NULL, NULL);
+        cr_assert(u.within[0] == 1 && u.within[1] == 1 && u.within[2] == 0,
+                  "inside t: a %d, b %d, others %d", u.within[0], u.within[1], u.within[2]);
+        cr_assert_eq(m.wsize(dimv[0]), 3 * 16 * 16 * 4, "workspace %lld at 4 x 4",
+                     (long long)m.wsize(dimv[0]));
+        cr_assert_eq(count(m.o.c_src, "memcpy("), 1, "the Concat copies x only");
+        for (int k = 0; k < 3; k++) {
+            const int64_t n = 16 * dimv[k][0] * dimv[k][1];
+            float *x = tu_random_floats(n, 7 + (unsigned)k), *y = malloc(sizeof(float) * 3 * n),
+                  *z = malloc(sizeof(float) * n), *wy = malloc(sizeof(float) * 3 * n),
+                  *wz = malloc(sizeof(float) * n);
+            cr_assert(y && z && wy && wz);
+            for (int64_t i = 0; i < n; i++) {
+                const float a = x[i] > 0 ? x[i] : 0;
+                wy[i] = expf(a);
+                wy[n + i] = expf(-x[i]);
+                wy[2 * n + i] = expf(x[i]);
+                wz[i] = a;
+            }
+            cr_assert_eq(tu_run(&m, dimv[k], (const void *[]){x}, (void *[]){y, z}), 0);
+            tu_expect_close(y, wy, 3 * n);
+            tu_expect_close(z, wz, n);
+            free(x), free(y), free(z), free(wy), free(wz);
+        }
+        tu_close(&m);
+    }
     unlink(path);
 }
 

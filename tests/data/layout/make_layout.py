@@ -313,6 +313,84 @@ def write_cases():
         sets.append(([x], [x.transpose()]))
     case("transpose_default_sym", m, sets)
 
+    concat_inplace_cases()
+
+
+def concat_inplace_cases():
+    """Concat inputs that the plan places inside the output (their producers write there and
+    the Concat copies nothing of them), and the ones it must not: a graph input, an input given
+    twice, an input of two Concats, a nested Concat, a block that is not contiguous or not at a
+    multiple of 64 bytes, an input read after the Concat, in-place ops before and after,
+    aliases (Reshape) on both sides.  Blocks of 16 floats a row, so that most start at a
+    multiple of 64 bytes."""
+    H, W = "H", "W"
+    nd = helper.make_node
+    sig = lambda v: 1.0 / (1.0 + np.exp(-v))  # noqa: E731
+    relu = lambda v: np.maximum(v, 0)  # noqa: E731
+
+    # Fire-like, symbolic H x W (offsets are expressions): two branches written inside y0;
+    # e1 read again after the Concat; y0 read by an op that runs in place over it
+    m = make("concat_inplace_fire_sym", [
+        nd("Sigmoid", ["x"], ["s"]), nd("Relu", ["s"], ["e1"]), nd("Neg", ["s"], ["e2"]),
+        nd("Concat", ["e1", "e2"], ["y0"], axis=1), nd("Exp", ["y0"], ["y1"]),
+        nd("Tanh", ["y1"], ["y"]), nd("Add", ["e1", "e1"], ["z"])],
+        [vi("x", F, [1, 16, H, W])], [vi("y", F, None), vi("z", F, None)])
+    sets = []
+    for shp in [(1, 16, 4, 5), (1, 16, 2, 7)]:
+        x = rnd(shp)
+        sv = sig(x)
+        y0 = np.concatenate([relu(sv), -sv], axis=1)
+        sets.append(([x], [np.tanh(np.exp(y0)), relu(sv) * 2]))
+    case("concat_inplace_fire_sym", m, sets)
+
+    # a graph input beside a temporary; the same input twice; in-place chains before the
+    # Concat (u over t) and after it (w over the Concat's second block, the group's last use)
+    m = make("concat_inplace_mixed", [
+        nd("Relu", ["x"], ["t"]), nd("Sigmoid", ["t"], ["u"]), nd("Neg", ["x"], ["d"]),
+        nd("Concat", ["x", "u", "d", "d"], ["y0"], axis=1), nd("Exp", ["y0"], ["y"]),
+        nd("Abs", ["u"], ["w"]), nd("Sqrt", ["w"], ["z"])],
+        [vi("x", F, [1, 16, 3])], [vi("y", F, None), vi("z", F, None)])
+    x = rnd((1, 16, 3))
+    u = sig(relu(x))
+    case("concat_inplace_mixed", m,
+         [([x], [np.exp(np.concatenate([x, u, -x, -x], axis=1)), np.sqrt(np.abs(u))])])
+
+    # nested Concats, an input of two Concats, a Reshape (alias) as an input and of the
+    # output, axis 0 with a symbolic leading dim (always one block per input)
+    m = make("concat_inplace_nested_sym", [
+        nd("Relu", ["x"], ["a"]), nd("Neg", ["x"], ["b"]), nd("Sigmoid", ["x"], ["c"]),
+        nd("Concat", ["a", "b"], ["ab"], axis=0), nd("Concat", ["ab", "c"], ["abc"], axis=0),
+        nd("Concat", ["c", "a"], ["ca"], axis=0), nd("Reshape", ["b", "shp"], ["br"]),
+        nd("Exp", ["br"], ["bre"]), nd("Concat", ["bre", "br"], ["brr"], axis=1),
+        nd("Reshape", ["brr", "shp2"], ["brr2"]), nd("Tanh", ["brr2"], ["y3"]),
+        nd("Exp", ["abc"], ["y1"]), nd("Abs", ["ca"], ["y2"])],
+        [vi("x", F, ["N", 16])], [vi("y1", F, None), vi("y2", F, None), vi("y3", F, None)],
+        [i64("shp", [-1, 2]), i64("shp2", [-1])])
+    sets = []
+    for n_ in (3, 1):
+        x = rnd((n_, 16))
+        a, b, c = relu(x), -x, sig(x)
+        br = b.reshape(-1, 2)
+        brr = np.concatenate([np.exp(br), br], axis=1)
+        sets.append(([x], [np.exp(np.concatenate([a, b, c], axis=0)),
+                           np.abs(np.concatenate([c, a], axis=0)), np.tanh(brr.reshape(-1))]))
+    case("concat_inplace_nested_sym", m, sets)
+
+    # blocks that are not contiguous in the output (axis 2 under a dim of 2; batch N on
+    # axis 1): copied
+    m = make("concat_inplace_strided_sym", [
+        nd("Relu", ["x"], ["a"]), nd("Neg", ["x"], ["b"]),
+        nd("Concat", ["a", "b"], ["y0"], axis=2), nd("Concat", ["a", "b"], ["y1"], axis=1),
+        nd("Exp", ["y0"], ["y"]), nd("Sigmoid", ["y1"], ["z"])],
+        [vi("x", F, ["N", 2, 3])], [vi("y", F, None), vi("z", F, None)])
+    sets = []
+    for n_ in (1, 2):
+        x = rnd((n_, 2, 3))
+        a, b = relu(x), -x
+        sets.append(([x], [np.exp(np.concatenate([a, b], axis=2)),
+                           sig(np.concatenate([a, b], axis=1))]))
+    case("concat_inplace_strided_sym", m, sets)
+
 
 def write_models():
     def save(name, nodes, inputs, inits=(), opset=13):
