@@ -404,6 +404,11 @@ struct Graph {
     int nconstraints, capconstraints;
     Constraint *constraints;
     Sym *workspace;          /* plan.c: total workspace bytes */
+    Sym *scratch_slot;       /* plan.c, default mode: bytes of the slot at which every node's
+                              * scratch starts (no value lives there), or NULL.  A kernel whose
+                              * threads each take a part of its scratch puts thread t's at t x
+                              * (this / threads): the same bytes, in the same core's cache, from
+                              * node to node: scratch_part in ops/conv.c) */
     int64_t workspace_max;   /* plan.c: its bound for dims within --max, or -1 */
     Plan *plan;              /* plan.c: the buffers and their lifetimes, for plan_report */
     Sym **checked;           /* emit.c: the Syms NAME_check evaluates, children first */

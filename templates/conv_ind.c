@@ -192,19 +192,19 @@ static void conv_ind_tile_T(int64_t K, int64_t Mp, const T *A, int64_t i0, const
 #endif
 
 #if CONV_IND_VEC_T
-/* Channels [c0, c1) of the padded image (Hp x Wp, pads pt, pl; rows and columns past the
- * image zero) split into its SH x SW phase planes of Hq x Wq: element (iy, ix) to plane
- * (c, iy % SH, ix % SW) at (iy / SH, ix / SW); the grid's cells past Hp x Wp zero. */
+/* Channels [c0, c1), plane rows [q0, q1), of the padded image (Hp x Wp, pads pt, pl; rows and
+ * columns past the image zero) split into its SH x SW phase planes of Hq x Wq: element (iy, ix)
+ * to plane (c, iy % SH, ix % SW) at (iy / SH, ix / SW); the grid's cells past Hp x Wp zero. */
 O2C_KERNEL
-static void conv_ind_pad_T(const T *x, int64_t c0, int64_t c1, int64_t H, int64_t W, int64_t pt,
-                           int64_t pl, int64_t Hp, int64_t Wp, int64_t SH, int64_t SW,
-                           int64_t Hq, int64_t Wq, T *s) {
+static void conv_ind_pad_T(const T *x, int64_t c0, int64_t c1, int64_t q0, int64_t q1,
+                           int64_t H, int64_t W, int64_t pt, int64_t pl, int64_t Hp, int64_t Wp,
+                           int64_t SH, int64_t SW, int64_t Hq, int64_t Wq, T *s) {
     int64_t c, ph, pw, iq, jq;
     for (c = c0; c < c1; c++)
         for (ph = 0; ph < SH; ph++)
             for (pw = 0; pw < SW; pw++) {
                 T *d = s + ((c * SH + ph) * SW + pw) * Hq * Wq;
-                for (iq = 0; iq < Hq; iq++) {
+                for (iq = q0; iq < q1; iq++) {
                     T *dr = d + iq * Wq;
                     const int64_t iy = iq * SH + ph, sy = iy - pt;
                     const T *xr = x + (c * H + sy) * W;
@@ -271,6 +271,14 @@ static void conv_ind_units_T(int64_t u0, int64_t u1, int64_t K, int64_t M, const
     }
 }
 
+#ifdef _OPENMP
+/* The output row (and plane row) where unit u of conv_ind_units_T starts. */
+static int64_t conv_ind_row_T(int64_t u, int flat, int64_t Wq, int64_t OW, int64_t Mp) {
+    const int64_t NR = GEMM_NR_T, nmp = Mp / GEMM_MR, npan = (OW + NR - 1) / NR;
+    return flat ? u / nmp * NR / Wq : u / (npan * nmp);
+}
+#endif
+
 /* Half-tiles (16 positions) of the tiling: a tile of up to 16 positions costs one, else two. */
 static int64_t conv_ind_cost_T(int64_t n) {
     const int64_t NR = GEMM_NR_T;
@@ -310,29 +318,35 @@ static void conv_ind_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, 
                            tx / SW);
     }
 #ifdef _OPENMP
-    if (o2c_par(planes * plane >= 65536)) {
-#pragma omp parallel
-        {
-            int64_t lo, hi;
-            o2c_share(C, &lo, &hi);
-            conv_ind_pad_T(x, lo, hi, H, W, pt, pl, Hp, Wp, SH, SW, Hq, Wq, s);
-        }
-    } else
-#endif
-        conv_ind_pad_T(x, 0, C, H, W, pt, pl, Hp, Wp, SH, SW, Hq, Wq, s);
-    for (u = 0; u < CONV_IND_SLACK; u++)
-        s[planes * plane + u] = (T)0;
-#ifdef _OPENMP
     if (o2c_par((double)M * (double)K * (double)osp >= 262144.0)) {
+        /* one region: each thread copies the plane rows from its first tile's output row to
+         * the next thread's (every channel), then, after a barrier, computes its tiles, which
+         * read those rows and the next KH - 1 (the copy by channels had each thread read half
+         * of its tiles' rows from the other core, and the previous layer's output by channels;
+         * 1x1 128 -> 16 then 3x3 16 -> 64 at 55x55, 2 threads: the 3x3 0.31-0.33 -> 0.25-0.31
+         * ms, noisy machine) */
 #pragma omp parallel
         {
-            int64_t lo, hi;
-            o2c_share(units, &lo, &hi);
+            const int64_t me = omp_get_thread_num(), nt = omp_get_num_threads();
+            const int64_t lo = units * me / nt, hi = units * (me + 1) / nt;
+            const int64_t q0 = me == 0 ? 0 : conv_ind_row_T(lo, flat, Wq, OW, Mp);
+            const int64_t q1 = me == nt - 1 ? Hq : conv_ind_row_T(hi, flat, Wq, OW, Mp);
+            conv_ind_pad_T(x, 0, C, q0, q1 > q0 ? q1 : q0, H, W, pt, pl, Hp, Wp, SH, SW, Hq, Wq,
+                           s);
+            int64_t z;
+            if (me == 0)
+                for (z = 0; z < CONV_IND_SLACK; z++)
+                    s[planes * plane + z] = (T)0;
+#pragma omp barrier
             conv_ind_units_T(lo, hi, K, M, A, s, Wq, off, y, OH, OW, flat, epp);
         }
-    } else
+        return;
+    }
 #endif
-        conv_ind_units_T(0, units, K, M, A, s, Wq, off, y, OH, OW, flat, epp);
+    conv_ind_pad_T(x, 0, C, 0, Hq, H, W, pt, pl, Hp, Wp, SH, SW, Hq, Wq, s);
+    for (u = 0; u < CONV_IND_SLACK; u++)
+        s[planes * plane + u] = (T)0;
+    conv_ind_units_T(0, units, K, M, A, s, Wq, off, y, OH, OW, flat, epp);
 #else
     (void)x, (void)C, (void)H, (void)W, (void)pt, (void)pl, (void)Hp, (void)Wp, (void)SH;
     (void)SW, (void)KH, (void)KW, (void)dh, (void)dw, (void)A, (void)M, (void)bias, (void)res;

@@ -513,6 +513,39 @@ static const char *scratch_ptr(Emit *e, Node *n, const char *ct) {
                         emit_sym(e, n->scratch_offset));
 }
 
+/* Inside a parallel region: when the plan put every node's scratch in one slot (the default
+ * mode: Graph.scratch_slot), point `var` (declared by the caller, of type ct) at this thread's
+ * share of that slot, share = slot bytes / threads rounded down to 64, when `need` bytes fit
+ * in it: thread t then writes the same bytes in every node that does this, lines its own core
+ * wrote last (the caller's own split of the node's scratch moves with the node's sizes). */
+static void scratch_part(Compiler *c, Emit *e, Node *n, const char *var, const char *ct,
+                         const char *need, const char *then) {
+    if (!c->g->scratch_slot)
+        return;
+    emit_line(e, "{");
+    emit_line(e, "    const int64_t share = (int64_t)(%s) / omp_get_num_threads() / 64 * 64;",
+              emit_sym(e, c->g->scratch_slot));
+    emit_line(e, "    if (share >= %s) {", need);
+    emit_line(e, "        %s = (%s *)(void *)(ws + %s + omp_get_thread_num() * share);", var, ct,
+              emit_sym(e, n->scratch_offset));
+    if (then)
+        emit_line(e, "        %s", then);
+    emit_line(e, "    }");
+    emit_line(e, "}");
+}
+
+/* Before the `#ifdef _OPENMP` of a branch that calls scratch_part: a symbolic slot size or
+ * offset is a variable, which a build without OpenMP would leave unused. */
+static void scratch_part_keep(Compiler *c, Emit *e, Node *n) {
+    int64_t v;
+    if (!c->g->scratch_slot)
+        return;
+    if (!sym_get_const(c->g->scratch_slot, &v))
+        emit_line(e, "(void)%s;", emit_sym(e, c->g->scratch_slot));
+    if (!sym_get_const(n->scratch_offset, &v))
+        emit_line(e, "(void)%s;", emit_sym(e, n->scratch_offset));
+}
+
 /* One chunk of Winograd tiles [t0, t0 + nt): the input transform into wv, the 16 products
  * into wm, the output transform; threads share the products when par_products (and the
  * chunk is large), else each call runs serially where it is. */
@@ -600,7 +633,10 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
      * at most WINO_OWN_CM): each thread takes its own run of chunks of tiles (a static share:
      * the rows of the image the same thread wrote in the layer before), in its share of the
      * scratch up to WINO_OWN_ELEMS, every step of a chunk its own (no barrier, the chunk's
-     * data in the thread's own cache; 2 threads, ResNet-18's 64-channel layers 0.94 -> 0.86 ms).
+     * data in the thread's own cache; 2 threads, ResNet-18's 64-channel layers 0.94 -> 0.86 ms),
+     * from two panels of tiles per thread and 262144 C x M x tiles (SqueezeNet's 13x13 layers,
+     * 49 tiles, had run on one thread: each chunk below the threshold of the shared path; the
+     * whole model on 2 threads 5.10 -> 4.85 ms).
      * Else threads share each chunk's 16 points: each transforms the input for its own points
      * and multiplies them (the engine's own calls then run serially), then all transform the
      * output (256 -> 256 at 14x14 on 2 threads: 0.56 -> 0.48 ms; the input transform shared by
@@ -619,11 +655,12 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
         else
             step = arena_printf(emit_arena(e), "(%s < %lld ? %s : %lld)", wnt, (long long)cap,
                                 wnt, (long long)cap);
+        scratch_part_keep(c, e, n);
         emit_line(e, "#ifdef _OPENMP");
-        emit_line(e, "    if (o2c_par((double)(%s) * (double)(%s) * (double)(%s) >= 524288.0 "
+        emit_line(e, "    if (o2c_par((double)(%s) * (double)(%s) * (double)(%s) >= 262144.0 "
                   "&& %s >= %lld * omp_get_max_threads() "
                   "&& %s >= %lld * omp_get_max_threads())) {",
-                  M, tiles, C, tiles, 4 * pw, wnt, pw);
+                  M, tiles, C, tiles, 2 * pw, wnt, pw);
         emit_line(e, "#pragma omp parallel");
         emit_line(e, "        {");
         emit_indent(e, 3);
@@ -631,13 +668,26 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
                   pw);
         emit_line(e, "const int64_t cw = cw0 < %lld ? cw0 : %lld;", (long long)cap,
                   (long long)cap);
-        emit_line(e, "%s *const wv = wv0 + omp_get_thread_num() * 16 * %s * cw;", ct, C);
-        emit_line(e, "%s *const wm = wm0 + omp_get_thread_num() * 16 * %s * cw;", ct, M);
-        emit_line(e, "/* chunks of cw tiles (whole panels), a run of them to each thread */");
-        emit_line(e, "#pragma omp for schedule(static)");
-        emit_line(e, "for (int64_t q = 0; q < (%s + cw - 1) / cw; q++) {", tiles);
+        emit_line(e, "%s *wv = wv0 + omp_get_thread_num() * 16 * %s * cw;", ct, C);
+        emit_line(e, "%s *wm = wm0 + omp_get_thread_num() * 16 * %s * cw;", ct, M);
+        scratch_part(c, e, n, "wv", ct,
+                     arena_printf(emit_arena(e), "16 * (%s + %s) * cw * (int64_t)sizeof(%s)", C,
+                                  M, ct),
+                     arena_printf(emit_arena(e), "wm = wv + 16 * %s * cw;", C));
+        /* the panels shared evenly (196 tiles in chunks of 24 had gone 5 chunks to 4: 120
+         * tiles against 76; 32 -> 128 at 27x27 alone, 2 threads: 1.19x -> 1.38x of one), each
+         * thread's run in equal chunks of whole panels, at most cw tiles */
+        emit_line(e, "int64_t plo, phi;");
+        emit_line(e, "o2c_share((%s + %lld) / %lld, &plo, &phi);", tiles, pw - 1, pw);
+        emit_line(e, "const int64_t tlo = plo * %lld, thi = phi * %lld < %s ? phi * %lld : %s;",
+                  pw, pw, tiles, pw, tiles);
+        emit_line(e, "const int64_t nch = tlo < thi ? (thi - tlo + cw - 1) / cw : 1;");
+        emit_line(e, "const int64_t cs = ((thi - tlo + nch - 1) / nch + %lld) / %lld * %lld;",
+                  pw - 1, pw, pw);
+        emit_line(e, "/* chunks of cs <= cw tiles (whole panels), the thread's own run of them */");
+        emit_line(e, "for (int64_t t0 = tlo; t0 < thi; t0 += cs) {");
         emit_indent(e, 1);
-        emit_line(e, "const int64_t t0 = q * cw, nt = %s - t0 < cw ? %s - t0 : cw;", tiles, tiles);
+        emit_line(e, "const int64_t nt = thi - t0 < cs ? thi - t0 : cs;");
         emit_wino_chunk(e, n, act, p0, p1, false);
         emit_indent(e, -1);
         emit_line(e, "}");
@@ -911,6 +961,7 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
              * an unused variable in a build without OpenMP) */
             const char *tpad = arena_printf(emit_arena(e), "(%s + %lld) / %lld * %lld", tile,
                                             nr - 1, nr, nr);
+            scratch_part_keep(c, e, n);
             emit_line(e, "#ifdef _OPENMP");
             emit_line(e, "if (o2c_par((double)(%s) * (double)(%s) * (double)(%s) >= 262144.0 "
                          "&& %s / omp_get_max_threads() >= %lld)) {",
@@ -920,7 +971,10 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
             emit_indent(e, 2);
             emit_line(e, "const int64_t tw = %s / omp_get_num_threads() / %lld * %lld;", tpad, nr,
                       nr);
-            emit_line(e, "%s *const ct = cols + omp_get_thread_num() * %s * tw;", ct, rows);
+            emit_line(e, "%s *ct = cols + omp_get_thread_num() * %s * tw;", ct, rows);
+            scratch_part(c, e, n, "ct", ct,
+                         arena_printf(emit_arena(e), "%s * tw * (int64_t)sizeof(%s)", rows, ct),
+                         NULL);
             emit_line(e, "int64_t lo, hi;");
             emit_line(e, "o2c_share((%s + %lld) / %lld, &lo, &hi);", osp, nr - 1, nr);
             emit_line(e, "hi = hi * %lld < %s ? hi * %lld : %s;", nr, osp, nr, osp);
