@@ -13,68 +13,33 @@
 #include "o2c_template.h"
 #include "o2c_target.c"
 #include "pool_win.c"
+#include "v16_taps.c"
 #endif
 #if (defined(__AVX512F__) || defined(__AVX512BW__)) && !defined(O2C_NO_VECTOR) &&              \
     !defined(__TINYC__)
 #include <immintrin.h>
 #endif
 
-/* Float 3x3 windows with 64-byte vectors (AVX-512: in the flags, or under O2C_X86_DISPATCH a
- * function with its target attribute, taken when the CPU has it): 16 outputs at a time.  The
- * running maximum m meets the taps of a window row r in order; first: r is the window's first
- * row, whose first tap starts m.  Stride 1: taps at r + 0, 1, 2 (three loads).  Stride 2: the
- * even and odd columns of r[0..31], then the even ones of r[2..33].  Loads are masked to the e
- * elements the outputs read (the row may end there), so a row's last outputs take a vector
- * too. */
-#if (defined(__AVX512F__) || O2C_X86_DISPATCH) && !defined(O2C_NO_VECTOR) &&                    \
-    !defined(__TINYC__) && defined(__x86_64__)
+/* Float 3x3 windows with 64-byte vectors (templates/v16_taps.c): 16 outputs at a time.  The
+ * running maximum m meets the taps of a window row in order; a row's first starts m. */
+#if O2C_V16
 #define POOL_MAX_V16 1
 #ifndef POOL_MAX_V16_HELPERS
 #define POOL_MAX_V16_HELPERS
-#include <immintrin.h>
-#if O2C_X86_DISPATCH
-#define POOL_V16_TARGET O2C_TARGET_AVX512
-#define pool_v16_ok() o2c_cpu_avx512()
-#else
-#define POOL_V16_TARGET
-#define pool_v16_ok() 1
-#endif
-/* the lanes j of a load at r + b with b + j < e (e: the elements the outputs read) */
-POOL_V16_TARGET static O2C_INLINE __mmask16 pool_lanes(int64_t b, int64_t e) {
-    return e - b >= 16 ? (__mmask16)0xffff : e <= b ? (__mmask16)0 : (__mmask16)((1u << (e - b)) - 1);
-}
-POOL_V16_TARGET static O2C_INLINE __m512 pool_max3_s1(const float *r, int64_t e, int first,
-                                                      __m512 m) {
-    const __m512 a = _mm512_maskz_loadu_ps(pool_lanes(0, e), r);
-    const __m512 b = _mm512_maskz_loadu_ps(pool_lanes(1, e), r + 1);
-    const __m512 c = _mm512_maskz_loadu_ps(pool_lanes(2, e), r + 2);
-    m = first ? a : _mm512_max_ps(a, m);
-    return _mm512_max_ps(c, _mm512_max_ps(b, m));
-}
-POOL_V16_TARGET static O2C_INLINE __m512 pool_max3_s2(const float *r, int64_t e, int first,
-                                                      __m512 m) {
-    const __m512i ev = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
-    const __m512i od = _mm512_add_epi32(ev, _mm512_set1_epi32(1));
-    const __m512 lo = _mm512_maskz_loadu_ps(pool_lanes(0, e), r);
-    const __m512 hi = _mm512_maskz_loadu_ps(pool_lanes(16, e), r + 16);
-    const __m512 lo2 = _mm512_maskz_loadu_ps(pool_lanes(2, e), r + 2);
-    const __m512 hi2 = _mm512_maskz_loadu_ps(pool_lanes(18, e), r + 18);
-    const __m512 a = _mm512_permutex2var_ps(lo, ev, hi), b = _mm512_permutex2var_ps(lo, od, hi);
-    const __m512 c = _mm512_permutex2var_ps(lo2, ev, hi2);
-    m = first ? a : _mm512_max_ps(a, m);
-    return _mm512_max_ps(c, _mm512_max_ps(b, m));
-}
 /* Outputs [o2, hi) of a row (stride s 1 or 2) from the window's rows r0, r1, r2 into y */
-POOL_V16_TARGET __attribute__((unused)) static void
+O2C_V16_TARGET __attribute__((unused)) static void
 pool_max3_row(const float *r0, const float *r1, const float *r2, int64_t s, int64_t o2, int64_t hi,
               float *y) {
     for (; o2 < hi; o2 += 16) {
         const int64_t i = o2 * s, n = hi - o2 < 16 ? hi - o2 : 16, e = (n - 1) * s + 3;
-        const __m512 z = _mm512_setzero_ps();
-        __m512 m = s == 1 ? pool_max3_s1(r0 + i, e, 1, z) : pool_max3_s2(r0 + i, e, 1, z);
-        m = s == 1 ? pool_max3_s1(r1 + i, e, 0, m) : pool_max3_s2(r1 + i, e, 0, m);
-        m = s == 1 ? pool_max3_s1(r2 + i, e, 0, m) : pool_max3_s2(r2 + i, e, 0, m);
-        _mm512_mask_storeu_ps(y, pool_lanes(0, n), m);
+        __m512 a, b, c, m;
+        o2c_v16_taps3(r0 + i, e, s, &a, &b, &c);
+        m = _mm512_max_ps(c, _mm512_max_ps(b, a));
+        o2c_v16_taps3(r1 + i, e, s, &a, &b, &c);
+        m = _mm512_max_ps(c, _mm512_max_ps(b, _mm512_max_ps(a, m)));
+        o2c_v16_taps3(r2 + i, e, s, &a, &b, &c);
+        m = _mm512_max_ps(c, _mm512_max_ps(b, _mm512_max_ps(a, m)));
+        _mm512_mask_storeu_ps(y, o2c_v16_lanes(0, n), m);
         y += n;
     }
 }
@@ -210,7 +175,7 @@ static O2C_INLINE void maxpool_T(const T *x, T *y, int64_t *ind, int64_t nc, con
     if (ind || k[0] * k[1] > 64 || hi <= lo)
         lo = hi = 0;
 #if POOL_MAX_V16
-    const int v16 = pool_v16_ok(); /* (once, not per row: a 13x13 pool took 3x as long) */
+    const int v16 = o2c_v16_ok(); /* (once, not per row: a 13x13 pool took 3x as long) */
 #endif
     for (int64_t c = 0; c < nc; c++) {
         const T *xc = x + c * plane;
