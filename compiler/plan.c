@@ -509,6 +509,17 @@ static void slot_grow(Compiler *c, Slot *sl, Sym *size) {
     sl->sizes[sl->nsizes++] = size;
 }
 
+/* Places a buffer of `size` in slot sl, which grows to the max of the two. */
+static void slot_add(Compiler *c, Slot *sl, Sym *size) {
+    Sym *m = sym_max(c->sym, sl->size, size);
+    if (sl->nsizes == 0 || m != sl->size) {
+        sl->size = m;
+        if (m == size) /* it holds every size before it: those no longer count */
+            sl->nsizes = 0;
+        slot_grow(c, sl, size);
+    }
+}
+
 /* max(v[0..n)) as a balanced tree of depth log2(n). */
 static Sym *max_balanced(Compiler *c, Sym **v, int n) {
     while (n > 1) {
@@ -545,18 +556,9 @@ static int place_slot(Compiler *c, Slot **slots, int *nslots, int *cap, Sym *siz
     if (best < 0) {
         *slots = arena_grow(c->arena, *slots, *nslots, cap, 16, sizeof(Slot));
         best = (*nslots)++;
-        (*slots)[best].size = size;
-        slot_grow(c, &(*slots)[best], size);
-    } else {
-        Slot *sl = &(*slots)[best];
-        Sym *m = sym_max(c->sym, sl->size, size);
-        if (m != sl->size) {
-            sl->size = m;
-            if (m == size) /* it holds every size before it: those no longer count */
-                sl->nsizes = 0;
-            slot_grow(c, sl, size);
-        }
+        (*slots)[best] = (Slot){.size = size};
     }
+    slot_add(c, &(*slots)[best], size);
     (*slots)[best].busy_until = last;
     return best;
 }
@@ -564,29 +566,24 @@ static int place_slot(Compiler *c, Slot **slots, int *nslots, int *cap, Sym *siz
 /* shared_scratch: every node's scratch in slot 0 (offset 0), which no value shares: a thread
  * that takes part of a node's scratch then writes the same bytes as in the node before, not
  * cache lines another core wrote last (Winograd's input transform on the second of 2 threads,
- * 48 -> 192 at 13x13: 54 -> 35 us). */
+ * 48 -> 192 at 13x13: 54 -> 35 us, timed with the scratch in private memory standing for the
+ * shared slot). */
 static void place_slots(Compiler *c, PBuf *bufs, int nb, bool shared_scratch) {
     SymCtx *s = c->sym;
     int nslots = 0, cap = 0;
     Slot *slots = NULL;
     int *slot_of = arena_alloc(c->arena, sizeof(int) * (size_t)(nb + 1));
-    c->g->scratch_slot = NULL;
+    bool scratch_slot = false; /* slot 0 is the scratch */
     for (int b = 0; b < nb && shared_scratch; b++) {
         if (bufs[b].node < 0)
             continue;
-        if (!nslots) {
+        if (!scratch_slot) {
             slots = arena_grow(c->arena, slots, nslots, &cap, 16, sizeof(Slot));
             slots[0] = (Slot){.size = bufs[b].size, .busy_until = INT_MAX};
             nslots = 1;
+            scratch_slot = true;
         }
-        Slot *sl = &slots[0];
-        Sym *m = sym_max(s, sl->size, bufs[b].size);
-        if (sl->nsizes == 0 || m != sl->size) {
-            if (m == bufs[b].size)
-                sl->nsizes = 0;
-            sl->size = m;
-            slot_grow(c, sl, bufs[b].size);
-        }
+        slot_add(c, &slots[0], bufs[b].size);
     }
     for (int b = 0; b < nb; b++) /* bufs are in order of their first node */
         slot_of[b] = shared_scratch && bufs[b].node >= 0
@@ -599,9 +596,11 @@ static void place_slots(Compiler *c, PBuf *bufs, int nb, bool shared_scratch) {
         Sym *size = max_balanced(c, slots[i].sizes, slots[i].nsizes);
         offsets[i] = total;
         total = sym_add(s, total, size);
-        if (i == 0 && slots[0].busy_until == INT_MAX)
+        if (i == 0 && scratch_slot)
             c->g->scratch_slot = size;
     }
+    if (!scratch_slot)
+        c->g->scratch_slot = NULL;
     c->g->workspace = total;
     for (int b = 0; b < nb; b++)
         bufs[b].offset = offsets[slot_of[b]];

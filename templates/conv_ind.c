@@ -192,15 +192,15 @@ static void conv_ind_tile_T(int64_t K, int64_t Mp, const T *A, int64_t i0, const
 #endif
 
 #if CONV_IND_VEC_T
-/* Channels [c0, c1), plane rows [q0, q1), of the padded image (Hp x Wp, pads pt, pl; rows and
+/* Plane rows [q0, q1) of every channel of the padded image (Hp x Wp, pads pt, pl; rows and
  * columns past the image zero) split into its SH x SW phase planes of Hq x Wq: element (iy, ix)
  * to plane (c, iy % SH, ix % SW) at (iy / SH, ix / SW); the grid's cells past Hp x Wp zero. */
 O2C_KERNEL
-static void conv_ind_pad_T(const T *x, int64_t c0, int64_t c1, int64_t q0, int64_t q1,
-                           int64_t H, int64_t W, int64_t pt, int64_t pl, int64_t Hp, int64_t Wp,
+static void conv_ind_pad_T(const T *x, int64_t C, int64_t q0, int64_t q1, int64_t H, int64_t W,
+                           int64_t pt, int64_t pl, int64_t Hp, int64_t Wp,
                            int64_t SH, int64_t SW, int64_t Hq, int64_t Wq, T *s) {
     int64_t c, ph, pw, iq, jq;
-    for (c = c0; c < c1; c++)
+    for (c = 0; c < C; c++)
         for (ph = 0; ph < SH; ph++)
             for (pw = 0; pw < SW; pw++) {
                 T *d = s + ((c * SH + ph) * SW + pw) * Hq * Wq;
@@ -327,14 +327,15 @@ static void conv_ind_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, 
          * ms, noisy machine) */
 #pragma omp parallel
         {
-            const int64_t me = omp_get_thread_num(), nt = omp_get_num_threads();
-            const int64_t lo = units * me / nt, hi = units * (me + 1) / nt;
-            const int64_t q0 = me == 0 ? 0 : conv_ind_row_T(lo, flat, Wq, OW, Mp);
-            const int64_t q1 = me == nt - 1 ? Hq : conv_ind_row_T(hi, flat, Wq, OW, Mp);
-            conv_ind_pad_T(x, 0, C, q0, q1 > q0 ? q1 : q0, H, W, pt, pl, Hp, Wp, SH, SW, Hq, Wq,
-                           s);
+            const int last = omp_get_thread_num() == omp_get_num_threads() - 1;
+            int64_t lo, hi;
+            o2c_share(units, &lo, &hi);
+            /* (the rows of unit u start at conv_ind_row_T(u), growing with u) */
+            const int64_t q0 = conv_ind_row_T(lo, flat, Wq, OW, Mp);
+            const int64_t q1 = last ? Hq : conv_ind_row_T(hi, flat, Wq, OW, Mp);
+            conv_ind_pad_T(x, C, q0, q1, H, W, pt, pl, Hp, Wp, SH, SW, Hq, Wq, s);
             int64_t z;
-            if (me == 0)
+            if (last)
                 for (z = 0; z < CONV_IND_SLACK; z++)
                     s[planes * plane + z] = (T)0;
 #pragma omp barrier
@@ -343,7 +344,7 @@ static void conv_ind_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, 
         return;
     }
 #endif
-    conv_ind_pad_T(x, 0, C, 0, Hq, H, W, pt, pl, Hp, Wp, SH, SW, Hq, Wq, s);
+    conv_ind_pad_T(x, C, 0, Hq, H, W, pt, pl, Hp, Wp, SH, SW, Hq, Wq, s);
     for (u = 0; u < CONV_IND_SLACK; u++)
         s[planes * plane + u] = (T)0;
     conv_ind_units_T(0, units, K, M, A, s, Wq, off, y, OH, OW, flat, epp);

@@ -534,16 +534,13 @@ static void scratch_part(Compiler *c, Emit *e, Node *n, const char *var, const c
     emit_line(e, "}");
 }
 
-/* Before the `#ifdef _OPENMP` of a branch that calls scratch_part: a symbolic slot size or
- * offset is a variable, which a build without OpenMP would leave unused. */
-static void scratch_part_keep(Compiler *c, Emit *e, Node *n) {
+/* Before the `#ifdef _OPENMP` of a branch that calls scratch_part: a symbolic slot size is a
+ * variable, which a build without OpenMP would leave unused (the scratch's offset, 0 in the
+ * slot at the workspace's start, is a constant). */
+static void scratch_part_keep(Compiler *c, Emit *e) {
     int64_t v;
-    if (!c->g->scratch_slot)
-        return;
-    if (!sym_get_const(c->g->scratch_slot, &v))
+    if (c->g->scratch_slot && !sym_get_const(c->g->scratch_slot, &v))
         emit_line(e, "(void)%s;", emit_sym(e, c->g->scratch_slot));
-    if (!sym_get_const(n->scratch_offset, &v))
-        emit_line(e, "(void)%s;", emit_sym(e, n->scratch_offset));
 }
 
 /* One chunk of Winograd tiles [t0, t0 + nt): the input transform into wv, the 16 products
@@ -655,7 +652,7 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
         else
             step = arena_printf(emit_arena(e), "(%s < %lld ? %s : %lld)", wnt, (long long)cap,
                                 wnt, (long long)cap);
-        scratch_part_keep(c, e, n);
+        scratch_part_keep(c, e);
         emit_line(e, "#ifdef _OPENMP");
         emit_line(e, "    if (o2c_par((double)(%s) * (double)(%s) * (double)(%s) >= 262144.0 "
                   "&& %s >= %lld * omp_get_max_threads() "
@@ -961,7 +958,7 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
              * an unused variable in a build without OpenMP) */
             const char *tpad = arena_printf(emit_arena(e), "(%s + %lld) / %lld * %lld", tile,
                                             nr - 1, nr, nr);
-            scratch_part_keep(c, e, n);
+            scratch_part_keep(c, e);
             emit_line(e, "#ifdef _OPENMP");
             emit_line(e, "if (o2c_par((double)(%s) * (double)(%s) * (double)(%s) >= 262144.0 "
                          "&& %s / omp_get_max_threads() >= %lld)) {",
