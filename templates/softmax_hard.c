@@ -3,6 +3,7 @@
  * inner is the stride between consecutive elements along the axis. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
+#include "o2c_target.c"
 #include "softmax_max.c"
 #endif
 

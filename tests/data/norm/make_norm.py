@@ -103,5 +103,33 @@ lp_case("lpnorm_default", [3, 5], None, None)
 lp_case("lpnorm_p1_axis1", [2, 4, 3, 3], 1, 1)
 lp_case("lpnorm_p2_sym", ["N", 6, "W"], -2, 2, sizes=[[1, 6, 7], [3, 6, 1]])
 lp_case("lpnorm_double_last", [2, 3, 8], -1, 2, dtype=np.float64)
+
+
+# ---- Softmax, LogSoftmax, Hardmax past 2^15 elements (built with OpenMP, rows of the outer
+# dim go to the threads), and below it (one call), at symbolic sizes
+def softmax_case(name, op, shape, axis, sizes):
+    m = gen_util.make_model(name, [helper.make_node(op, ["x"], ["y"], name="sm", axis=axis)],
+                            [vi("x", shape)], [vi("y", None)], opset=13,
+                            producer="onnx2c-make_norm")
+    rng = np.random.default_rng(len(name))
+    sets = []
+    for sz in sizes:
+        x = rng.uniform(-4, 4, sz).astype(np.float32)
+        if op == "Hardmax":
+            x = np.round(x)  # ties: the first maximum wins
+            i = np.argmax(x, axis=axis)
+            y = np.zeros_like(x)
+            np.put_along_axis(y, np.expand_dims(i, axis), 1, axis)
+        else:
+            e = np.exp(x - x.max(axis=axis, keepdims=True))
+            ssum = e.sum(axis=axis, keepdims=True)
+            y = e / ssum if op == "Softmax" else (x - x.max(axis=axis, keepdims=True)) - np.log(ssum)
+        sets.append(([x], [y.astype(np.float32)]))
+    gen_util.write_case(os.path.join(HERE, "cases", name), m, sets)
+
+
+softmax_case("softmax_par_sym", "Softmax", ["N", 17, 1000], -1, [[2, 17, 1000], [1, 17, 1000]])
+softmax_case("logsoftmax_par_axis1", "LogSoftmax", ["N", 130, "W"], 1, [[2, 130, 131], [1, 130, 5]])
+softmax_case("hardmax_par", "Hardmax", ["N", 110, 100], -1, [[3, 110, 100], [1, 110, 100]])
 model("lpnorm_bad_p.onnx", [helper.make_node("LpNormalization", ["x"], ["y"], name="lpn", p=3)],
       [vi("x", [2, 3])], [vi("y", None)])
