@@ -182,6 +182,11 @@ def write_cases():
     m = gen_util.make_model("fold_prod_shape", nodes + [node_p, node_r],
                             [vi("x", F, ["N", 3, "W"])], [vi("y", F, None)])
     case("fold_prod_shape", m, [([x], [x.reshape(-1)]) for x in xs])
+    # sums along the contiguous last axis in 8 lanes: blocks of 8 and a remainder
+    reduce_case("mean_lanes_sym", "ReduceMean", F, [(2, 3, 37), (1, 2, 8), (1, 1, 5)], [-1], 1,
+                ["N", "C", "W"])
+    reduce_case("l1_lanes", "ReduceL1", F, [(3, 41)], [1], 0)
+    reduce_case("sumsq_lanes_f64", "ReduceSumSquare", D, [(2, 19)], [-1], 1)
 
 
 def write_models():
