@@ -315,6 +315,23 @@ def write_cases():
 
     concat_inplace_cases()
 
+    # Transposes in 16 x 16 tiles: several tiles and partial ones, 3-D and NCHW -> NHWC
+    m = make("transpose_tiles_sym", [helper.make_node("Transpose", ["x"], ["y"], perm=[0, 2, 1])],
+             [vi("x", F, ["N", 37, "W"])], [vi("y", F, None)])
+    sets = []
+    for shp in [(2, 37, 20), (1, 37, 3)]:
+        x = rnd(shp)
+        sets.append(([x], [x.transpose(0, 2, 1)]))
+    case("transpose_tiles_sym", m, sets)
+    m = make("transpose_nhwc_sym",
+             [helper.make_node("Transpose", ["x"], ["y"], perm=[0, 2, 3, 1])],
+             [vi("x", F, ["N", 19, "H", "W"])], [vi("y", F, None)])
+    sets = []
+    for shp in [(1, 19, 5, 17), (2, 19, 2, 40)]:
+        x = rnd(shp)
+        sets.append(([x], [x.transpose(0, 2, 3, 1)]))
+    case("transpose_nhwc_sym", m, sets)
+
 
 def concat_inplace_cases():
     """Concat inputs that the plan places inside the output (their producers write there and
