@@ -81,9 +81,10 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
             nodes.append(helper.make_node("Relu", ["c"], ["z"], name="relu"))
     elif post == "res_relu":
         rshape = ["N", M, "OH", "OW"]
-        if static:  # stride 1, dilation 1 (the static cases)
-            rshape = [sizes[0][0], M, sizes[0][1] + pads[0] + pads[2] - k[0] + 1,
-                      sizes[0][2] + pads[1] + pads[3] - k[1] + 1]
+        if static:
+            rshape = [sizes[0][0], M] + [
+                (sizes[0][1 + a] + pads[a] + pads[2 + a] - dil[a] * (k[a] - 1) - 1) // strides[a]
+                + 1 for a in range(2)]
         inputs.append(helper.make_tensor_value_info("r", FL, rshape))
         nodes.append(helper.make_node("Add", ["c", "r"], ["s"], name="res"))
         nodes.append(helper.make_node("Relu", ["s"], ["y"], name="relu"))
@@ -148,6 +149,10 @@ case("k3_dil2x1", 3, (3, 3), (1, 1), (2, 1, 2, 1), dil=(2, 1), sizes=SIZES)
 case("k1x3_p01", 4, (1, 3), (1, 1), (0, 1, 0, 1), sizes=SIZES)
 case("k2x3_s2", 4, (2, 3), (2, 2), (1, 1, 0, 1), sizes=SIZES)
 case("k3_p2", 3, (3, 3), (1, 1), (2, 2, 2, 2), sizes=SIZES)
+# rows of several 16-output vectors and a partial one (x86-64 with AVX-512: templates/v16_taps.c)
+case("k3_s2_big_res_relu", 3, (3, 3), (2, 2), (1, 1, 1, 1), post="res_relu",
+     sizes=((1, 70, 67), (1, 33, 50)))
+case("k3_s1_big_relu6", 2, (3, 3), (1, 1), (1, 1, 1, 1), post="relu6", sizes=((1, 35, 83), (2, 6, 34)))
 # the generic per-tap path
 case("k5_s1_p2", 4, (5, 5), (1, 1), (2, 2, 2, 2), post="relu6", sizes=SIZES)
 case("k3_dil2_p2", 3, (3, 3), (1, 1), (2, 2, 2, 2), dil=(2, 2), sizes=SIZES)
@@ -180,6 +185,10 @@ case("s_k3_c24_40x37_res_relu", 24, (3, 3), (1, 1), (1, 1, 1, 1), post="res_relu
      sizes=((1, 40, 37),), static=True)
 case("s_k3_c18_64x64_relu6", 18, (3, 3), (1, 1), (1, 1, 1, 1), post="relu6", sizes=((1, 64, 64),),
      static=True)
+# with OpenMP, past 65536 multiply-adds: the threads by blocks of channels
+# (stride 2, a residual, a partial block)
+case("s_k3_s2_c20_60x50_res_relu", 20, (3, 3), (2, 2), (1, 1, 1, 1), post="res_relu",
+     sizes=((1, 60, 50),), static=True)
 # 1-D
 case("conv1d_k3_p1", 4, (3,), (1,), (1, 1), sizes=((1, 9), (2, 1), (1, 33)), one_d=True)
 case("conv1d_k5_s2", 4, (5,), (2,), (2, 2), sizes=((1, 9), (2, 1), (1, 33)), one_d=True)
