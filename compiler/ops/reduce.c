@@ -554,14 +554,16 @@ void emit_reduce(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "{");
         emit_indent(e, 1);
         emit_line(e, "%s l8[8] = {0, 0, 0, 0, 0, 0, 0, 0};", A);
-        emit_line(e, "int64_t j = 0;");
-        emit_line(e, "for (; j + 8 <= %s; j += 8)", nn);
+        /* (the blocks end at n8: `j + 8 <= n` with a remainder loop from where it stopped had
+         * gcc -O3 warn of an iteration of undefined behaviour in the remainder) */
+        emit_line(e, "const int64_t n8 = %s / 8 * 8;", nn);
+        emit_line(e, "for (int64_t j = 0; j < n8; j += 8)");
         emit_line(e, "    for (int l = 0; l < 8; l++) {");
         emit_line(e, "        const %s v = %sp[j + l];", A, same ? "" : arena_printf(emit_arena(e), "(%s)", A));
         emit_line(e, "        l8[l] += %s;", accum + 5);
         emit_line(e, "    }");
         emit_line(e, "a = ((l8[0] + l8[1]) + (l8[2] + l8[3])) + ((l8[4] + l8[5]) + (l8[6] + l8[7]));");
-        emit_line(e, "for (; j < %s; j++) {", nn);
+        emit_line(e, "for (int64_t j = n8; j < %s; j++) {", nn);
         emit_line(e, "    const %s v = %sp[j];", A, same ? "" : arena_printf(emit_arena(e), "(%s)", A));
         emit_line(e, "    %s;", accum);
         emit_line(e, "}");
