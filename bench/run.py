@@ -648,6 +648,32 @@ GEMM_NOTE = ("onnx2c / PyTorch and onnx2c / ORT: onnx2c's median time over the o
              "input times a constant 1024x1024), ratio columns onnx2c as % of the other.")
 
 
+SHEADER = ["model", "threads", "onnx2c speed-up", "ORT speed-up"]
+SNOTE = ("Speed-up: the median time on 1 thread over the median time on the more threads, the "
+         "same runs as the table above (the issue's 2-thread criterion: at least 1.7x for each "
+         "CNN).")
+
+
+def scaling_rows(raw):
+    """Per model measured on 1 thread and on more: each side's speed-up from the medians."""
+    by = {}
+    for cell in raw:
+        if cell.get("result") and cell["model"] != "gemm" and not cell.get("error"):
+            by.setdefault(cell["model"], {})[cell["threads"]] = cell["result"]
+    rows = []
+    for m, ts in by.items():
+        one = ts.get(1)
+        for t in sorted(k for k in ts if k > 1):
+            if not one:
+                continue
+            cells = [m, "1 -> %d" % t]
+            for side in ("c", "ort"):
+                a, b = one.get(side), ts[t].get(side)
+                cells.append("%.2fx" % (median(a) / median(b)) if a and b else "n/a")
+            rows.append(cells)
+    return rows
+
+
 def md_table(rows, header=HEADER):
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in rows:
@@ -666,7 +692,7 @@ def text_table(rows, header=HEADER):
     return "\n".join(lines)
 
 
-def write_md(path, info, rows, a, argv, log, qrows=()):
+def write_md(path, info, rows, a, argv, log, qrows=(), srows=()):
     n = a.rounds * a.runs
     desc = "\n".join("- **%s**: %s at %s." % (
         m, MODELS[m].desc, ", ".join("x".join(map(str, s)) for s in MODELS[m].shapes))
@@ -714,7 +740,7 @@ PyTorch's (CONTRACT.md tolerance).
 
 {gemm_note} PyTorch ms is the faster of eager (`torch.inference_mode()`) and
 `torch.jit.optimize_for_inference` (of `torch.jit.script`, else `torch.jit.trace`).
-{quant}
+{scaling}{quant}
 ## Models
 
 {desc}
@@ -736,6 +762,8 @@ PyTorch's (CONTRACT.md tolerance).
            quant=("\n### Int8 (QDQ)\n\n%s\n\n%s\n" % (md_table(qrows, QHEADER), QNOTE)
                   if qrows else ""),
            gemm_note=GEMM_NOTE, desc=desc,
+           scaling=("\n### Threads\n\n%s\n\n%s\n" % (md_table(srows, SHEADER), SNOTE)
+                    if srows else ""),
            steps="\n".join(log["commands"] + log["servers"]), **info)
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
@@ -824,6 +852,10 @@ def main():
         print(text_table(rows))
         print()
         print(GEMM_NOTE)
+    srows = scaling_rows(raw)
+    if srows:
+        print()
+        print(text_table(srows, SHEADER))
     if qrows:
         print()
         print(text_table(qrows, QHEADER))
@@ -834,10 +866,10 @@ def main():
         json.dump({"machine": info, "rounds": a.rounds, "runs": a.runs, "cells": raw}, f,
                   indent=1)
     path = os.path.join(a.out, "benchmarks.md")
-    write_md(path, info, rows, a, argv, log, qrows)
+    write_md(path, info, rows, a, argv, log, qrows, srows)
     print("bench: wrote %s" % path)
     if (full or a.docs) and not a.no_docs:
-        write_md(os.path.join("docs", "benchmarks.md"), info, rows, a, argv, log, qrows)
+        write_md(os.path.join("docs", "benchmarks.md"), info, rows, a, argv, log, qrows, srows)
         print("bench: wrote docs/benchmarks.md")
 
 
