@@ -663,9 +663,7 @@ def scaling_rows(raw):
     rows = []
     for m, ts in by.items():
         one = ts.get(1)
-        for t in sorted(k for k in ts if k > 1):
-            if not one:
-                continue
+        for t in sorted(k for k in ts if k > 1 and one):
             cells = [m, "1 -> %d" % t]
             for side in ("c", "ort"):
                 a, b = one.get(side), ts[t].get(side)

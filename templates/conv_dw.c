@@ -5,11 +5,13 @@
  *   - 3-wide kernels with dilation 1 along W (3x3, 1x3, 2x3: the depthwise convolutions of
  *     MobileNet, EfficientNet and friends) take the fast path: the output columns split into
  *     the interior, whose three input columns lie inside the row for every tap, and the few
- *     border columns.  The interior of a row with three valid input rows (dw3_run_T) keeps the
- *     9 weights in registers and computes 4 outputs at a time (a vector on Helium, SSE, NEON,
- *     with a predicated tail on Helium; 4 scalars elsewhere), bias, residual and ReLU/Clip in
- *     registers before the one store; rows with fewer valid rows sum their taps in a register
- *     too.  Border columns take a checked scalar loop.
+ *     border columns.  The interior of the rows with three valid input rows (dw3_rect_T) keeps
+ *     the 9 weights in registers and computes 4 outputs at a time (a vector on Helium, with a
+ *     predicated tail; 4 scalars on cores without vectors), bias, residual and ReLU/Clip in
+ *     registers before the one store; floats at strides 1 and 2 with 64-byte vectors (x86-64
+ *     AVX-512) do the same 16 outputs at a time (dw3_row16); SSE and NEON take the row loop
+ *     (dwconv_row3_T), which their compilers vectorise.  Rows with fewer valid rows sum their
+ *     taps in a register too.  Border columns take a checked scalar loop.
  *   - any other kernel: the row of y (in L1) takes bias, then one pass per kernel tap
  *     (ky, kx): y[ox] += w[ky][kx] * x[iy][ox * sw + kx * dw - pw] over the range of ox whose
  *     input column is inside the image (a plain axpy when sw = 1).
@@ -344,7 +346,7 @@ static void dwconv_T(const T *x, const T *w, const T *bias, const T *res, T *y, 
                     }
                 }
 #if O2C_V16
-                if (v16 && nv == 3 && KH == 3)
+                if (v16 && nv == 3)
                     dw3_row16((float *)(void *)yr, (const float *)0, lo3, hi3, sw,
                               (const float *)(const void *)(r[0] - pw),
                               (const float *)(const void *)(r[1] - pw),

@@ -551,6 +551,7 @@ void emit_reduce(Compiler *c, Emit *e, Node *n) {
          * of a float sum is then lane-wise, as in Softmax), so that the C compiler vectorises
          * it; one chain of dependent adds took 13 us for a transformer's [128, 256] mean */
         const char *nn = emit_sym(e, ax[nax - 1].size);
+        const char *cast = same ? "" : arena_printf(emit_arena(e), "(%s)", A);
         emit_line(e, "{");
         emit_indent(e, 1);
         emit_line(e, "%s l8[8] = {0, 0, 0, 0, 0, 0, 0, 0};", A);
@@ -559,12 +560,12 @@ void emit_reduce(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "const int64_t n8 = %s / 8 * 8;", nn);
         emit_line(e, "for (int64_t j = 0; j < n8; j += 8)");
         emit_line(e, "    for (int l = 0; l < 8; l++) {");
-        emit_line(e, "        const %s v = %sp[j + l];", A, same ? "" : arena_printf(emit_arena(e), "(%s)", A));
+        emit_line(e, "        const %s v = %sp[j + l];", A, cast);
         emit_line(e, "        l8[l] += %s;", accum + 5);
         emit_line(e, "    }");
         emit_line(e, "a = ((l8[0] + l8[1]) + (l8[2] + l8[3])) + ((l8[4] + l8[5]) + (l8[6] + l8[7]));");
         emit_line(e, "for (int64_t j = n8; j < %s; j++) {", nn);
-        emit_line(e, "    const %s v = %sp[j];", A, same ? "" : arena_printf(emit_arena(e), "(%s)", A));
+        emit_line(e, "    const %s v = %sp[j];", A, cast);
         emit_line(e, "    %s;", accum);
         emit_line(e, "}");
         emit_indent(e, -1);
