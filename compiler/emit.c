@@ -637,9 +637,11 @@ static bool ew_key(Buf *out, const char *key, size_t len, void *user) {
     return true;
 }
 
-/* Elements from which an elementwise loop runs on the OpenMP threads (about 10 us of work on
- * one core: a fork and join of warm threads costs about 1 us) */
-#define EW_PAR_MIN 262144
+/* Elements from which an elementwise loop runs on the OpenMP threads (a few microseconds of
+ * work on one core: a fork and join of warm threads costs about 1 us; and the operands come
+ * from a layer that ran on the threads, half of them in the other core's cache: the face
+ * detector's residual Add over 64 x 40 x 40 took 6 us on one thread, 9 us on one of two) */
+#define EW_PAR_MIN 65536
 
 void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, const char *expr) {
     Compiler *c = e->c;

@@ -9,7 +9,8 @@
  * interpolated source rows are cached, one slot per tap combination (up to 16; scratch: (1 +
  * slots) x out[k-1] doubles): consecutive output rows mostly read the same source rows, so an
  * upsampling by s interpolates each source row about twice instead of 2 s times, and the
- * accumulation runs over contiguous rows. */
+ * accumulation runs over contiguous rows.  (Linear over the last two axes has its own kernel:
+ * resize_bilin.c.) */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #endif

@@ -16,7 +16,9 @@
  * Code: only the trailing axes from the first resized one are resampled (k of them; leading
  * axes are an outer count).  Sizes and scales are run-time arguments, so one C serves every
  * dim value: resize_tables fills per-axis index and weight tables in the node's scratch, then
- * resize_nearest_T (a gather) or resize_interp_T (separable weights) runs the loop nest. */
+ * resize_nearest_T (a gather) or resize_interp_T (separable weights) runs the loop nest;
+ * linear over the last two axes (float, double) takes resize_bilin_T (templates/
+ * resize_bilin.c), on the threads. */
 #include "onnx2c.h"
 #include <math.h>
 #include <string.h>
@@ -54,6 +56,18 @@ typedef struct Resize {
      * one; emit checks the data against it and resamples every axis) */
     Value *rt_scales, *rt_sizes;
 } Resize;
+
+/* Linear over the last two axes in float or double, no tf_crop_and_resize box: the fast
+ * kernel resize_bilin (templates/resize_bilin.c), on up to resize_slots threads, each with
+ * two cached rows of scratch (one thread in --memory-first builds: the smallest workspace). */
+static bool resize_bilin(const Compiler *c, const Resize *r, DType t) {
+    (void)c;
+    return r->mode == RS_LINEAR && r->k == 2 && r->ctm != CTM_CROP &&
+           (t == DT_FLOAT || t == DT_DOUBLE);
+}
+static int resize_slots(const Compiler *c) {
+    return c->opt->memory_first ? 1 : 4;
+}
 
 static int lookup(Compiler *c, Node *n, const char *attr, const char *def,
                   const char *const *names) {
@@ -313,7 +327,10 @@ void infer_resize(Compiler *c, Node *n) {
         combs *= ntap;
     if (combs > 16)
         combs = 16;
-    if (r->mode != RS_NEAREST)
+    if (resize_bilin(c, r, x->dtype))
+        /* templates/resize_interp.c's resize_bilin: two cached rows per thread slot */
+        bytes = sym_add(s, bytes, sym_mul(s, r->out[1], sym_const(s, (int64_t)(2 * resize_slots(c) * dtype_size(x->dtype)))));
+    else if (r->mode != RS_NEAREST)
         bytes = sym_add(s, bytes, sym_mul(s, r->out[r->k - 1], sym_const(s, 8 * (1 + combs))));
     n->scratch = bytes;
     n->priv = r;
@@ -349,7 +366,9 @@ void emit_resize(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "}");
     }
     emit_template(e, "resize_coords", DT_UNDEFINED);
-    const char *sfx = emit_template(e, r->mode == RS_NEAREST ? "resize_nearest" : "resize_interp",
+    const char *sfx = emit_template(e, r->mode == RS_NEAREST      ? "resize_nearest"
+                                       : resize_bilin(c, r, x->dtype) ? "resize_bilin"
+                                                                      : "resize_interp",
                                     x->dtype);
     const char *in = emit_sym_array(e, "in", k, r->in);
     const char *out = emit_sym_array(e, "out", k, r->out);
@@ -413,6 +432,11 @@ void emit_resize(Compiler *c, Emit *e, Node *n) {
     if (r->mode == RS_NEAREST)
         emit_line(e, "resize_nearest_%s(%s, %s, %s, %d, %s, %s, %s, %s);", sfx, emit_ptr(e, x),
                   emit_ptr(e, y), emit_sym(e, r->outer), k, in, out, idx, ext);
+    else if (resize_bilin(c, r, x->dtype))
+        emit_line(e, "resize_bilin_%s(%s, %s, %s, %s, %s, %s, %s, (%s *)(void *)(%s + %s), %d);",
+                  sfx, emit_ptr(e, x), emit_ptr(e, y), emit_sym(e, r->outer), in, out, idx, wt,
+                  dtype_ctype(x->dtype), wt, emit_sym(e, sym_mul(s, tot, sym_const(s, ntap))),
+                  resize_slots(c));
     else
         emit_line(e, "resize_interp_%s(%s, %s, %s, %d, %s, %s, %s, %s, %d, %s + %s, %s);", sfx,
                   emit_ptr(e, x), emit_ptr(e, y), emit_sym(e, r->outer), k, in, out, idx, wt,

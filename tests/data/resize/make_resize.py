@@ -19,6 +19,7 @@ import os
 import shutil
 import sys
 
+import numpy as np
 from onnx import TensorProto, helper, load
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -109,3 +110,59 @@ for d in sorted(glob.glob(NODE + "/test_resize_*") + glob.glob(NODE + "/test_ups
     del g.input[1:]
     g.initializer.extend(tensors)
     gen_util.save(os.path.join(case, "model.onnx"), m)
+
+
+# --- cases with data sets at symbolic sizes, past the thresholds from which the kernels share
+# their output rows among the OpenMP threads (linear over H and W: 2^15 outputs, its own
+# kernel resize_bilin; nearest: 2^16) and below them.  References: numpy, per axis an
+# interpolation matrix from the ONNX formulas (linear: taps floor(x), floor(x) + 1 clamped to
+# the input, weights 1 - r, r; nearest asymmetric / floor: floor(o / scale)).
+def axis_matrix(n_in, n_out, scale, ctm, mode):
+    m = np.zeros((n_out, n_in))
+    for o in range(n_out):
+        if ctm == "half_pixel":
+            x = (o + 0.5) / scale - 0.5
+        elif ctm == "align_corners":
+            # the resized length as ONNX's reference takes it: scale * in, not rounded
+            x = 0.0 if n_in * scale == 1 else o * (n_in - 1) / (n_in * scale - 1)
+        else:  # asymmetric
+            x = o / scale
+        if mode == "nearest":
+            m[o, min(max(int(np.floor(x)), 0), n_in - 1)] = 1.0
+            continue
+        x0 = int(np.floor(x))
+        r = x - x0
+        m[o, min(max(x0, 0), n_in - 1)] += 1 - r
+        m[o, min(max(x0 + 1, 0), n_in - 1)] += r
+    return m
+
+
+def resize_case(name, mode, ctm, scales, shape, sizes, dtype=np.float32):
+    attrs = dict(mode=mode, coordinate_transformation_mode=ctm)
+    if mode == "nearest":
+        attrs["nearest_mode"] = "floor"
+    t = F if dtype == np.float32 else TensorProto.DOUBLE
+    m = gen_util.make_model(name, [helper.make_node("Resize", ["x", "", "scales"], ["y"],
+                                                    name="rs", **attrs)],
+                            [vi("x", shape, t)], [vi("y", None, t)], [floats("scales", scales)], 13,
+                            producer="onnx2c-make_resize")
+    rng = np.random.default_rng(len(name))
+    sets = []
+    for s in sizes:
+        x = rng.uniform(-2, 2, s).astype(dtype)
+        oh, ow = int(np.floor(s[2] * scales[2])), int(np.floor(s[3] * scales[3]))
+        mh = axis_matrix(s[2], oh, scales[2], ctm, mode)
+        mw = axis_matrix(s[3], ow, scales[3], ctm, mode)
+        y = np.einsum("ah,nchw,bw->ncab", mh, x.astype(np.float64), mw)
+        sets.append(([x], [y.astype(dtype)]))
+    gen_util.write_case(os.path.join(HERE, "cases", name), m, sets)
+
+
+resize_case("bilinear_x8_sym", "linear", "half_pixel", [1, 1, 8, 8], ["N", "C", "H", "W"],
+            [[1, 5, 12, 10], [2, 3, 4, 5], [1, 21, 4, 4]])
+resize_case("bilinear_down_align_sym", "linear", "align_corners", [1, 1, 0.5, 1.5],
+            ["N", 7, "H", "W"], [[2, 7, 130, 40], [1, 7, 6, 9]])
+resize_case("bilinear_x2_f64", "linear", "half_pixel", [1, 1, 2, 2], [1, 4, "H", "W"],
+            [[1, 4, 50, 90], [1, 4, 1, 3]], dtype=np.float64)
+resize_case("nearest_x2_par_sym", "nearest", "asymmetric", [1, 1, 2, 2], ["N", 16, "H", "W"],
+            [[1, 16, 40, 40], [2, 16, 3, 5]])
