@@ -21,7 +21,12 @@
  * engine's 8-row panels instead of a fraction of its 32-column ones: V is then written as the
  * packed A operand and U^T is pre-packed as B.
  * Transforms work on one engine panel of tiles at a time, so their arithmetic runs along the
- * panel's contiguous lanes (vectorised by the C compiler). */
+ * panel's contiguous lanes (vectorised by the C compiler).
+ * The 16 operands of V (and the 16 products) lie vs (ms) elements apart, a stride the caller
+ * chooses: C x Np (M x Np, transposed nt x M) plus a skew of one cache line.  Without it, a
+ * stride of a multiple of 4 KiB (64 channels x 32 tiles of floats, a common chunk) put the 16
+ * rows the transforms read and write together in one set of the L1 cache, which holds 12:
+ * the face detector's 64 -> 32 at 10x10 took 37 us on one thread, 28 with the skew. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm.c"
@@ -38,7 +43,7 @@ static int64_t wino_off_T(int64_t k, int64_t j, int64_t K, int64_t Np, int64_t P
 }
 
 /* Input transform of tiles t0 .. t0 + nt - 1 of all C channels of x (C x H x W) into V:
- * 16 operands of C x Np elements, one after the other (Np = nt rounded up to P), packed with
+ * 16 operands of C x Np elements, vs apart (Np = nt rounded up to P), packed with
  * panels of P lanes over the tiles: the engine's B operand (C x tiles, P = NR) or, transposed,
  * its A operand (tiles x C, P = MR).  Works on blocks of tiles that share a tile row and a
  * panel: first the row transform B^T d of
@@ -48,9 +53,9 @@ static int64_t wino_off_T(int64_t k, int64_t j, int64_t K, int64_t Np, int64_t P
  * for those alone, so that no thread reads a transformed operand from another core. */
 O2C_KERNEL
 static void wino_in_part_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, int64_t pl,
-                           int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V, int64_t c0,
-                           int64_t c1, int64_t x0, int64_t x1) {
-    const int64_t Np = (nt + P - 1) / P * P, vs = C * Np;
+                           int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V, int64_t vs,
+                           int64_t c0, int64_t c1, int64_t x0, int64_t x1) {
+    const int64_t Np = (nt + P - 1) / P * P;
     int64_t c;
     for (c = c0; c < c1; c++) {
         const T *xc = x + c * H * W;
@@ -133,29 +138,30 @@ static void wino_in_part_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t 
 /* ... channels [c0, c1) of it (above); all of them, on the OpenMP threads when large enough
  * (o2c_par). */
 static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, int64_t pl,
-                      int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V) {
+                      int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V, int64_t vs) {
 #ifdef _OPENMP
     if (o2c_par(C * nt >= 8192)) {
 #pragma omp parallel
         {
             int64_t lo, hi;
             o2c_share(C, &lo, &hi);
-            wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, lo, hi, 0, 16);
+            wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, vs, lo, hi, 0, 16);
         }
         return;
     }
 #endif
-    wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, 0, C, 0, 16);
+    wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, vs, 0, C, 0, 16);
 }
 
-/* Output transform: Mo holds the 16 products, each M x Np (row stride Np, Np = nt rounded up
- * to NR); writes the tiles t0 .. t0 + nt - 1 of y (M x OH x OW), adding bias[m] and res (like
- * y) when not NULL, then the activation (gemm_act.c).  Blocks of tiles as in wino_in_T. */
+/* Output transform: Mo holds the 16 products, ms apart, each M x Np (row stride Np, Np = nt
+ * rounded up to NR); writes the tiles t0 .. t0 + nt - 1 of y (M x OH x OW), adding bias[m]
+ * and res (like y) when not NULL, then the activation (gemm_act.c).  Blocks of tiles as in
+ * wino_in_T. */
 O2C_KERNEL
-static void wino_out_n_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t TW, int64_t t0,
-                         int64_t nt, const T *bias, const T *res, int act, T p0, T p1, T *y,
-                         int64_t m0, int64_t m1) {
-    const int64_t NR = GEMM_NR_T, Np = (nt + NR - 1) / NR * NR, ms = M * Np;
+static void wino_out_n_T(const T *Mo, int64_t ms, int64_t OH, int64_t OW, int64_t TW,
+                         int64_t t0, int64_t nt, const T *bias, const T *res, int act, T p0,
+                         T p1, T *y, int64_t m0, int64_t m1) {
+    const int64_t NR = GEMM_NR_T, Np = (nt + NR - 1) / NR * NR;
     int64_t m;
     for (m = m0; m < m1; m++) {
         T s[8][GEMM_NR_T], o[4][GEMM_NR_T];
@@ -225,10 +231,10 @@ static void wino_out_n_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t
 /* The output transform of the transposed products: Mo holds 16 matrices of nt x M (row stride
  * M); the arithmetic runs along the output channels, NR at a time. */
 O2C_KERNEL
-static void wino_out_t_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t TW, int64_t t0,
-                         int64_t nt, const T *bias, const T *res, int act, T p0, T p1, T *y,
+static void wino_out_t_T(const T *Mo, int64_t ms, int64_t M, int64_t OH, int64_t OW, int64_t TW,
+                         int64_t t0, const T *bias, const T *res, int act, T p0, T p1, T *y,
                          int64_t j0, int64_t j1) {
-    const int64_t NR = GEMM_NR_T, ms = nt * M, OHW = OH * OW;
+    const int64_t NR = GEMM_NR_T, OHW = OH * OW;
     int64_t j;
     for (j = j0; j < j1; j++) {
         T s[8][GEMM_NR_T], o[4][GEMM_NR_T];
@@ -267,17 +273,19 @@ static void wino_out_t_T(const T *Mo, int64_t M, int64_t OH, int64_t OW, int64_t
 
 /* The output transform (above): of the products as they are (output channels [lo, hi)), or
  * transposed (tiles [lo, hi)). */
-static void wino_out_part_T(const T *Mo, int transposed, int64_t M, int64_t OH, int64_t OW,
+static void wino_out_part_T(const T *Mo, int64_t ms, int transposed, int64_t M, int64_t OH,
+                            int64_t OW,
                             int64_t TW, int64_t t0, int64_t nt, const T *bias, const T *res,
                             int act, T p0, T p1, T *y, int64_t lo, int64_t hi) {
     if (transposed)
-        wino_out_t_T(Mo, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, lo, hi);
+        wino_out_t_T(Mo, ms, M, OH, OW, TW, t0, bias, res, act, p0, p1, y, lo, hi);
     else
-        wino_out_n_T(Mo, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, lo, hi);
+        wino_out_n_T(Mo, ms, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, lo, hi);
 }
 
 /* ... all of it, on the OpenMP threads when large enough (o2c_par). */
-static void wino_out_T(const T *Mo, int transposed, int64_t M, int64_t OH, int64_t OW, int64_t TW,
+static void wino_out_T(const T *Mo, int64_t ms, int transposed, int64_t M, int64_t OH, int64_t OW,
+                       int64_t TW,
                        int64_t t0, int64_t nt, const T *bias, const T *res, int act, T p0, T p1,
                        T *y) {
     const int64_t n = transposed ? nt : M;
@@ -287,11 +295,11 @@ static void wino_out_T(const T *Mo, int transposed, int64_t M, int64_t OH, int64
         {
             int64_t lo, hi;
             o2c_share(n, &lo, &hi);
-            wino_out_part_T(Mo, transposed, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, lo,
-                            hi);
+            wino_out_part_T(Mo, ms, transposed, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y,
+                            lo, hi);
         }
         return;
     }
 #endif
-    wino_out_part_T(Mo, transposed, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, 0, n);
+    wino_out_part_T(Mo, ms, transposed, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, 0, n);
 }

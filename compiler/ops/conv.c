@@ -214,6 +214,12 @@ static double const_at(const Value *v, int64_t i) {
     return v->dtype == DT_FLOAT ? (double)((const float *)v->data)[i] : ((const double *)v->data)[i];
 }
 
+/* The skew added to the stride of Winograd's 16 transformed operands and products, in elements:
+ * one cache line (templates/conv_wino.c). */
+static int64_t wino_skew(DType t) {
+    return 64 / (int64_t)dtype_size(t);
+}
+
 /* Whether a Conv (not depthwise, not wide) takes Winograd F(2x2, 3x3), and if so its plan:
  * the weight transformed at compile time (U = G g G^T per output and input channel, see
  * templates/conv_wino.c), each of the 16 points' M x C matrix packed as the engine's A operand;
@@ -296,10 +302,12 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
     want = want / nr * nr;
     p->wnt = sym_min(s, p->tiles, K(c, want < nr ? nr : want));
     Sym *vp = gp_roundup(s, p->wnt, p->wino_t ? GP_MR : nr), *mp = gp_roundup(s, p->wnt, nr);
+    /* (+ 2 x 16 skews of a cache line: templates/conv_wino.c) */
     n->scratch = sym_mul(s,
                          sym_add(s, sym_add(s, sym_mul(s, K(c, 16 * C), vp),
                                             sym_mul(s, K(c, 16 * M), mp)),
-                                 gp_work(c, x->dtype, p->mg, p->wnt, p->cg, true, true)),
+                                 sym_add(s, K(c, 32 * wino_skew(x->dtype)),
+                                         gp_work(c, x->dtype, p->mg, p->wnt, p->cg, true, true))),
                          K(c, (int64_t)es));
     n->priv = p;
     return true;
@@ -557,25 +565,25 @@ static void emit_wino_chunk(Emit *e, Node *n, int act, float p0, float p1,
     const char *osp = emit_sym(e, p->osp);
     const long long nr = (long long)gp_nr(y->dtype), pw = p->wino_t ? GP_MR : nr;
     const int64_t per = p->wper;
-    if (p->wino_t)
-        emit_line(e, "const int64_t ntv = (nt + %lld) / %lld * %lld;", pw - 1, pw, pw);
-    else
-        emit_line(e, "const int64_t ntv = (nt + %lld) / %lld * %lld, ntm = ntv;", pw - 1, pw, pw);
+    /* the 16 operands vs apart, the 16 products ms apart (sk: their skew, set by the caller) */
+    emit_line(e, "const int64_t ntv = (nt + %lld) / %lld * %lld;", pw - 1, pw, pw);
+    emit_line(e, "const int64_t vs = %s * ntv + sk, ms = %s + sk;", C,
+              p->wino_t ? arena_printf(emit_arena(e), "nt * %s", M)
+                        : arena_printf(emit_arena(e), "%s * ntv", M));
     const char *xin = arena_printf(emit_arena(e), "%s + nb * %s * %s, %s, %s, %s, %s, %s, %s, "
-                                   "t0, nt, %lld, wv", emit_ptr(e, x), C, emit_sym(e, p->isp), C,
+                                   "t0, nt, %lld, wv, vs", emit_ptr(e, x), C, emit_sym(e, p->isp), C,
                                    emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
                                    emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]),
                                    emit_sym(e, p->tw), pw);
     const char *prod =
         p->wino_t ? arena_printf(emit_arena(e),
-                                 "gemm_%s(nt, %s, %s, wv + xi * %s * ntv, %s, 2, %s + xi * %lld, "
-                                 "%s, 2, wm + xi * nt * %s, %s, (%s)1, (%s)0, 0, gw);",
-                                 gemm, M, C, C, C, emit_ptr(e, p->wpk), (long long)per, M, M, M,
-                                 ct, ct)
+                                 "gemm_%s(nt, %s, %s, wv + xi * vs, %s, 2, %s + xi * %lld, "
+                                 "%s, 2, wm + xi * ms, %s, (%s)1, (%s)0, 0, gw);",
+                                 gemm, M, C, C, emit_ptr(e, p->wpk), (long long)per, M, M, ct, ct)
                   : arena_printf(emit_arena(e),
-                                 "gemm_%s(%s, nt, %s, %s + xi * %lld, %s, 2, wv + xi * %s * ntv, "
-                                 "ntv, 2, wm + xi * %s * ntm, ntm, (%s)1, (%s)0, 0, gw);",
-                                 gemm, M, C, emit_ptr(e, p->wpk), (long long)per, C, C, M, ct, ct);
+                                 "gemm_%s(%s, nt, %s, %s + xi * %lld, %s, 2, wv + xi * vs, "
+                                 "ntv, 2, wm + xi * ms, ntv, (%s)1, (%s)0, 0, gw);",
+                                 gemm, M, C, emit_ptr(e, p->wpk), (long long)per, C, ct, ct);
     if (par_products) {
         /* each thread transforms the input for its own points and multiplies them: its share
          * of the transformed input never leaves its core, and no barrier between the two */
@@ -601,7 +609,7 @@ static void emit_wino_chunk(Emit *e, Node *n, int act, float p0, float p1,
         emit_line(e, "for (int xi = 0; xi < 16; xi++)");
         emit_line(e, "    %s", prod);
     }
-    emit_line(e, "wino_out_%s(wm, %d, %s, %s, %s, %s, t0, nt, %s, %s, %d, %s, %s, %s + nb * %s * %s);",
+    emit_line(e, "wino_out_%s(wm, ms, %d, %s, %s, %s, %s, t0, nt, %s, %s, %d, %s, %s, %s + nb * %s * %s);",
               wn, p->wino_t ? 1 : 0, M, emit_sym(e, p->out[1]),
               emit_sym(e, p->out[2]), emit_sym(e, p->tw), b ? emit_ptr(e, b) : "0",
               res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp) : "0",
@@ -623,8 +631,9 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
               p->wino_t ? arena_printf(emit_arena(e), "tiles x %s x %s, transposed", M, C)
                         : arena_printf(emit_arena(e), "%s x tiles x %s", M, C));
     emit_line(e, "%s *const wv0 = %s;", ct, scratch_ptr(e, n, ct));
-    emit_line(e, "%s *const wm0 = wv0 + 16 * %s * %s;", ct, C, emit_sym(e, vmax));
-    emit_line(e, "%s *const gw = wm0 + 16 * %s * %s;", ct, M, emit_sym(e, mmax));
+    const long long sk = (long long)wino_skew(y->dtype);
+    emit_line(e, "%s *const wm0 = wv0 + 16 * (%s * %s + %lld);", ct, C, emit_sym(e, vmax), sk);
+    emit_line(e, "%s *const gw = wm0 + 16 * (%s * %s + %lld);", ct, M, emit_sym(e, mmax), sk);
     emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", emit_sym(e, x->shape[0]));
     /* Built with OpenMP, many tiles and a small weight (16 x C x M, read again by every chunk:
      * at most WINO_OWN_CM): each thread takes its own run of chunks of tiles (a static share:
@@ -654,10 +663,9 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
                                 wnt, (long long)cap);
         scratch_part_keep(c, e);
         emit_line(e, "#ifdef _OPENMP");
-        emit_line(e, "    if (o2c_par((double)(%s) * (double)(%s) * (double)(%s) >= 262144.0 "
-                  "&& %s >= %lld * omp_get_max_threads() "
+        emit_line(e, "    if (o2c_par((double)(%s) * (double)(%s) * (double)(%s) >= 16384.0 "
                   "&& %s >= %lld * omp_get_max_threads())) {",
-                  M, tiles, C, tiles, 2 * pw, wnt, pw);
+                  M, tiles, C, wnt, pw);
         emit_line(e, "#pragma omp parallel");
         emit_line(e, "        {");
         emit_indent(e, 3);
@@ -665,12 +673,17 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
                   pw);
         emit_line(e, "const int64_t cw = cw0 < %lld ? cw0 : %lld;", (long long)cap,
                   (long long)cap);
-        emit_line(e, "%s *wv = wv0 + omp_get_thread_num() * 16 * %s * cw;", ct, C);
-        emit_line(e, "%s *wm = wm0 + omp_get_thread_num() * 16 * %s * cw;", ct, M);
+        /* each thread's 16 operands and products skewed when all threads' fit */
+        emit_line(e, "const int64_t nth = omp_get_num_threads();");
+        emit_line(e, "const int64_t sk = nth * (%s * cw + %lld) <= %s * %s + %lld && "
+                  "nth * (%s * cw + %lld) <= %s * %s + %lld ? %lld : 0;",
+                  C, sk, C, emit_sym(e, vmax), sk, M, sk, M, emit_sym(e, mmax), sk, sk);
+        emit_line(e, "%s *wv = wv0 + omp_get_thread_num() * 16 * (%s * cw + sk);", ct, C);
+        emit_line(e, "%s *wm = wm0 + omp_get_thread_num() * 16 * (%s * cw + sk);", ct, M);
         scratch_part(c, e, n, "wv", ct,
-                     arena_printf(emit_arena(e), "16 * (%s + %s) * cw * (int64_t)sizeof(%s)", C,
-                                  M, ct),
-                     arena_printf(emit_arena(e), "wm = wv + 16 * %s * cw;", C));
+                     arena_printf(emit_arena(e),
+                                  "16 * ((%s + %s) * cw + 2 * sk) * (int64_t)sizeof(%s)", C, M, ct),
+                     arena_printf(emit_arena(e), "wm = wv + 16 * (%s * cw + sk);", C));
         /* the panels shared evenly (196 tiles in chunks of 24 had gone 5 chunks to 4: 120
          * tiles against 76; 32 -> 128 at 27x27 alone, 2 threads: 1.19x -> 1.38x of one), each
          * thread's run in equal chunks of whole panels, at most cw tiles */
@@ -697,6 +710,7 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
     emit_line(e, "    for (int64_t t0 = 0; t0 < %s; t0 += %s) {", tiles, step);
     emit_indent(e, 2);
     emit_line(e, "%s *const wv = wv0, *const wm = wm0;", ct);
+    emit_line(e, "const int64_t sk = %lld;", sk);
     emit_line(e, "const int64_t nt = %s - t0 < %s ? %s - t0 : %s;", tiles, step, tiles, step);
     emit_wino_chunk(e, n, act, p0, p1, true);
     emit_indent(e, -2);
