@@ -51,12 +51,13 @@ static int conv_ind_ok_T(void) {
 
 #if CONV_IND_MASK_T
 /* Rows [0, mr) of the tile acc (two vectors a row: positions 0-15, 16-31, the second one
- * unread when nr <= 16; nr positions) that
+ * unread when nr <= 16; nr positions; in a T array, so read as unaligned vectors: clang had
+ * loaded it with aligned moves from a misaligned stack slot, a crash) that
  * starts at (oy, ox) of the grid, to y: each run of positions inside an output row shifted to
  * lane 0 (a permute of the row's two vectors), bias, residual (masked loads) and activation
  * (as gemm_act_T: a NaN stays), then masked stores. */
 GEMM_TARGET_V64
-static void conv_ind_store_T(const gemm_v_T *acc, T *y, int64_t osp, int64_t mr, int64_t nr,
+static void conv_ind_store_T(const gemm_vu_T *acc, T *y, int64_t osp, int64_t mr, int64_t nr,
                              const gemm_epi_T *ep, int64_t i0, int64_t oy, int64_t ox,
                              int64_t Wq, int64_t OW) {
     const __m512i iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
@@ -236,8 +237,12 @@ static void conv_ind_pad_T(const T *x, int64_t C, int64_t q0, int64_t q1, int64_
                         xs = xr + jl * SW + pw - pl;
                         for (jq = 0; jq < jl; jq++)
                             dr[jq] = (T)0;
-                        for (jq = jl; jq < jh; jq++)
-                            dr[jq] = xs[(jq - jl) * SW];
+                        if (SW == 2) /* a constant stride: vector loads and shuffles */
+                            for (jq = jl; jq < jh; jq++)
+                                dr[jq] = xs[(jq - jl) * 2];
+                        else
+                            for (jq = jl; jq < jh; jq++)
+                                dr[jq] = xs[(jq - jl) * SW];
                         for (jq = jh; jq < Wq; jq++)
                             dr[jq] = (T)0;
                     }
