@@ -33,3 +33,28 @@ static T *dw_slot_T(T *planes, int64_t slot) {
     return s;
 }
 #endif
+
+/* The common depthwise windows with constants: in a kernel with the arguments KH, KW, sh, sw,
+ * dh, dw, ph, pw, runs CALL(K, S, P) (a macro of the caller's: the kernel's body, inlined, for a
+ * K x K window at stride S, dilation 1, padding P) and returns when the window is one of them.
+ * The compiler then unrolls their taps; a call with constant arguments got such a copy anyway,
+ * but not the call in a threads' region, whose body sees the window as variables. */
+#define DW_WINDOWS_T(CALL)                                                                       \
+    if (KH == KW && sh == sw && dh == 1 && dw == 1 && ph == pw) {                                 \
+        if (KH == 3 && sh == 1 && ph == 1) {                                                      \
+            CALL(3, 1, 1);                                                                        \
+            return;                                                                               \
+        }                                                                                         \
+        if (KH == 3 && sh == 2 && ph == 1) {                                                      \
+            CALL(3, 2, 1);                                                                        \
+            return;                                                                               \
+        }                                                                                         \
+        if (KH == 5 && sh == 1 && ph == 2) {                                                      \
+            CALL(5, 1, 2);                                                                        \
+            return;                                                                               \
+        }                                                                                         \
+        if (KH == 5 && sh == 2 && ph == 2) {                                                      \
+            CALL(5, 2, 2);                                                                        \
+            return;                                                                               \
+        }                                                                                         \
+    }

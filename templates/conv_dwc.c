@@ -140,11 +140,11 @@ static O2C_INLINE void dwc_flush_T(const T *st, T *y, const T *res, int64_t c0, 
 }
 #endif
 
-O2C_KERNEL
-static void dwc_block_T(const T *x, const T *w, const T *bias, const T *res, T *y, int64_t c0,
-                        int64_t nl, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH,
-                        int64_t KW, int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph,
-                        int64_t pw, int64_t Rp, int64_t Cp, int act, T p0, T p1, T *s) {
+static O2C_INLINE void dwc_body_T(const T *x, const T *w, const T *bias, const T *res, T *y,
+                                  int64_t c0, int64_t nl, int64_t H, int64_t W, int64_t OH,
+                                  int64_t OW, int64_t KH, int64_t KW, int64_t sh, int64_t sw,
+                                  int64_t dh, int64_t dw, int64_t ph, int64_t pw, int64_t Rp,
+                                  int64_t Cp, int act, T p0, T p1, T *s) {
     const int64_t LN = DWC_LN_T, taps = KH * KW, osp = OH * OW;
     T *const wv = s + (Rp * Cp + 8 * sw) * LN, *const bv = wv + taps * LN;
     int64_t offs[81]; /* each tap's offset in the planes, in elements */
@@ -238,6 +238,22 @@ static void dwc_block_T(const T *x, const T *w, const T *bias, const T *res, T *
         }
         gemm_act_T(yc, osp, act, p0, p1);
     }
+}
+
+/* One block of channels (dwc_body_T), the common windows with constants (conv_dw_slots.c;
+ * MobileNetV2's 576 x 14 x 14 3x3 on 2 threads: 21.1 -> 19.1 us). */
+O2C_KERNEL
+static void dwc_block_T(const T *x, const T *w, const T *bias, const T *res, T *y, int64_t c0,
+                        int64_t nl, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH,
+                        int64_t KW, int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph,
+                        int64_t pw, int64_t Rp, int64_t Cp, int act, T p0, T p1, T *s) {
+#define DWC_WIN_T(K_, S_, P_)                                                                    \
+    dwc_body_T(x, w, bias, res, y, c0, nl, H, W, OH, OW, K_, K_, S_, S_, 1, 1, P_, P_, Rp, Cp,     \
+               act, p0, p1, s)
+    DW_WINDOWS_T(DWC_WIN_T)
+#undef DWC_WIN_T
+    dwc_body_T(x, w, bias, res, y, c0, nl, H, W, OH, OW, KH, KW, sh, sw, dh, dw, ph, pw, Rp, Cp,
+               act, p0, p1, s);
 }
 
 /* One image: channels [0, C) in blocks of DWC_LN; planes: nslot slots of slot elements. */

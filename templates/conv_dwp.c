@@ -81,11 +81,11 @@ static O2C_INLINE void dwp_pack_T(T *pl, const T *xc, int64_t H, int64_t W, int6
     }
 }
 
-O2C_KERNEL
-static void dwp_chan_T(const T *xc, const T *wc, T b, const T *rc, T *yc, int64_t H, int64_t W,
-                       int64_t OH, int64_t OW, int64_t KH, int64_t KW, int64_t sh, int64_t sw,
-                       int64_t dh, int64_t dw, int64_t ph, int64_t pw, int64_t Rp, int64_t Cp,
-                       int64_t Hq, int64_t Wq, int act, T p0, T p1, T *slot) {
+static O2C_INLINE void dwp_body_T(const T *xc, const T *wc, T b, const T *rc, T *yc, int64_t H,
+                                  int64_t W, int64_t OH, int64_t OW, int64_t KH, int64_t KW,
+                                  int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph,
+                                  int64_t pw, int64_t Rp, int64_t Cp, int64_t Hq, int64_t Wq,
+                                  int act, T p0, T p1, T *slot) {
     const int64_t ps = Hq * Wq + Wq + DWP_VL;
     T *const Y = slot + sh * sw * ps;
     const int64_t nf = OH * Wq;
@@ -139,6 +139,22 @@ static void dwp_chan_T(const T *xc, const T *wc, T b, const T *rc, T *yc, int64_
                 yr[ox] = Yr[ox];
     }
     gemm_act_T(yc, OH * OW, act, p0, p1); /* the channel's rows are contiguous: one pass */
+}
+
+/* One channel (dwp_body_T), the common windows with constants (conv_dw_slots.c; LR-ASPP's
+ * 72 x 64 x 64 5x5 stride 2 had run slower on 2 threads than on 1). */
+O2C_KERNEL
+static void dwp_chan_T(const T *xc, const T *wc, T b, const T *rc, T *yc, int64_t H, int64_t W,
+                       int64_t OH, int64_t OW, int64_t KH, int64_t KW, int64_t sh, int64_t sw,
+                       int64_t dh, int64_t dw, int64_t ph, int64_t pw, int64_t Rp, int64_t Cp,
+                       int64_t Hq, int64_t Wq, int act, T p0, T p1, T *slot) {
+#define DWP_WIN_T(K_, S_, P_)                                                                    \
+    dwp_body_T(xc, wc, b, rc, yc, H, W, OH, OW, K_, K_, S_, S_, 1, 1, P_, P_, Rp, Cp, Hq, Wq, act, \
+               p0, p1, slot)
+    DW_WINDOWS_T(DWP_WIN_T)
+#undef DWP_WIN_T
+    dwp_body_T(xc, wc, b, rc, yc, H, W, OH, OW, KH, KW, sh, sw, dh, dw, ph, pw, Rp, Cp, Hq, Wq,
+               act, p0, p1, slot);
 }
 
 /* One image: channels [0, C); planes: nslot slots of slot floats. */
