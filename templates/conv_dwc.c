@@ -109,10 +109,14 @@ static O2C_INLINE void dwc_pack_T(T *s, const T *x, const T *w, const T *bias, i
     for (l = 0; l < nl; l++) { /* (the pixels from p0 on) */
         const T *xc = x + (c0 + l) * H * W;
         for (iy = p0 / W; iy < nr; iy++) {
-            T *d = s + ((iy + ph) * Cp + pw) * LN + l;
-            const T *xr = xc + iy * W;
-            for (ix = iy == p0 / W ? p0 - iy * W : 0; ix < nc; ix++)
-                d[ix * LN] = xr[ix];
+            /* from column ix0 of the row, as pointers: with the sizes constant (the common
+             * windows inlined) gcc -O3 had warned of an overflow of ix * LN on a path that
+             * cannot run (-Waggressive-loop-optimizations) */
+            const int64_t ix0 = iy == p0 / W ? p0 - iy * W : 0;
+            T *d = s + ((iy + ph) * Cp + pw + ix0) * LN + l;
+            const T *xr = xc + iy * W + ix0;
+            for (ix = 0; ix < nc - ix0; ix++, d += LN)
+                *d = xr[ix];
         }
         for (t = 0; t < taps; t++)
             wv[t * LN + l] = w[(c0 + l) * taps + t];
