@@ -40,21 +40,15 @@ static T *dw_slot_T(T *planes, int64_t slot) {
  * The compiler then unrolls their taps; a call with constant arguments got such a copy anyway,
  * but not the call in a threads' region, whose body sees the window as variables. */
 #define DW_WINDOWS_T(CALL)                                                                       \
-    if (KH == KW && sh == sw && dh == 1 && dw == 1 && ph == pw) {                                 \
-        if (KH == 3 && sh == 1 && ph == 1) {                                                      \
+    if (KH == KW && (KH == 3 || KH == 5) && ph == KH / 2 && pw == ph && sh == sw &&               \
+        (sh == 1 || sh == 2) && dh == 1 && dw == 1) {                                             \
+        if (KH == 3 && sh == 1)                                                                   \
             CALL(3, 1, 1);                                                                        \
-            return;                                                                               \
-        }                                                                                         \
-        if (KH == 3 && sh == 2 && ph == 1) {                                                      \
+        else if (KH == 3)                                                                         \
             CALL(3, 2, 1);                                                                        \
-            return;                                                                               \
-        }                                                                                         \
-        if (KH == 5 && sh == 1 && ph == 2) {                                                      \
+        else if (sh == 1)                                                                         \
             CALL(5, 1, 2);                                                                        \
-            return;                                                                               \
-        }                                                                                         \
-        if (KH == 5 && sh == 2 && ph == 2) {                                                      \
+        else                                                                                      \
             CALL(5, 2, 2);                                                                        \
-            return;                                                                               \
-        }                                                                                         \
+        return;                                                                                   \
     }

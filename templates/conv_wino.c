@@ -26,7 +26,7 @@
  * chooses: C x Np (M x Np, transposed nt x M) plus a skew of one cache line.  Without it, a
  * stride of a multiple of 4 KiB (64 channels x 32 tiles of floats, a common chunk) put the 16
  * rows the transforms read and write together in one set of the L1 cache, which holds 12:
- * the face detector's 64 -> 32 at 10x10 took 37 us on one thread, 28 with the skew. */
+ * the face detector's 64 -> 32 at 10x10 took 37 us on one thread, 24 with the skew. */
 #ifndef O2C_TEMPLATE
 #include "o2c_template.h"
 #include "gemm.c"
@@ -274,9 +274,8 @@ static void wino_out_t_T(const T *Mo, int64_t ms, int64_t M, int64_t OH, int64_t
 /* The output transform (above): of the products as they are (output channels [lo, hi)), or
  * transposed (tiles [lo, hi)). */
 static void wino_out_part_T(const T *Mo, int64_t ms, int transposed, int64_t M, int64_t OH,
-                            int64_t OW,
-                            int64_t TW, int64_t t0, int64_t nt, const T *bias, const T *res,
-                            int act, T p0, T p1, T *y, int64_t lo, int64_t hi) {
+                            int64_t OW, int64_t TW, int64_t t0, int64_t nt, const T *bias,
+                            const T *res, int act, T p0, T p1, T *y, int64_t lo, int64_t hi) {
     if (transposed)
         wino_out_t_T(Mo, ms, M, OH, OW, TW, t0, bias, res, act, p0, p1, y, lo, hi);
     else
@@ -285,9 +284,8 @@ static void wino_out_part_T(const T *Mo, int64_t ms, int transposed, int64_t M, 
 
 /* ... all of it, on the OpenMP threads when large enough (o2c_par). */
 static void wino_out_T(const T *Mo, int64_t ms, int transposed, int64_t M, int64_t OH, int64_t OW,
-                       int64_t TW,
-                       int64_t t0, int64_t nt, const T *bias, const T *res, int act, T p0, T p1,
-                       T *y) {
+                       int64_t TW, int64_t t0, int64_t nt, const T *bias, const T *res, int act,
+                       T p0, T p1, T *y) {
     const int64_t n = transposed ? nt : M;
 #ifdef _OPENMP
     if (o2c_par(M * nt >= 8192)) {

@@ -571,7 +571,8 @@ static void emit_wino_chunk(Emit *e, Node *n, int act, float p0, float p1,
               p->wino_t ? arena_printf(emit_arena(e), "nt * %s", M)
                         : arena_printf(emit_arena(e), "%s * ntv", M));
     const char *xin = arena_printf(emit_arena(e), "%s + nb * %s * %s, %s, %s, %s, %s, %s, %s, "
-                                   "t0, nt, %lld, wv, vs", emit_ptr(e, x), C, emit_sym(e, p->isp), C,
+                                   "t0, nt, %lld, wv, vs", emit_ptr(e, x), C, emit_sym(e, p->isp),
+                                   C,
                                    emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
                                    emit_sym(e, p->pad[1]), emit_sym(e, p->pad[2]),
                                    emit_sym(e, p->tw), pw);
@@ -609,7 +610,8 @@ static void emit_wino_chunk(Emit *e, Node *n, int act, float p0, float p1,
         emit_line(e, "for (int xi = 0; xi < 16; xi++)");
         emit_line(e, "    %s", prod);
     }
-    emit_line(e, "wino_out_%s(wm, ms, %d, %s, %s, %s, %s, t0, nt, %s, %s, %d, %s, %s, %s + nb * %s * %s);",
+    emit_line(e, "wino_out_%s(wm, ms, %d, %s, %s, %s, %s, t0, nt, %s, %s, %d, %s, %s, "
+                 "%s + nb * %s * %s);",
               wn, p->wino_t ? 1 : 0, M, emit_sym(e, p->out[1]),
               emit_sym(e, p->out[2]), emit_sym(e, p->tw), b ? emit_ptr(e, b) : "0",
               res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp) : "0",

@@ -221,7 +221,8 @@ static const char *sym_literal(Emit *e, int n, Sym *const *v) {
 
 /* Built with OpenMP, a pool of enough work (2^14 taps: a few microseconds, several times a
  * fork; MobileNetV3's squeeze-excitation averages over 576 x 7 x 7 on 2 threads 4.4 -> 2.7 us,
- * 960 x 16 x 16 in LR-ASPP 18 -> 10 us) runs on the threads a plane (an (n, c) pair) at a time: writes `if (o2c_par(...)) { the planes in parallel } else` before the
+ * 960 x 16 x 16 in LR-ASPP 18 -> 10 us) runs on the threads a plane (an (n, c) pair) at a
+ * time: writes `if (o2c_par(...)) { the planes in parallel } else` before the
  * caller's whole-tensor call.  Each plane goes to a call of its own with nc = 1 (the pool
  * functions are inlined, so the constant window specialises the loops either way); mid are
  * the arguments between y and nc, tail those after the window.  (ResNet-18's 3x3 stride 2

@@ -60,8 +60,7 @@ typedef struct Resize {
 /* Linear over the last two axes in float or double, no tf_crop_and_resize box: the fast
  * kernel resize_bilin (templates/resize_bilin.c), on up to resize_slots threads, each with
  * two cached rows of scratch (one thread in --memory-first builds: the smallest workspace). */
-static bool resize_bilin(const Compiler *c, const Resize *r, DType t) {
-    (void)c;
+static bool resize_bilin(const Resize *r, DType t) {
     return r->mode == RS_LINEAR && r->k == 2 && r->ctm != CTM_CROP &&
            (t == DT_FLOAT || t == DT_DOUBLE);
 }
@@ -327,10 +326,10 @@ void infer_resize(Compiler *c, Node *n) {
         combs *= ntap;
     if (combs > 16)
         combs = 16;
-    if (resize_bilin(c, r, x->dtype))
-        /* templates/resize_interp.c's resize_bilin: two cached rows per thread slot */
-        bytes = sym_add(s, bytes, sym_mul(s, r->out[1], sym_const(s, (int64_t)(2 * resize_slots(c) * dtype_size(x->dtype)))));
-    else if (r->mode != RS_NEAREST)
+    if (resize_bilin(r, x->dtype)) { /* resize_bilin.c: two cached rows per thread slot */
+        const int64_t row = (int64_t)(2 * resize_slots(c) * dtype_size(x->dtype));
+        bytes = sym_add(s, bytes, sym_mul(s, r->out[1], sym_const(s, row)));
+    } else if (r->mode != RS_NEAREST)
         bytes = sym_add(s, bytes, sym_mul(s, r->out[r->k - 1], sym_const(s, 8 * (1 + combs))));
     n->scratch = bytes;
     n->priv = r;
@@ -367,8 +366,8 @@ void emit_resize(Compiler *c, Emit *e, Node *n) {
     }
     emit_template(e, "resize_coords", DT_UNDEFINED);
     const char *sfx = emit_template(e, r->mode == RS_NEAREST      ? "resize_nearest"
-                                       : resize_bilin(c, r, x->dtype) ? "resize_bilin"
-                                                                      : "resize_interp",
+                                       : resize_bilin(r, x->dtype) ? "resize_bilin"
+                                                                   : "resize_interp",
                                     x->dtype);
     const char *in = emit_sym_array(e, "in", k, r->in);
     const char *out = emit_sym_array(e, "out", k, r->out);
@@ -432,7 +431,7 @@ void emit_resize(Compiler *c, Emit *e, Node *n) {
     if (r->mode == RS_NEAREST)
         emit_line(e, "resize_nearest_%s(%s, %s, %s, %d, %s, %s, %s, %s);", sfx, emit_ptr(e, x),
                   emit_ptr(e, y), emit_sym(e, r->outer), k, in, out, idx, ext);
-    else if (resize_bilin(c, r, x->dtype))
+    else if (resize_bilin(r, x->dtype))
         emit_line(e, "resize_bilin_%s(%s, %s, %s, %s, %s, %s, %s, (%s *)(void *)(%s + %s), %d);",
                   sfx, emit_ptr(e, x), emit_ptr(e, y), emit_sym(e, r->outer), in, out, idx, wt,
                   dtype_ctype(x->dtype), wt, emit_sym(e, sym_mul(s, tot, sym_const(s, ntap))),
