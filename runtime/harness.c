@@ -105,6 +105,15 @@ static const void *empty_input(void) {
     return page;
 }
 
+/* The buffer given for an input whose test data has another shape than the model's: `bytes`
+ * that cannot be read (munmap them after the run), or NULL.  ONNX 1.12's CastLike cases with
+ * bfloat16 give `like`, which supplies only a type, as one element where the model declares
+ * [3, 4]: a model that never reads the input runs; one that reads it crashes the case. */
+static void *unreadable(size_t bytes) {
+    void *p = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
 /* Runs one test_data_set; returns 0 or writes the failure (stage: message) into msg. */
 static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_t msglen) {
     char err[600];
@@ -123,6 +132,8 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
     int rc = -1;
     void **outs = calloc((size_t)nout + 1, sizeof(void *));
     void *ws = NULL;
+    void *noread[64] = {0}; /* inputs given as unreadable memory (see unreadable) */
+    size_t noread_len[64] = {0};
     int64_t *dims = calloc((size_t)o->ndims + 1, sizeof(int64_t));
     check_fn check = (check_fn)jit_symbol(j, "model_check");
     ws_fn wsize = (ws_fn)jit_symbol(j, "model_workspace_size");
@@ -154,6 +165,21 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
         for (int d = 0; same && d < r; d++)
             same = shape[d] == in[i]->dims[d];
         if (!same) {
+            size_t bytes = 16; /* the widest element (complex128); 0: no elements */
+            bool fits = true;
+            for (int d = 0; d < r && bytes; d++)
+                if (shape[d] < 0 || (shape[d] && bytes > SIZE_MAX / (size_t)shape[d]))
+                    fits = false;
+                else
+                    bytes *= (size_t)shape[d];
+            if (fits && !bytes && empty_input()) {
+                noread[i] = (void *)empty_input();
+                continue;
+            }
+            if (fits && bytes && (noread[i] = unreadable(bytes))) {
+                noread_len[i] = bytes;
+                continue;
+            }
             snprintf(msg, msglen, "inputs: input %d shape does not match the model", i);
             goto done;
         }
@@ -192,7 +218,9 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
         ws = aligned_alloc(64, (wsb + 63) / 64 * 64);
     const void *inptr[64];
     for (int i = 0; i < nin; i++)
-        inptr[i] = in[i]->nelem == 0 && empty_input() ? empty_input() : in[i]->data;
+        inptr[i] = noread[i]                                ? noread[i]
+                   : in[i]->nelem == 0 && empty_input() ? empty_input()
+                                                         : in[i]->data;
     int r = run(dims, inptr, outs, ws);
     if (r) {
         snprintf(msg, msglen, "run: model_run returned %d", r);
@@ -207,6 +235,9 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
     }
     rc = 0;
 done:
+    for (int i = 0; i < 64; i++)
+        if (noread_len[i])
+            munmap(noread[i], noread_len[i]);
     for (int i = 0; i < nout; i++)
         free(outs[i]);
     free(outs);

@@ -130,3 +130,82 @@ hard_case("hardsigmoid_edges", "HardSigmoid", {"alpha": 0.25, "beta": 0.5},
           lambda x: np.clip(np.float32(0.25) * x + np.float32(0.5), 0, 1))
 hard_case("hardswish_edges", "HardSwish", {},
           lambda x: x * np.clip(x * np.float32(1 / 6) + np.float32(0.5), 0, 1))
+
+
+# bfloat16: Cast and CastLike round toward zero (a float keeps its upper 16 bits, as ONNX 1.12's
+# reference data); Add on bfloat16 rounds its float sum to nearest even.  The bfloat16 tensors
+# are written as TensorProto BFLOAT16 (numpy has no such type: uint16 bit patterns).
+def bf16_tensor(bits):
+    bits = np.ascontiguousarray(bits, dtype="<u2")
+    return helper.make_tensor("", TensorProto.BFLOAT16, bits.shape, bits.tobytes(), raw=True)
+
+
+def bf16_case(name, nodes, inputs, outputs, ins, outs):
+    """ins/outs: numpy arrays, or ("bf16", uint16 bits) for bfloat16 tensors."""
+    m = gen_util.make_model(name, nodes, inputs, outputs, opset=15,
+                            producer="onnx2c-make_elementwise")
+    case_dir = os.path.join(HERE, "cases", name)
+    plain = [a if not isinstance(a, tuple) else a[1] for a in ins]
+    plain_out = [a if not isinstance(a, tuple) else a[1] for a in outs]
+    gen_util.write_case(case_dir, m, [(plain, plain_out)])
+    for kind, arrays in (("input", ins), ("output", outs)):
+        for i, a in enumerate(arrays):
+            if isinstance(a, tuple):
+                gen_util.save(os.path.join(case_dir, "test_data_set_0", "%s_%d.pb" % (kind, i)),
+                              bf16_tensor(a[1]))
+
+
+def f32_trunc_bf16(f):
+    """float32 -> bfloat16 bits toward zero: the upper 16 bits; NaN made quiet."""
+    u = np.asarray(f, np.float32).view(np.uint32)
+    b = (u >> 16).astype(np.uint16)
+    return np.where(np.isnan(f), b | 0x0040, b).astype(np.uint16)
+
+
+def f64_trunc_bf16(d):
+    """float64 -> bfloat16 toward zero: to float32 toward zero (the grids nest), then truncated."""
+    d = np.asarray(d, np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        f = d.astype(np.float32)
+        over = np.isfinite(d) & (np.abs(f.astype(np.float64)) > np.abs(d))
+    f = np.where(over, np.nextafter(f, np.float32(0)), f).astype(np.float32)
+    return f32_trunc_bf16(f)
+
+
+def rne_bf16(f):
+    """float32 -> bfloat16 bits, nearest even (finite values)."""
+    u = np.asarray(f, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def bf16_to_f32(bits):
+    return (np.asarray(bits, np.uint32) << 16).view(np.float32)
+
+
+BF = TensorProto.BFLOAT16
+edges32 = np.array([0.47892547, -1.9999999, 1.0039062, 1.0117188, 3.4028235e38, -3.4028235e38,
+                    1e-40, -1e-45, 1.1754944e-38, 0.0, -0.0, np.nan, np.inf, -np.inf, 65504.0,
+                    -0.1], np.float32).reshape(2, 8)
+bf16_case("cast_f32_bf16_trunc", [N("Cast", ["x"], ["y"], name="cast", to=BF)],
+          [vi("x", [2, 8])], [vi("y", [2, 8], BF)], [edges32], [("bf16", f32_trunc_bf16(edges32))])
+edges64 = np.array([0.47892547, 1e39, -1e39, 1.0 + 2.0 ** -30, -(1.0 + 2.0 ** -7) * 2.0 ** -126,
+                    1e-45, 3.0e-39, np.nan, -np.inf, 2.0 ** 127 * (2 - 2.0 ** -8)], np.float64)
+bf16_case("cast_f64_bf16_trunc", [N("Cast", ["x"], ["y"], name="cast", to=BF)],
+          [vi("x", [10], TensorProto.DOUBLE)], [vi("y", [10], BF)], [edges64],
+          [("bf16", f64_trunc_bf16(edges64))])
+edges16 = np.array([1.0009766, -3.1406, 65504.0, 6.0e-8, -0.0, np.inf, 0.33325, 2049.0],
+                   np.float16)
+bf16_case("cast_f16_bf16_trunc", [N("Cast", ["x"], ["y"], name="cast", to=BF)],
+          [vi("x", [8], TensorProto.FLOAT16)], [vi("y", [8], BF)], [edges16],
+          [("bf16", f32_trunc_bf16(edges16.astype(np.float32)))])
+like_bits = np.array([0], np.uint16)
+bf16_case("castlike_f32_bf16_trunc", [N("CastLike", ["x", "like"], ["y"], name="castlike")],
+          [vi("x", [2, 8]), vi("like", [1], BF)], [vi("y", [2, 8], BF)],
+          [edges32, ("bf16", like_bits)], [("bf16", f32_trunc_bf16(edges32))])
+a_bits = f32_trunc_bf16(np.array([1.0, 1.0078125, 3.0, -2.5, 100.0, 0.1], np.float32))
+b_bits = f32_trunc_bf16(np.array([0.00390625, 0.01171875, 1.0078125, 0.0048828125, 0.3, 0.2],
+                                 np.float32))
+sum_bits = rne_bf16(bf16_to_f32(a_bits) + bf16_to_f32(b_bits))
+bf16_case("add_bf16_rne", [N("Add", ["a", "b"], ["y"], name="add")],
+          [vi("a", [6], BF), vi("b", [6], BF)], [vi("y", [6], BF)],
+          [("bf16", a_bits), ("bf16", b_bits)], [("bf16", sum_bits)])
