@@ -1,7 +1,7 @@
 /* shape.c — op family: shape arithmetic and pure data movement.
  *
  * ONNX: Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Constant, ConstantOfShape, Range,
- * Identity, Dropout (inference), Expand, Tile.
+ * Identity, Dropout, Expand, Tile.
  * These are the ops through which exporters compute shapes, so they fold: Shape(x) is known
  * at compile time as the Syms of x's dims, and every rule here computes its output's known
  * value (Value.kv for integers, Value.data for constants) whenever its inputs are known.  A
@@ -9,8 +9,9 @@
  * code behind.  A target shape, axes or repeats that depend on runtime tensor data would make
  * the output shape data-dependent: those are rejected, naming the node.
  * Code, when an input is a runtime tensor: a memcpy for the ops that only relabel the shape
- * (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout), a fill loop for ConstantOfShape
- * and Range, and broadcast / modular-index copy loops for Expand and Tile. */
+ * (Reshape, Flatten, Squeeze, Unsqueeze, Identity, and Dropout unless training mode can drop,
+ * where a loop scales and drops elements), a fill loop for ConstantOfShape and Range, and
+ * broadcast / modular-index copy loops for Expand and Tile. */
 #include "onnx2c.h"
 #include <math.h>
 #include <string.h>
@@ -449,11 +450,21 @@ void infer_identity(Compiler *c, Node *n) {
 
 typedef struct DropoutPriv {
     unsigned char one[8]; /* the mask's "true" in the mask's type */
+    bool train;           /* training may be on at run time and drop: the kernel below */
+    int64_t seed;
 } DropoutPriv;
 
-/* Dropout, compiled for inference: output = data; mask (optional) = all true.  Training mode
- * (12+: input training_mode; before 7: is_test = 0) drops at random: supported only when ratio
- * is known to be 0, where it is the identity too.  Mask type: bool from 10, data's type before. */
+/* Dropout: output = data and mask (optional) = all true, unless training mode (12+: input
+ * training_mode, a bool; before 7: is_test = 0) is on and ratio (12+: input, default 0.5;
+ * before: attribute) is not 0.  Then element i is kept when its draw u_i >= ratio, and
+ *   output[i] = kept ? data[i] * scale : 0,  scale = 1 / (1 - ratio) (double, then rounded to
+ *   the data's type as numpy's reference; float for float16/bfloat16),  mask[i] = kept.
+ * The draws come from templates/shape_dropout.c: SplitMix64 at the `seed` attribute (0 when
+ * absent) and the element's row-major index, so a run is deterministic and no state is kept;
+ * they cannot match numpy's generator.  A ratio known at compile time must lie in [0, 1); one
+ * given at run time is used as it is, without a clamp: ratio >= 1 (or NaN) drops every element
+ * (output 0, not inf * 0), ratio < 0 keeps them all, scaled by 1 / (1 - ratio).
+ * Mask type: bool from 10, data's type before.  Only the known inference case folds. */
 void infer_dropout(Compiler *c, Node *n) {
     infer_require_inputs(c, n, 1, n->opset >= 12 ? 3 : 1);
     Value *x = infer_in(c, n, 0), *y = n->out[0];
@@ -463,34 +474,51 @@ void infer_dropout(Compiler *c, Node *n) {
     if (n->opset >= 12) {
         Value *r = node_in(n, 1), *t = node_in(n, 2);
         if (r) {
+            if (!dtype_is_float(r->dtype) && r->dtype != DT_FLOAT16 && r->dtype != DT_BFLOAT16)
+                o2c_error(c, n, "ratio has type %s: expected a float type", dtype_name(r->dtype));
             if (r->data && ir_known_len(r) == 1)
                 ratio = data_double(r, 0);
             else
                 ratio_known = false;
+            ir_constrain(c, n, CK_EQ, ir_numel(c, r), sym_const(c->sym, 1),
+                         "ratio must be a scalar (one element)");
         }
         if (t) {
+            if (t->dtype != DT_BOOL)
+                o2c_error(c, n, "training_mode has type %s: expected bool", dtype_name(t->dtype));
             Sym **kt = ir_known_ints(c, t);
             int64_t tv;
-            if (!kt || ir_known_len(t) != 1 || !sym_get_const(kt[0], &tv))
-                o2c_error(c, n, "training_mode '%s' is a runtime input: only inference "
-                                "(training_mode known to be false) is supported", t->name);
-            training = tv != 0;
+            if (kt && ir_known_len(t) == 1 && sym_get_const(kt[0], &tv))
+                training = tv != 0;
+            else
+                training = true; /* at run time: the kernel reads it */
+            ir_constrain(c, n, CK_EQ, ir_numel(c, t), sym_const(c->sym, 1),
+                         "training_mode must be a scalar (one element)");
         }
     } else {
         ratio = attr_float(c, n, "ratio", 0.5f);
         if (n->opset < 7)
             training = attr_int(c, n, "is_test", 0) == 0;
     }
-    if (training && !(ratio_known && ratio == 0))
-        o2c_error(c, n, "training mode with a nonzero ratio (random dropout) is not supported");
+    bool train = training && !(ratio_known && ratio == 0);
+    if (train && ratio_known && !(ratio >= 0 && ratio < 1))
+        o2c_error(c, n, "ratio %g is outside [0, 1)", ratio);
+    if (train && x->dtype != DT_FLOAT && x->dtype != DT_DOUBLE && x->dtype != DT_FLOAT16 &&
+        x->dtype != DT_BFLOAT16)
+        o2c_error(c, n, "data type %s is not supported in training mode (a float type)",
+                  dtype_name(x->dtype));
     ir_set_shape(c, y, x->dtype, x->rank, x->shape);
-    propagate(x, y);
+    DropoutPriv *p = arena_alloc(c->arena, sizeof *p);
+    p->train = train;
+    p->seed = n->opset >= 12 ? attr_int(c, n, "seed", 0) : 0;
+    n->priv = p;
+    if (!train)
+        propagate(x, y);
     Value *m = n->nout > 1 ? n->out[1] : NULL;
     if (!m)
         return;
     DType mt = n->opset >= 10 ? DT_BOOL : x->dtype;
     ir_set_shape(c, m, mt, x->rank, x->shape);
-    DropoutPriv *p = arena_alloc(c->arena, sizeof *p);
     switch (mt) {
     case DT_FLOAT: { float v = 1; memcpy(p->one, &v, sizeof v); break; }
     case DT_DOUBLE: { double v = 1; memcpy(p->one, &v, sizeof v); break; }
@@ -498,9 +526,8 @@ void infer_dropout(Compiler *c, Node *n) {
     case DT_BFLOAT16: { uint16_t v = 0x3f80; memcpy(p->one, &v, sizeof v); break; }
     default: p->one[0] = 1; break; /* little-endian integer 1 */
     }
-    n->priv = p;
     int64_t len = ir_known_len(m);
-    if (len >= 0 && len <= FOLD_MAX) {
+    if (!train && len >= 0 && len <= FOLD_MAX) {
         size_t es = dtype_size(mt);
         unsigned char *d = arena_alloc(c->arena, es * (size_t)(len ? len : 1));
         for (int64_t i = 0; i < len; i++)
@@ -509,13 +536,80 @@ void infer_dropout(Compiler *c, Node *n) {
     }
 }
 
+/* y shares x's bytes (plan.c makes Dropout an alias): writing y over x is right only when no
+ * other node reads those bytes later, which holds when x has this one consumer and shares its
+ * bytes with no value but its own input's dead ones (x neither an alias of another value nor
+ * a Concat's output or part of one).  A conservative test. */
+static bool sole_reader(const Value *x) {
+    static const char *const shares[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze",
+                                         "Identity", "Dropout", "Concat"};
+    if (x->nuses != 1 || x->is_output || x->within || !x->producer)
+        return false;
+    for (size_t i = 0; i < sizeof shares / sizeof *shares; i++)
+        if (!strcmp(x->producer->op_type, shares[i]))
+            return false;
+    return true;
+}
+
+/* Training mode: the draws, the scaled copy and the mask (see infer_dropout). */
+static void emit_dropout_train(Compiler *c, Emit *e, Node *n) {
+    const DropoutPriv *p = n->priv;
+    Value *x = n->in[0], *y = n->out[0], *m = n->nout > 1 ? n->out[1] : NULL;
+    Value *r = n->opset >= 12 ? node_in(n, 1) : NULL, *t = n->opset >= 12 ? node_in(n, 2) : NULL;
+    if (plan_same_buffer(x, y) && !sole_reader(x))
+        o2c_error(c, n, "training mode over an input that other nodes read too is not "
+                        "supported (the plan shares its bytes with the output)");
+    bool half = x->dtype == DT_FLOAT16 || x->dtype == DT_BFLOAT16;
+    int eb = x->dtype == DT_FLOAT16 ? 5 : 8;
+    const char *ct = half ? "float" : dtype_ctype(x->dtype);
+    emit_template(e, "shape_dropout", DT_UNDEFINED);
+    if (half || (r && (r->dtype == DT_FLOAT16 || r->dtype == DT_BFLOAT16)))
+        emit_template(e, "ew_half_to_float", DT_UNDEFINED);
+    if (half)
+        emit_template(e, "ew_float_to_half", DT_UNDEFINED);
+    const char *ratio = "0.5";
+    if (r && r->dtype == DT_FLOAT16)
+        ratio = arena_printf(c->arena, "(double)o2c_half_to_float(%s[0], 5)", emit_ptr(e, r));
+    else if (r && r->dtype == DT_BFLOAT16)
+        ratio = arena_printf(c->arena, "(double)o2c_half_to_float(%s[0], 8)", emit_ptr(e, r));
+    else if (r)
+        ratio = arena_printf(c->arena, "(double)%s[0]", emit_ptr(e, r));
+    else if (n->opset < 12)
+        ratio = emit_literal(e, DT_DOUBLE, attr_float(c, n, "ratio", 0.5f));
+    emit_line(e, "/* training mode: element i kept when its draw (SplitMix64, seed %lld) >= "
+                 "ratio, then scaled by 1 / (1 - ratio) */", (long long)p->seed);
+    emit_line(e, "const int train = %s;", t ? arena_printf(c->arena, "%s[0] != 0", emit_ptr(e, t))
+                                             : "1");
+    emit_line(e, "const double ratio = %s;", ratio);
+    emit_line(e, "const %s scale = (%s)(ratio < 1 ? 1.0 / (1.0 - ratio) : 0.0);", ct, ct);
+    const char *xe = half ? arena_printf(c->arena, "o2c_half_to_float(%s[i], %d)", emit_ptr(e, x),
+                                         eb)
+                          : arena_printf(c->arena, "%s[i]", emit_ptr(e, x));
+    const char *ye = half ? arena_printf(c->arena, "o2c_float_to_half((double)(%s * scale), %d)",
+                                         xe, eb)
+                          : arena_printf(c->arena, "%s * scale", xe);
+    emit_line(e, "for (int64_t i = 0; i < %s; i++) {", emit_sym(e, ir_numel(c, x)));
+    emit_indent(e, 1);
+    emit_line(e, "const int keep = !train || ratio == 0 || "
+                 "o2c_dropout_u(UINT64_C(%llu), (uint64_t)i) >= ratio;",
+              (unsigned long long)p->seed);
+    emit_line(e, "%s[i] = !train ? %s[i] : keep ? %s : 0;", emit_ptr(e, y), emit_ptr(e, x), ye);
+    if (m)
+        emit_line(e, "%s[i] = keep ? %s : 0;", emit_ptr(e, m), elem_literal(e, m->dtype, p->one));
+    emit_indent(e, -1);
+    emit_line(e, "}");
+}
+
 void emit_dropout(Compiler *c, Emit *e, Node *n) {
+    const DropoutPriv *p = n->priv;
+    if (p->train) {
+        emit_dropout_train(c, e, n);
+        return;
+    }
     emit_copy(c, e, n);
     Value *m = n->nout > 1 ? n->out[1] : NULL;
-    if (m && m->rank >= 0 && !known(m)) {
-        const DropoutPriv *p = n->priv;
+    if (m && m->rank >= 0 && !known(m))
         emit_fill(c, e, m, p->one);
-    }
 }
 
 /* ---- Constant, ConstantOfShape */

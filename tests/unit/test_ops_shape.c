@@ -258,3 +258,137 @@ Test(shape_errors, range_float_symbolic_limit_fractional_delta) {
     static const char *const parts[] = {"node 'rg' (Range)", "delta is 0.5", "integral", NULL};
     tu_expect_error_parts(SHAPE "bad_range_float_step.onnx", O2C_EMODEL, parts);
 }
+
+/* ---- Dropout in training mode (training_mode a runtime input) */
+
+/* Element i's draw as compiler/ops/shape.c documents it: the (i + 1)-th output of SplitMix64
+ * started at seed, written here in its sequential form. */
+static double splitmix_draw(uint64_t seed, int64_t i) {
+    uint64_t s = seed, z = 0;
+    for (int64_t k = 0; k <= i; k++) {
+        s += UINT64_C(0x9E3779B97F4A7C15);
+        z = s;
+        z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+        z ^= z >> 31;
+    }
+    return (double)(z >> 11) / 9007199254740992.0;
+}
+
+/* Runs dropout_train.onnx (seed 7) on n elements with ratio r and training_mode t. */
+static void run_dropout(TuModel *m, int64_t n, float r, int t, const float *x, float *y,
+                        unsigned char *mask) {
+    unsigned char tm = (unsigned char)t;
+    const void *ins[3] = {x, &r, &tm};
+    void *outs[2] = {y, mask};
+    cr_assert_eq(tu_run(m, &n, ins, outs), 0);
+}
+
+Test(shape, dropout_training_mode) {
+    enum { N = 200000 };
+    TuModel m, g;
+    tu_open(&m, SHAPE "dropout_train.onnx", NULL);
+    tu_open(&g, SHAPE "dropout_train.onnx", TU_STRICT_CC);
+    float *x = malloc(sizeof(float) * N), *y = malloc(sizeof(float) * N),
+          *y2 = malloc(sizeof(float) * N);
+    unsigned char *mask = malloc(N), *mask2 = malloc(N);
+    for (int64_t i = 0; i < N; i++)
+        x[i] = 1.0f + (float)(i % 97) * 0.25f;
+    /* ratio 0.3: kept elements scaled by (float)(1 / 0.7), dropped ones 0, near 70% kept */
+    run_dropout(&m, N, 0.3f, 1, x, y, mask);
+    const float scale = (float)(1.0 / (1.0 - (double)0.3f));
+    int64_t kept = 0;
+    for (int64_t i = 0; i < N; i++) {
+        cr_assert(mask[i] == 0 || mask[i] == 1, "mask element %lld is %d", (long long)i, mask[i]);
+        kept += mask[i];
+        float want = mask[i] ? x[i] * scale : 0.0f;
+        cr_assert_eq(y[i], want, "element %lld: %g, want %g (mask %d)", (long long)i, y[i], want,
+                     mask[i]);
+        if (i < 2000)
+            cr_assert_eq(mask[i], splitmix_draw(7, i) >= (double)0.3f,
+                         "element %lld: the mask is not the documented draw's", (long long)i);
+    }
+    cr_assert(kept > N * 0.69 && kept < N * 0.71, "kept %lld of %d", (long long)kept, N);
+    /* deterministic: again, and under gcc, the same bytes */
+    run_dropout(&m, N, 0.3f, 1, x, y2, mask2);
+    cr_assert(!memcmp(y, y2, sizeof(float) * N) && !memcmp(mask, mask2, N), "a second run differs");
+    run_dropout(&g, N, 0.3f, 1, x, y2, mask2);
+    cr_assert(!memcmp(y, y2, sizeof(float) * N) && !memcmp(mask, mask2, N), "gcc's run differs");
+    /* training off, or ratio 0: the identity, every mask element true */
+    for (int k = 0; k < 2; k++) {
+        run_dropout(&m, N, k ? 0.0f : 0.3f, k, x, y, mask);
+        for (int64_t i = 0; i < N; i++)
+            cr_assert(y[i] == x[i] && mask[i] == 1, "case %d element %lld: %g (mask %d)", k,
+                      (long long)i, y[i], mask[i]);
+    }
+    /* runtime ratio out of [0, 1), no clamp: 1 drops all (0, not NaN); -0.5 keeps all, / 1.5 */
+    run_dropout(&m, N, 1.0f, 1, x, y, mask);
+    for (int64_t i = 0; i < N; i++)
+        cr_assert(y[i] == 0 && mask[i] == 0, "ratio 1, element %lld: %g", (long long)i, y[i]);
+    run_dropout(&m, N, -0.5f, 1, x, y, mask);
+    for (int64_t i = 0; i < N; i++)
+        cr_assert(y[i] == x[i] * (float)(1.0 / 1.5) && mask[i] == 1, "ratio -0.5, element %lld",
+                  (long long)i);
+    free(x);
+    free(y);
+    free(y2);
+    free(mask);
+    free(mask2);
+    tu_close(&m);
+    tu_close(&g);
+}
+
+/* float16 data, ratio 0.5: kept elements are 2x exactly. */
+Test(shape, dropout_training_float16) {
+    TuModel m;
+    tu_open(&m, SHAPE "dropout_train_f16.onnx", NULL);
+    enum { N = 4096 };
+    uint16_t x[N], y[N];
+    unsigned char mask[N], tm = 1;
+    for (int i = 0; i < N; i++)
+        x[i] = (uint16_t)(0x3c00 + (i % 512)); /* 1 .. 1.5: doubling is exact */
+    const void *ins[2] = {x, &tm};
+    void *outs[2] = {y, mask};
+    int64_t n = N;
+    cr_assert_eq(tu_run(&m, &n, ins, outs), 0);
+    int kept = 0;
+    for (int i = 0; i < N; i++) {
+        kept += mask[i];
+        uint16_t want = mask[i] ? (uint16_t)(x[i] + 0x0400) : 0; /* exponent + 1 */
+        cr_assert_eq(y[i], want, "element %d: 0x%04x, want 0x%04x", i, y[i], want);
+    }
+    cr_assert(kept > N * 0.45 && kept < N * 0.55, "kept %d of %d", kept, N);
+    tu_close(&m);
+}
+
+/* Relu -> Dropout -> Add(d, d): the Dropout writes over the Relu output, which only it reads. */
+Test(shape, dropout_training_in_place) {
+    TuModel m, ref;
+    tu_open(&m, SHAPE "dropout_train_inplace.onnx", NULL);
+    tu_open(&ref, SHAPE "dropout_train.onnx", NULL);
+    enum { N = 1000 };
+    float x[N], rx[N], y[N], d[N], r = 0.25f;
+    unsigned char mask[N], tm = 1;
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)(i % 13) - 6.0f;
+        rx[i] = x[i] > 0 ? x[i] : 0;
+    }
+    const void *ins[3] = {x, &r, &tm};
+    void *outs[1] = {y};
+    int64_t n = N;
+    cr_assert_eq(tu_run(&m, &n, ins, outs), 0);
+    run_dropout(&ref, N, r, 1, rx, d, mask);
+    for (int i = 0; i < N; i++)
+        cr_assert_eq(y[i], d[i] + d[i], "element %d: %g, want %g", i, y[i], d[i] + d[i]);
+    tu_close(&m);
+    tu_close(&ref);
+}
+
+Test(shape, dropout_training_errors) {
+    tu_expect_error(SHAPE "bad_dropout_ratio.onnx", O2C_EMODEL,
+                    "node 'drop' (Dropout): ratio 1 is outside [0, 1)");
+    /* plan.c makes Dropout's output an alias of its input: a training Dropout cannot write
+     * over a tensor that a later node reads */
+    tu_expect_error(SHAPE "bad_dropout_train_shared.onnx", O2C_EMODEL,
+                    "node 'drop' (Dropout): training mode over an input that other nodes read too");
+}

@@ -16,6 +16,13 @@ Every model has symbolic dims, so the shape arithmetic must fold into symbolic e
   bad_constant_sparse.onnx  Constant with sparse_value
   bad_squeeze_not_one.onnx  Squeeze of an axis of size 3
   bad_range_float_step.onnx Range(0.0, Cast(W, float), 0.5): a symbolic float length needs integers
+  dropout_train.onnx    Dropout(x[N], ratio r, training_mode t) -> y, mask; r and t runtime inputs,
+                        seed 7
+  dropout_train_f16.onnx  Dropout(x[N] float16, ratio 0.5 constant, training_mode t) -> y, mask
+  dropout_train_inplace.onnx  Relu(x[N]) -> Dropout(r, t) -> Add(d, d): the Dropout's output
+                        shares the Relu output's bytes (plan.c's alias), which it alone reads
+  bad_dropout_ratio.onnx  Dropout with training_mode true and ratio 1 (constants)
+  bad_dropout_train_shared.onnx  Relu(x) read by a training Dropout and by an Add after it
 """
 import os
 import sys
@@ -150,3 +157,34 @@ save("bad_constant_sparse",
 save("bad_squeeze_not_one",
      [h.make_node("Squeeze", ["x", "ax"], ["y"], name="sq")],
      [vi("x", TP.FLOAT, ["N", 3])], [vi("y", TP.FLOAT, None)], [c64("ax", [1])])
+
+save("dropout_train",
+     [h.make_node("Dropout", ["x", "r", "t"], ["y", "mask"], name="drop", seed=7)],
+     [vi("x", TP.FLOAT, ["N"]), vi("r", TP.FLOAT, []), vi("t", TP.BOOL, [])],
+     [vi("y", TP.FLOAT, None), vi("mask", TP.BOOL, None)])
+
+save("dropout_train_f16",
+     [h.make_node("Dropout", ["x", "r", "t"], ["y", "mask"], name="drop")],
+     [vi("x", TP.FLOAT16, ["N"]), vi("t", TP.BOOL, [])],
+     [vi("y", TP.FLOAT16, None), vi("mask", TP.BOOL, None)],
+     [nh.from_array(np.array(0.5, dtype=np.float32), "r")])
+
+save("dropout_train_inplace",
+     [h.make_node("Relu", ["x"], ["a"], name="relu"),
+      h.make_node("Dropout", ["a", "r", "t"], ["d"], name="drop", seed=7),
+      h.make_node("Add", ["d", "d"], ["y"], name="add")],
+     [vi("x", TP.FLOAT, ["N"]), vi("r", TP.FLOAT, []), vi("t", TP.BOOL, [])],
+     [vi("y", TP.FLOAT, None)])
+
+save("bad_dropout_ratio",
+     [h.make_node("Dropout", ["x", "r", "t"], ["y"], name="drop")],
+     [vi("x", TP.FLOAT, ["N"])], [vi("y", TP.FLOAT, None)],
+     [nh.from_array(np.array(1.0, dtype=np.float32), "r"),
+      nh.from_array(np.array(True), "t")])
+
+save("bad_dropout_train_shared",
+     [h.make_node("Relu", ["x"], ["a"], name="relu"),
+      h.make_node("Dropout", ["a", "r", "t"], ["d"], name="drop"),
+      h.make_node("Add", ["d", "a"], ["y"], name="add")],
+     [vi("x", TP.FLOAT, ["N"]), vi("r", TP.FLOAT, []), vi("t", TP.BOOL, [])],
+     [vi("y", TP.FLOAT, None)])
