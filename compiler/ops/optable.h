@@ -201,6 +201,8 @@ OP(Hardmax, "", softmax, 1, 1, 1, softmax, softmax, OPV_HARDMAX)
 OP(GridSample, "", spatial, 16, 2, 2, gridsample, gridsample, 0)
 OP(RoiAlign, "", spatial, 10, 3, 3, roialign, roialign, 0)
 OP(MaxUnpool, "", spatial, 9, 2, 3, maxunpool, maxunpool, 0)
+/* ---- text (compiler/ops/text.c) */
+OP(TfIdfVectorizer, "", text, 9, 1, 1, tfidf, tfidf, 0)
 /* ---- training (compiler/ops/training.c) */
 OP(Adagrad, "ai.onnx.preview.training", training, 1, 3, -1, adagrad, optimizer, 0)
 OP(Adam, "ai.onnx.preview.training", training, 1, 3, -1, adam, optimizer, 0)
