@@ -55,9 +55,10 @@ static void apply_dim_options(Compiler *c) {
             for (int i = 0; i < g->ndims; i++)
                 if (strcmp(g->dims[i].name, set[k].name) == 0 || strcmp(g->dims[i].cname, set[k].name) == 0)
                     found = i;
+            if (found < 0 && pass)
+                continue; /* may name a data dim: see check_max_names */
             if (found < 0)
-                usage_error(c, "--%s %s: the model has no dim named '%s'", pass ? "max" : "fix",
-                            set[k].name, set[k].name);
+                usage_error(c, "--fix %s: the model has no dim named '%s'", set[k].name, set[k].name);
             if (set[k].value < 0)
                 o2c_error(c, NULL, "--%s %s: the value must be >= 0", pass ? "max" : "fix", set[k].name);
             if (pass)
@@ -92,6 +93,20 @@ static void apply_dim_options(Compiler *c) {
     }
     g->dims = kept;
     g->ndims = nk;
+}
+
+/* Every --max names an input dim or a data dim (made while inferring). */
+static void check_max_names(Compiler *c) {
+    const Options *o = c->opt;
+    for (int k = 0; o && k < o->nmax; k++)
+        if (ir_find_dim(c, o->max[k].name) < 0) {
+            bool by_cname = false;
+            for (int i = 0; i < c->g->ndims; i++)
+                by_cname |= strcmp(c->g->dims[i].cname, o->max[k].name) == 0;
+            if (!by_cname)
+                usage_error(c, "--max %s: the model has no dim named '%s'", o->max[k].name,
+                            o->max[k].name);
+        }
 }
 
 /* The newest default-domain opset whose operators onnx2c implements (ONNX 1.12).  A newer
@@ -176,9 +191,14 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     load_model(c, path);
     if (c->opt->force_dynamic)
         force_dynamic(c);
+    if (c->opt->drop_declared) /* declared types stay */
+        for (int i = 0; i < c->g->nvalues; i++)
+            c->g->values[i]->decl_rank = -1;
     apply_dim_options(c);
+    c->g->nin_dims = c->g->ndims;
     ir_toposort(c);
     infer_graph(c);
+    check_max_names(c);
     lower_graph(c);
     plan_graph(c);
     Buf *h = buf_new(c->arena);
@@ -192,7 +212,8 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     out->c_src = buf_steal(src);
     out->name = xcalloc(c, strlen(c->prefix) + 1, 1);
     memcpy(out->name, c->prefix, strlen(c->prefix));
-    out->ndims = c->g->ndims;
+    out->ndims = c->g->nin_dims;
+    out->ndata_dims = c->g->ndims - c->g->nin_dims;
     size_t nb = 0;
     for (int i = 0; i < c->g->ninputs; i++)
         nb += c->g->inputs[i]->rank > 0 ? (size_t)c->g->inputs[i]->rank : 0;

@@ -58,6 +58,11 @@ struct Emit {
     Value **vals;
     int nvals;
     bool in_run;
+    /* NAME_run with data dims: where data dim seg_dim[k] is set (emit_set_data_dim), the body's
+     * byte seg_pos[k] at indentation seg_ind[k]: the Syms whose last data dim it is get their
+     * values there (declared at the top, assigned there: later nodes see them) */
+    int *seg_pos, *seg_dim, *seg_ind;
+    int nseg, seg_cap, seg_dcap, seg_icap;
     bool force_ws; /* declare `ws` even when no temporary lives there (node scratch does) */
     int tmp_counter;
     /* whole file */
@@ -147,6 +152,12 @@ static const char *dimname_cb(int i, void *user) {
     return e->dim_local[i];
 }
 
+/* dims[i] itself: a data dim's bound, printed where the input dims' locals may not exist */
+static const char *raw_dim_cb(int i, void *user) {
+    Emit *e = user;
+    return arena_printf(e->a, "dims[%d]", i);
+}
+
 /* Grows a by-Sym-id flag array to hold id. */
 static unsigned char *id_flags(Emit *e, unsigned char *flags, int *cap, int id) {
     return arena_reserve(e->a, flags, *cap, id + 1, cap, 256, 1);
@@ -220,6 +231,25 @@ const char *emit_sym(Emit *e, Sym *s) {
     return arena_printf(e->a, "s%d", s->id);
 }
 
+void emit_set_data_dim(Emit *e, Sym *dim, const char *value) {
+    Graph *g = e->c->g;
+    O2C_ASSERT(e->c, e->in_run && dim->kind == SYM_DIM && dim->dim >= g->nin_dims);
+    /* data dims are set in the order they were made (Syms of several take their values
+     * where the last of them is set) */
+    O2C_ASSERT(e->c, dim->dim == (e->nseg ? e->seg_dim[e->nseg - 1] + 1 : g->nin_dims));
+    const char *d = dimname_cb(dim->dim, e);
+    emit_line(e, "%s = %s;", d, value);
+    emit_line(e, "if (%s > %s) /* its bound */", d, emit_sym(e, g->dims[dim->dim].bound));
+    emit_line(e, "    return %d;", O2C_RUN_EBOUND);
+    /* the Syms that mention it (and earlier data dims) get their values here (end_function) */
+    e->seg_pos = arena_grow(e->a, e->seg_pos, e->nseg, &e->seg_cap, 16, sizeof(int));
+    e->seg_dim = arena_grow(e->a, e->seg_dim, e->nseg, &e->seg_dcap, 16, sizeof(int));
+    e->seg_ind = arena_grow(e->a, e->seg_ind, e->nseg, &e->seg_icap, 16, sizeof(int));
+    e->seg_pos[e->nseg] = (int)e->body.len;
+    e->seg_ind[e->nseg] = e->indent;
+    e->seg_dim[e->nseg++] = dim->dim;
+}
+
 /* Declares `QUAL int64_t STEM_k[n] = {items};` ({0} when n is 0); returns its name. */
 static const char *int64_array(Emit *e, const char *qual, const char *stem, int n,
                                const char *const *items) {
@@ -246,7 +276,7 @@ const char *emit_batch_offset(Emit *e, int rb, Sym *const *batch, Sym *const *di
     Buf b;
     buf_init_in(&b, e->a);
     for (int d = rb - 1; d >= 0; d--) {
-        if (!(dims[d] == one && batch[d] != one)) {
+        if (!ir_bcast_dim(dims[d], batch[d])) {
             if (stride == one)
                 buf_printf(&b, "%si%d", b.len ? " + " : "", d);
             else
@@ -677,9 +707,14 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
             bool trivial = out->shape[d] == one, fits = ng > 0;
             for (int k = 0; k < nin; k++) {
                 int vd = d - (r - ins[k]->rank);
-                rd[k] = (signed char)(vd >= 0 && !(ins[k]->shape[vd] == one && !trivial));
-                if (fits && !trivial && gst[(ng - 1) * nin + k] >= 0 &&
-                    gst[(ng - 1) * nin + k] != rd[k])
+                Sym *id = vd >= 0 ? ins[k]->shape[vd] : one;
+                /* 0: broadcast, 1: read along it, 2: decided at run time (a loop of its own) */
+                rd[k] = (signed char)(vd < 0 || ir_bcast_dim(id, out->shape[d]) ? 0
+                                      : id == out->shape[d] || sym_is_const(id) ? 1
+                                                                                  : 2);
+                if (fits && !trivial &&
+                    (rd[k] == 2 || gst[(ng - 1) * nin + k] == 2 ||
+                     (gst[(ng - 1) * nin + k] >= 0 && gst[(ng - 1) * nin + k] != rd[k])))
                     fits = false;
             }
             if (!fits) {
@@ -778,12 +813,16 @@ void emit_elementwise(Emit *e, Node *n, Value *out, int nin, Value *const *ins, 
             }
             for (int g = 0; g < ng; g++) {
                 int vd = glast[g] - (r - v->rank);
-                if (gst[g * nin + k] != 1 || vd < 0)
+                if (gst[g * nin + k] < 1 || vd < 0)
                     continue; /* broadcast along this loop (or all its dims are 1) */
-                if (ist[vd] == one)
+                /* decided at run time: the stride times min(dim - 1, 1), 0 for a dim of 1 */
+                Sym *gs = gst[g * nin + k] == 2
+                              ? sym_mul(s, ist[vd], sym_min(s, sym_sub(s, v->shape[vd], one), one))
+                              : ist[vd];
+                if (gs == one)
                     buf_printf(&t, "%si%d", t.len ? " + " : "", g);
                 else
-                    buf_printf(&t, "%si%d * %s", t.len ? " + " : "", g, emit_sym(e, ist[vd]));
+                    buf_printf(&t, "%si%d * %s", t.len ? " + " : "", g, emit_sym(e, gs));
             }
             idx[k] = arena_printf(e->a, "%s[%s]", emit_ptr(e, v), t.len ? t.data : "0");
             buf_free(&t);
@@ -862,6 +901,7 @@ static int cmp_sym_id(const void *a, const void *b) {
 
 /* Records s (not a constant or a dim) among the Syms NAME_check verifies. */
 static void note_checked(Emit *e, Sym *s) {
+    s = ir_data_bounded(e->c, s); /* a data dim is at most its bound (sizes grow with dims) */
     if (s->kind == SYM_CONST || s->kind == SYM_DIM)
         return;
     e->all_used = id_flags(e, e->all_used, &e->all_cap, s->id);
@@ -892,15 +932,41 @@ static void end_function(Emit *e, Buf *out, const char *signature, const char *g
     buf_init_in(&syms, e->a);
     if (e->nsyms > 1)
         qsort(e->syms, (size_t)e->nsyms, sizeof(Sym *), cmp_sym_id);
+    /* in NAME_run, a Sym that mentions data dims is declared after the node computing them */
+    Buf *seg = e->in_run && e->nseg ? arena_alloc(e->a, sizeof(Buf) * (size_t)e->nseg) : NULL;
+    for (int k = 0; seg && k < e->nseg; k++)
+        buf_init_in(&seg[k], e->a);
     for (int i = 0; i < e->nsyms; i++) {
-        buf_printf(&syms, "    const int64_t s%d = ", e->syms[i]->id);
-        sym_print_c_named(&syms, e->syms[i], dimname_cb, subname_cb, e);
-        buf_puts(&syms, ";\n");
+        Buf *to = &syms;
+        int dd = ir_last_data_dim(e->c, e->syms[i]);
+        if (dd >= 0) {
+            int k = 0;
+            while (seg && k < e->nseg && e->seg_dim[k] != dd)
+                k++;
+            O2C_ASSERT(e->c, seg && k < e->nseg);
+            to = &seg[k];
+            buf_printf(&syms, "    int64_t s%d = 0;\n", e->syms[i]->id);
+            buf_printf(to, "%*ss%d = ", 4 * e->seg_ind[k], "", e->syms[i]->id);
+        } else
+            buf_printf(to, "    const int64_t s%d = ", e->syms[i]->id);
+        sym_print_c_named(to, e->syms[i], dimname_cb, subname_cb, e);
+        buf_puts(to, ";\n");
         note_checked(e, e->syms[i]);
     }
-    for (int i = 0; i < g->ndims; i++)
-        if (e->dim_used[i])
+    for (int i = 0; i < g->ndims; i++) {
+        if (!e->dim_used[i])
+            continue;
+        if (i < g->nin_dims)
             buf_printf(&decl, "    const int64_t %s = dims[%d];\n", e->dim_local[i], i);
+        else if (e->in_run) /* set by its node (emit_set_data_dim) */
+            buf_printf(&decl, "    int64_t %s = 0;\n", e->dim_local[i]);
+        else { /* after the run its value, before it its bound (CONTRACT §2b) */
+            buf_printf(&decl, "    const int64_t %s = dims[%d] >= 0 ? dims[%d] : ", e->dim_local[i], i, i);
+            sym_print_c(&decl, g->dims[i].bound, raw_dim_cb, e);
+            buf_puts(&decl, ";\n");
+            note_checked(e, g->dims[i].bound);
+        }
+    }
     buf_printf(out, "%s {\n", signature);
     if (guard)
         buf_puts(out, guard);
@@ -917,7 +983,14 @@ static void end_function(Emit *e, Buf *out, const char *signature, const char *g
     if (!uses_ws && e->force_ws)
         buf_puts(out, "    (void)ws;\n");
     buf_puts(out, ptrs.data ? ptrs.data : "");
-    buf_puts(out, e->body.data ? e->body.data : "");
+    size_t at = 0;
+    for (int k = 0; seg && k < e->nseg; k++) {
+        buf_putn(out, e->body.data + at, (size_t)e->seg_pos[k] - at);
+        at = (size_t)e->seg_pos[k];
+        buf_puts(out, seg[k].data ? seg[k].data : "");
+        buf_free(&seg[k]);
+    }
+    buf_puts(out, e->body.data ? e->body.data + at : "");
     buf_puts(out, "}\n\n");
     buf_free(&decl);
     buf_free(&ptrs);
@@ -966,7 +1039,9 @@ static void write_header(Compiler *c, Buf *h) {
     buf_puts(h, ". Do not edit. */\n");
     buf_printf(h, "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n#include <stdint.h>\n\n", U, U);
     buf_puts(h, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
-    buf_printf(h, "#define %s_NUM_DIMS    %d\n", U, g->ndims);
+    buf_printf(h, "#define %s_NUM_DIMS    %d\n", U, g->nin_dims);
+    buf_printf(h, "#define %s_NUM_DATA_DIMS %d /* sizes decided by tensor data: dims[%s_NUM_DIMS..] */\n",
+               U, g->ndims - g->nin_dims, U);
     buf_printf(h, "#define %s_NUM_INPUTS  %d\n", U, g->ninputs);
     buf_printf(h, "#define %s_NUM_OUTPUTS %d\n", U, g->noutputs);
     if (g->ndims) {
@@ -1001,9 +1076,15 @@ static void write_header(Compiler *c, Buf *h) {
                   "   order. workspace: %s_workspace_size(dims) bytes, aligned to 64; may be NULL when\n"
                   "   that size is 0. Returns 0, or a negative code. */\n",
                P);
-    buf_printf(h, "int %s_run(const int64_t *dims, const void *const *inputs, void *const *outputs,\n"
+    if (g->ndims > g->nin_dims)
+        buf_printf(h, "/* dims: %s_NUM_DIMS + %s_NUM_DATA_DIMS entries, the data dims' set to -1 by\n"
+                      "   the caller; on success %s_run writes their values there, and\n"
+                      "   %s_output_shape then gives the outputs' actual shapes (before the run,\n"
+                      "   with -1 there, their bounds: the sizes to allocate).  -5: a data dim\n"
+                      "   passed its bound. */\n", U, U, P, P);
+    buf_printf(h, "int %s_run(%sint64_t *dims, const void *const *inputs, void *const *outputs,\n"
                   "        void *workspace);\n",
-               P);
+               P, g->ndims > g->nin_dims ? "" : "const ");
     buf_printf(h, "const char *%s_strerror(int code);\n\n", P);
     buf_printf(h, "#ifdef %s_PROFILE\n"
                   "/* The profile build (this file and OUT.c compiled with -D%s_PROFILE): %s_run adds\n"
@@ -1309,14 +1390,53 @@ static void close_checked(Emit *e) {
     }
 }
 
+/* `if (!(constraint k between C operands a and b)) return -100 - i;` */
+static void emit_constraint_test(Emit *e, const Constraint *k, int i, const char *a, const char *b) {
+    Arena *ar = e->a;
+    const char *cond =
+        k->kind == CK_EQ      ? arena_printf(ar, "%s == %s", a, b)
+        : k->kind == CK_LE    ? arena_printf(ar, "%s <= %s", a, b)
+        : k->kind == CK_BCAST ? arena_printf(ar, "%s == %s || %s == 1 || %s == 1", a, b, a, b)
+                              : arena_printf(ar, "%s != 0 && %s %% %s == 0", a, b, a);
+    emit_line(e, "if (!(%s)) /* %s */", cond, emit_comment_text(e, k->what));
+    emit_line(e, "    return %d;", O2C_RUN_ECONSTRAINT - i);
+}
+
+/* The data dim of largest index a constraint mentions, or -1. */
+static int constraint_data_dim(Compiler *c, const Constraint *k) {
+    int a = ir_last_data_dim(c, k->a), b = ir_last_data_dim(c, k->b);
+    return a > b ? a : b;
+}
+
+/* NAME_run, after the node that computes data dims up to index upto (from index from): the
+ * constraints that mention them (the last of them in that range), as NAME_check tests the
+ * others. */
+static void emit_data_constraints(Compiler *c, Emit *e, int from, int upto) {
+    Graph *g = c->g;
+    for (int i = 0; i < g->nconstraints; i++) {
+        Constraint *k = &g->constraints[i];
+        int d = constraint_data_dim(c, k);
+        if (d < from || d > upto)
+            continue;
+        const char *a = emit_sym(e, k->a), *b = emit_sym(e, k->b);
+        emit_constraint_test(e, k, i, a, b);
+    }
+}
+
 static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int nsizes) {
     Graph *g = c->g;
     const char *P = c->prefix;
     begin_function(e);
     for (int i = 0; i < g->nconstraints; i++) {
+        if (constraint_data_dim(c, &g->constraints[i]) >= 0)
+            continue; /* NAME_run checks it (emit_data_constraints) */
         note_checked(e, g->constraints[i].a);
         note_checked(e, g->constraints[i].b);
     }
+    Sym **bsizes = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(nsizes + 1));
+    for (int i = 0; i < nsizes; i++) /* an output of data dims: its size at their bounds */
+        bsizes[i] = ir_data_bounded(c, sizes[i]);
+    sizes = bsizes;
     for (int i = 0; i < nsizes; i++)
         note_checked(e, sizes[i]);
     close_checked(e);
@@ -1359,13 +1479,10 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
     }
     for (int i = 0; i < g->nconstraints; i++) {
         Constraint *k = &g->constraints[i];
+        if (constraint_data_dim(c, k) >= 0)
+            continue;
         const char *a = checked_operand(e, k->a), *b = checked_operand(e, k->b);
-        const char *cond =
-            k->kind == CK_EQ   ? arena_printf(c->arena, "%s == %s", a, b)
-            : k->kind == CK_LE ? arena_printf(c->arena, "%s <= %s", a, b)
-                               : arena_printf(c->arena, "%s != 0 && %s %% %s == 0", a, b, a);
-        emit_line(e, "if (!(%s)) /* %s */", cond, emit_comment_text(e, k->what));
-        emit_line(e, "    return %d;", O2C_RUN_ECONSTRAINT - i);
+        emit_constraint_test(e, k, i, a, b);
     }
     /* byte sizes on a target whose size_t is narrower than int64 (always false otherwise) */
     Buf cmp;
@@ -1410,18 +1527,18 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
     emit_line(e, "return 0;");
     Buf guard;
     buf_init_in(&guard, c->arena);
-    if (g->ndims) {
+    if (g->nin_dims) {
         buf_printf(&guard, "    if (!dims)\n        return %d;\n", O2C_RUN_ENULL);
-        buf_printf(&guard, "    for (int i = 0; i < %d; i++)\n", g->ndims);
+        buf_printf(&guard, "    for (int i = 0; i < %d; i++)\n", g->nin_dims);
         buf_printf(&guard, "        if (dims[i] < 0)\n            return %d;\n", O2C_RUN_EDIMS);
-        for (int i = 0; i < g->ndims; i++)
+        for (int i = 0; i < g->nin_dims; i++)
             if (g->dims[i].max >= 0) {
                 buf_printf(&guard, "    if (dims[%d] > %lld) /* --max ", i, (long long)g->dims[i].max);
                 put_comment_text(&guard, g->dims[i].name, 160);
                 buf_printf(&guard, " */\n        return %d;\n", O2C_RUN_EDIMS);
             }
         /* the compiler reasons about dims in [0, INT64_MAX - 1] (SYM_DIM_MAX) */
-        buf_printf(&guard, "    for (int i = 0; i < %d; i++)\n", g->ndims);
+        buf_printf(&guard, "    for (int i = 0; i < %d; i++)\n", g->nin_dims);
         buf_printf(&guard, "        if (dims[i] == INT64_MAX)\n            return %d;\n", O2C_RUN_ETOOBIG);
     }
     g->checked = e->all;
@@ -1483,6 +1600,9 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     buf_printf(fns, "    case %d: return \"a required pointer argument is NULL\";\n", O2C_RUN_ENULL);
     buf_printf(fns, "    case %d: return \"runtime data contradicts the declared output shape\";\n",
                O2C_RUN_EDATA);
+    if (g->ndims > g->nin_dims)
+        buf_printf(fns, "    case %d: return \"a size decided by the data exceeds its bound (a data dim)\";\n",
+                   O2C_RUN_EBOUND);
     buf_printf(fns, "    case %d: return \"the dims are too large: a size would not fit in size_t or int64\";\n",
                O2C_RUN_ETOOBIG);
     buf_printf(fns, "    case %d: return \"an index in the input data is out of range\";\n", O2C_RUN_EINDEX);
@@ -1549,10 +1669,23 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     emit_line(e, "(void)inputs;");
     emit_line(e, "(void)outputs;");
     emit_line(e, "(void)workspace;");
+    e->nseg = 0;
+    int data_done = g->nin_dims; /* data dims below it are computed by the nodes so far */
     for (int i = 0; i < g->nnodes; i++) {
         Node *n = g->nodes[i];
-        if (!n->dead)
-            emit_node(c, e, n, i);
+        if (n->dead)
+            continue;
+        emit_node(c, e, n, i);
+        int upto = data_done - 1;
+        for (int d = data_done; d < g->ndims; d++)
+            if (g->dims[d].producer == i)
+                upto = d;
+        if (upto < data_done)
+            continue;
+        /* every data dim of the node was set (emit_set_data_dim), in order: then the checks */
+        O2C_ASSERT(c, e->nseg > 0 && e->seg_dim[e->nseg - 1] == upto);
+        emit_data_constraints(c, e, data_done, upto);
+        data_done = upto + 1;
     }
     /* outputs that no live node writes: folded values, inputs, constants, repeated outputs */
     for (int i = 0; i < g->noutputs; i++) {
@@ -1569,12 +1702,15 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         emit_line(e, "memcpy(outputs[%d], %s, (size_t)%s * sizeof(%s));", i, from,
                   emit_sym(e, ir_numel(c, v)), dtype_ctype(v->dtype));
     }
+    for (int d = g->nin_dims; d < g->ndims; d++) /* CONTRACT §2b: the data dims' values */
+        emit_line(e, "dims[%d] = %s;", d, dimname_cb(d, e));
     emit_line(e, "return 0;");
     end_function(e, api,
-                 arena_printf(c->arena, "int %s_run(const int64_t *dims, const void *const *inputs, "
+                 arena_printf(c->arena, "int %s_run(%sint64_t *dims, const void *const *inputs, "
                                         "void *const *outputs,\n        void *workspace)",
-                              P),
+                              P, g->ndims > g->nin_dims ? "" : "const "),
                  check_guard, pre->data);
+    e->nseg = 0;
     e->in_run = false;
     e->force_ws = false;
 

@@ -120,6 +120,14 @@ void infer_sym_error(void *user, const char *msg) {
     o2c_error(c, c->cur, "%s", msg);
 }
 
+void infer_require_outputs(Compiler *c, Node *n, int min, int max) {
+    if (n->nout < min || n->nout > max)
+        o2c_error(c, n, "%d outputs, expected %d to %d", n->nout, min, max);
+    for (int i = 0; i < min; i++)
+        if (!n->out[i])
+            o2c_error(c, n, "output %d is required", i);
+}
+
 void infer_require_inputs(Compiler *c, Node *n, int min, int max) {
     int present = n->nin;
     while (present > 0 && !n->in[present - 1])
@@ -157,22 +165,41 @@ int infer_broadcast(Compiler *c, Node *n, int ra, Sym *const *a, int rb, Sym *co
         else if (da == one)
             out[i] = db;
         else {
-            int64_t ca, cb;
+            int64_t ca, cb, lo, ha, hb;
             bool ka = sym_get_const(da, &ca), kb = sym_get_const(db, &cb);
             if (ka && kb)
                 o2c_error(c, n, "shapes cannot be broadcast: dimension %d is %lld vs %lld", i,
                           (long long)ca, (long long)cb);
-            /* symbolic: the two must agree at run time (a dim that is 1 at run time against
-             * another would need a runtime broadcast decision: not supported) */
-            ir_constrain(c, n, CK_EQ, da, db, "broadcast dimension %d must match", i);
-            out[i] = ka ? da : db;
+            /* a dim that is 0 or 1 for every size (min(T, 1): x[:, :1] of a dynamic axis)
+             * broadcasts against the other: when it is 0 the other must be 0 or 1 */
+            sym_range(da, &lo, &ha);
+            bool a01 = lo >= 0 && ha <= 1;
+            sym_range(db, &lo, &hb);
+            bool b01 = lo >= 0 && hb <= 1;
+            if (a01 && b01) {
+                out[i] = sym_mul(c->sym, da, db);
+                continue;
+            }
+            if (a01 || b01) {
+                ir_constrain(c, n, CK_BCAST, da, db, "broadcast dimension %d: 0 against more than 1", i);
+                out[i] = a01 ? db : da;
+                continue;
+            }
+            /* sizes that may differ: broadcast decided at run time, either may be 1 (the
+             * operands' strides then too: emit_elementwise).  Against a constant k the size is
+             * k; else max(a, b) * min(a, b, 1), which is 0 when either is 0 */
+            ir_constrain(c, n, CK_BCAST, da, db, "broadcast dimension %d: sizes must be equal or 1", i);
+            out[i] = ka   ? da
+                     : kb ? db
+                          : sym_mul(c->sym, sym_max(c->sym, da, db),
+                                    sym_min(c->sym, sym_min(c->sym, da, db), one));
         }
     }
     return r;
 }
 
 bool infer_declared_shape(Compiler *c, Node *n, Value *out, DType t) {
-    if (!out || !out->has_decl)
+    if (!out || !out->has_decl || out->decl_rank < 0) /* declared without a shape */
         return false;
     for (int d = 0; d < out->decl_rank; d++)
         if (!out->decl_shape[d])
@@ -277,6 +304,21 @@ int64_t infer_declared_ints(Compiler *c, Node *n, Value *v, const char *what, Va
     if (len < 0)
         infer_not_known(c, n, v, what, true);
     return len;
+}
+
+bool infer_declared_or_data(Compiler *c, Node *n, int k, DType t, int rank, Sym *const *bounds) {
+    Value *out = n->out[k];
+    if (infer_declared_shape(c, n, out, t)) {
+        if (out->rank != rank)
+            o2c_error(c, n, "output '%s' is declared with rank %d, expected %d", out->name,
+                      out->rank, rank);
+        return true;
+    }
+    Sym **shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(rank + 1));
+    for (int d = 0; d < rank; d++)
+        shape[d] = ir_data_dim(c, n, k, d, bounds[d]);
+    ir_set_shape(c, out, t, rank, shape);
+    return false;
 }
 
 void infer_declared_out(Compiler *c, Node *n, const Value *v, const char *what, Value *out,

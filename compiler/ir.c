@@ -282,6 +282,8 @@ int ir_add_dim(Compiler *c, const char *name) {
         d->cname = ir_cident(c, "", arena_printf(c->arena, "%s_%d", id, k));
     *dimcase_slot(c, d->cname, true) = (void *)(intptr_t)(g->ndims + 1);
     d->fixed = d->max = -1;
+    d->bound = NULL;
+    d->producer = -1;
     *slot = (void *)(intptr_t)(g->ndims + 1);
     m->ndims_seen = ++g->ndims;
     return g->ndims - 1;
@@ -296,8 +298,80 @@ static bool mentions_dim(const Sym *e, int d) {
     return false;
 }
 
+/* The unified array holds an entry for every dim (data dims are made after it was). */
+static void unified_fit(Compiler *c) {
+    Graph *g = c->g;
+    if (g->nunified >= g->ndims)
+        return;
+    Sym **u = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(g->ndims + 1));
+    if (g->unified)
+        memcpy(u, g->unified, sizeof(Sym *) * (size_t)g->nunified);
+    g->unified = u;
+    g->nunified = g->ndims;
+}
+
 Sym *ir_unified(Compiler *c, Sym *e) {
-    return c->g->any_unified ? sym_subst(c->sym, e, c->g->unified) : e;
+    if (!c->g->any_unified)
+        return e;
+    unified_fit(c);
+    return sym_subst(c->sym, e, c->g->unified);
+}
+
+bool ir_bcast_dim(const Sym *in, const Sym *out) {
+    int64_t lo, hi;
+    if (in->kind == SYM_CONST)
+        return in->c == 1 && !(out->kind == SYM_CONST && out->c == 1);
+    sym_range(in, &lo, &hi);
+    return in != out && lo >= 0 && hi <= 1;
+}
+
+/* ---- data dims (CONTRACT §2b) */
+
+bool ir_has_data_dim(const Compiler *c, const Sym *e) { return e->maxdim >= c->g->nin_dims; }
+
+int ir_last_data_dim(const Compiler *c, const Sym *e) {
+    return e->maxdim >= c->g->nin_dims ? e->maxdim : -1;
+}
+
+Sym *ir_data_bounded(Compiler *c, Sym *e) {
+    Graph *g = c->g;
+    if (!ir_has_data_dim(c, e))
+        return e;
+    Sym **b = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(g->ndims + 1));
+    for (int i = g->nin_dims; i < g->ndims; i++)
+        b[i] = g->dims[i].bound;
+    return sym_subst(c->sym, e, b);
+}
+
+Sym *ir_data_dim(Compiler *c, Node *n, int output, int axis, Sym *bound) {
+    Graph *g = c->g;
+    char name[200];
+    snprintf(name, sizeof name, "%s_%s_%d", n->op_type, n->out[output]->name, axis);
+    for (char *p = name; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    const char *nm = name;
+    for (int k = 2; ir_find_dim(c, nm) >= 0; k++)
+        nm = arena_printf(c->arena, "%s_%d", name, k);
+    int d = ir_add_dim(c, nm);
+    Dim *dd = &g->dims[d];
+    dd->producer = n->index;
+    const Options *o = c->opt;
+    for (int k = 0; o && k < o->nmax; k++)
+        if (strcmp(o->max[k].name, dd->name) == 0 || strcmp(o->max[k].name, dd->cname) == 0) {
+            if (o->max[k].value < 0)
+                o2c_error(c, NULL, "--max %s: the value must be >= 0", o->max[k].name);
+            dd->max = o->max[k].value;
+        }
+    if (dd->max >= 0) {
+        Sym *m = sym_const(c->sym, dd->max);
+        bound = bound ? sym_min(c->sym, bound, m) : m;
+    }
+    if (!bound)
+        o2c_error(c, n, "the size of axis %d of '%s' is decided by tensor data and has no bound "
+                        "onnx2c can derive: give one with --max %s=N",
+                  axis, n->out[output]->name, dd->name);
+    dd->bound = bound;
+    return sym_dim(c->sym, d);
 }
 
 /* An equality between dims (or a dim and an expression) holds at run time once NAME_check has
@@ -307,8 +381,8 @@ static void unify(Compiler *c, Sym *a, Sym *b) {
     Graph *g = c->g;
     a = ir_unified(c, a);
     b = ir_unified(c, b);
-    if (a == b)
-        return;
+    if (a == b || ir_has_data_dim(c, a) || ir_has_data_dim(c, b))
+        return; /* checked where the data dim is known (emit.c), never replaced */
     int d = -1;
     Sym *to = NULL;
     if (a->kind == SYM_DIM && b->kind == SYM_DIM) {
@@ -323,8 +397,7 @@ static void unify(Compiler *c, Sym *a, Sym *b) {
     }
     if (d < 0)
         return;
-    if (!g->unified)
-        g->unified = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(g->ndims + 1));
+    unified_fit(c);
     g->unified[d] = to;
     g->any_unified = true;
     for (int i = 0; i < g->ndims; i++)
@@ -335,25 +408,28 @@ static void unify(Compiler *c, Sym *a, Sym *b) {
 void ir_constrain(Compiler *c, const Node *n, ConstraintKind kind, Sym *a, Sym *b, const char *fmt,
                   ...) {
     Graph *g = c->g;
-    if (kind == CK_EQ && a == b)
+    if ((kind == CK_EQ || kind == CK_BCAST) && a == b)
         return;
     int64_t ca, cb;
     bool ka = sym_get_const(a, &ca), kb = sym_get_const(b, &cb);
+    if (kind == CK_BCAST && ((ka && ca == 1) || (kb && cb == 1)))
+        return; /* a 1 broadcasts against anything */
     va_list ap;
     va_start(ap, fmt);
     const char *what = arena_vprintf(c->arena, fmt, ap);
     va_end(ap);
     if (ka && kb) {
-        bool ok = kind == CK_EQ   ? ca == cb
-                  : kind == CK_LE ? ca <= cb
-                                  : (ca != 0 && cb % ca == 0);
+        bool ok = kind == CK_EQ      ? ca == cb
+                  : kind == CK_LE    ? ca <= cb
+                  : kind == CK_BCAST ? ca == cb || ca == 1 || cb == 1
+                                     : (ca != 0 && cb % ca == 0);
         if (!ok)
             o2c_error(c, n, "%s", what);
         return;
     }
     /* false for every size: a - b is a constant that breaks the relation (N vs N + 1) */
     int64_t diff;
-    if (kind != CK_DIVIDES && sym_get_const(sym_sub(c->sym, a, b), &diff)) {
+    if ((kind == CK_EQ || kind == CK_LE) && sym_get_const(sym_sub(c->sym, a, b), &diff)) {
         if (kind == CK_EQ ? diff != 0 : diff > 0)
             o2c_error(c, n, "%s (for every size)", what);
         return;

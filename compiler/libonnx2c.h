@@ -38,6 +38,7 @@ enum {
 #define O2C_RUN_EARG (-2)    /* input or output index out of range */
 #define O2C_RUN_ENULL (-3)   /* a required pointer argument is NULL */
 #define O2C_RUN_EDATA (-4)   /* runtime data contradicts a declared output shape */
+#define O2C_RUN_EBOUND (-5)  /* a data dim exceeds its bound (CONTRACT §2b; NAME_run only) */
 #define O2C_RUN_ETOOBIG (-6) /* some size would not fit in size_t or int64 (NAME_check only) */
 #define O2C_RUN_EINDEX (-7)  /* an index in the data is out of range where ONNX calls that an
                               * error (Gather, GatherElements, ScatterND...) */
@@ -100,6 +101,8 @@ typedef struct Options {
     DimSetting *fix, *max;
     bool report;       /* onnx2c --report: print the plan to report_out */
     bool force_dynamic; /* every input axis becomes a dim of its own (testing symbolic paths) */
+    bool drop_declared; /* forget the shapes declared for graph outputs and value_info (testing:
+                         * what a dynamic export without them gives) */
     bool no_winograd;   /* 3x3 convolutions by unfold + GEMM only (onnx2c --no-winograd) */
     /* onnx2c --memory-first (microcontrollers): the smallest arena and flash rather than the
      * fastest code: kernel scratch bounded, direct kernels where an unfold or packing costs
@@ -122,6 +125,7 @@ typedef struct Output {
     char *h_src; /* malloc'd */
     char *name;  /* the C prefix used, malloc'd */
     int ndims, nbind;
+    int ndata_dims; /* data dims (CONTRACT §2b): dims[ndims..ndims + ndata_dims) */
     DimBinding *bind; /* malloc'd */
     char *warning;    /* one line (no "onnx2c: warning: " prefix) or NULL, malloc'd */
 } Output;

@@ -373,6 +373,11 @@ typedef struct Dim {
     const char *cname; /* C identifier */
     int64_t fixed;     /* --fix value, or -1 */
     int64_t max;       /* --max value, or -1 */
+    /* a data dim (CONTRACT §2b: a size decided by tensor data, after every input dim): its
+     * upper bound, an expression of the input dims, and the node that computes it; NULL and
+     * -1 for an input dim */
+    Sym *bound;
+    int producer;
 } Dim;
 
 /* What a Constraint requires of its two Syms a and b: NAME_check tests it at run time. */
@@ -380,6 +385,7 @@ typedef enum {
     CK_EQ,      /* a == b (and the dims are unified: see ir_unified) */
     CK_LE,      /* a <= b */
     CK_DIVIDES, /* a != 0 and a divides b */
+    CK_BCAST,   /* a == b or a == 1 or b == 1: dims that broadcast (numpy) */
 } ConstraintKind;
 
 typedef struct Constraint {
@@ -401,6 +407,7 @@ struct Graph {
     Value **outputs;
     int ndims;
     Dim *dims;
+    int nin_dims;            /* the input dims: dims[0..nin_dims); data dims follow (ir_data_dim) */
     int nconstraints, capconstraints;
     Constraint *constraints;
     Sym *workspace;          /* plan.c: total workspace bytes */
@@ -414,6 +421,7 @@ struct Graph {
     Sym **checked;           /* emit.c: the Syms NAME_check evaluates, children first */
     int nchecked;
     Sym **unified;           /* per dim: what an equality constraint replaced it by, or NULL */
+    int nunified;            /* its entries (data dims made later have none: never unified) */
     bool any_unified;
 };
 
@@ -429,6 +437,19 @@ bool ir_numel_const(const Value *v, int64_t *n);
 bool ir_same_shape(const Value *a, const Value *b);
 int ir_add_dim(Compiler *c, const char *name);        /* find or add; returns its index */
 int ir_find_dim(Compiler *c, const char *name);       /* its index, or -1 */
+/* A data dim (CONTRACT §2b) computed by node n: named "OP_OUTPUT_AXIS" (NonZero's output y,
+ * axis 1: nonzero_y_1), bounded by bound (an expression of the input dims) and by a --max on
+ * its name; an error naming the node and suggesting --max when there is neither.  Returns the
+ * dim as a Sym. */
+Sym *ir_data_dim(Compiler *c, Node *n, int output, int axis, Sym *bound);
+/* True when e mentions a data dim. */
+bool ir_has_data_dim(const Compiler *c, const Sym *e);
+/* e with every data dim replaced by its bound: what the plan sizes buffers by (sizes grow with
+ * the dims they mention). */
+Sym *ir_data_bounded(Compiler *c, Sym *e);
+/* The data dim of largest index e mentions (they are made in node order: the last one the
+ * run computes), or -1. */
+int ir_last_data_dim(const Compiler *c, const Sym *e);
 /* Requires the relation `kind` (CK_*) of a and b, fmt saying what (after "node 'N' (OP): "):
  * an error now when it is false for every size (two constants, or a - b a constant that breaks
  * it), otherwise a check of NAME_check (once per kind, a and b).  CK_EQ also unifies the dims. */
@@ -437,6 +458,10 @@ void ir_constrain(Compiler *c, const Node *n, ConstraintKind kind, Sym *a, Sym *
 const char *ir_cident(Compiler *c, const char *prefix, const char *name); /* unique C identifier */
 /* Turns a string into a C identifier ("my-net" -> "my_net"). */
 void ir_to_cident(const char *s, char *out, size_t outlen);
+/* True when an operand's dim `in` is read with stride 0 against the broadcast dim `out`: it is
+ * 1, or it differs from `out` and is 0 or 1 for every size (min(T, 1) of x[:, :1]: when it is
+ * 0 so is `out`, and nothing is read). */
+bool ir_bcast_dim(const Sym *in, const Sym *out);
 /* Applies the dim unifications recorded so far to a Sym (identity when there are none). */
 Sym *ir_unified(Compiler *c, Sym *e);
 void ir_toposort(Compiler *c); /* orders g->nodes; errors on cycles and dangling inputs */
@@ -486,6 +511,8 @@ void infer_graph(Compiler *c);
 void infer_sym_error(void *user, const char *msg);
 /* Helpers for rules. */
 void infer_require_inputs(Compiler *c, Node *n, int min, int max);
+/* min..max outputs, the first min of them present. */
+void infer_require_outputs(Compiler *c, Node *n, int min, int max);
 Value *infer_in(Compiler *c, Node *n, int i); /* required input i with known rank */
 /* Numpy broadcast of two shapes; records equality constraints for symbolic dims. */
 int infer_broadcast(Compiler *c, Node *n, int ra, Sym *const *a, int rb, Sym *const *b, Sym **out);
@@ -525,6 +552,10 @@ int64_t *infer_need_const_ints(Compiler *c, Node *n, Value *v, const char *what,
                                bool declarable);
 /* True when v is an integer tensor whose values are runtime data. */
 bool infer_runtime_ints(Compiler *c, Value *v);
+/* Output k's shape is decided by runtime data: its declared shape (as infer_declared_out; the
+ * emitter checks it, -4) and true, or else a shape of data dims bounded by bounds[0..rank)
+ * (ir_data_dim; the emitter sets them) and false. */
+bool infer_declared_or_data(Compiler *c, Node *n, int k, DType t, int rank, Sym *const *bounds);
 /* v is runtime data that decides out's shape: sets out's declared shape (dtype t, as
  * infer_declared_shape), which must have rank `rank`; infer_not_known when there is none. */
 void infer_declared_out(Compiler *c, Node *n, const Value *v, const char *what, Value *out,
@@ -596,6 +627,9 @@ void plan_graph(Compiler *c);
 /* True when a and b live at the same bytes of the workspace (an alias, or an op run in place):
  * a copy from one to the other is nothing. */
 bool plan_same_buffer(const Value *a, const Value *b);
+/* shape.c, for the plan: Dropout n copies its input (inference; not training mode, which may
+ * drop at run time). */
+bool dropout_is_copy(const Node *n);
 /* layout.c, for the plan: the element of Concat n's output at which input k's block starts,
  * when that block is contiguous there (every dim before the axis is 1), else NULL. */
 Sym *concat_block_at(Compiler *c, const Node *n, int k);
@@ -626,6 +660,11 @@ void emit_indent(Emit *e, int delta);
 void emit_par_for(Emit *e, const char *cond, const char *head, const char *stmt);
 /* C expression (int64_t) for a Sym; valid inside the current function. */
 const char *emit_sym(Emit *e, Sym *s);
+/* In NAME_run, at the node that computes data dim `dim` (ir_data_dim): sets its local to the
+ * C expression `value` and returns O2C_RUN_EBOUND when that passes the dim's bound.  The
+ * node may use the dim's local (emit_sym(dim)) after this; expressions of it only in later
+ * nodes. */
+void emit_set_data_dim(Emit *e, Sym *dim, const char *value);
 const char *emit_int(Emit *e, int64_t v);
 /* The C pointer expression for a value's buffer, typed as dtype_ctype(v->dtype) *. */
 const char *emit_ptr(Emit *e, Value *v);

@@ -61,6 +61,8 @@ static bool op_in(const Node *n, const char *const *names) {
 static bool alias_op(const Node *n) {
     static const char *const ops[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity",
                                       "Dropout", NULL};
+    if (!strcmp(n->op_type, "Dropout") && !dropout_is_copy(n))
+        return false; /* training mode: it scales and drops into a buffer of its own */
     return op_in(n, ops);
 }
 
@@ -200,7 +202,8 @@ static void concat_inside(Compiler *c, Node *n, Groups *gr) {
             at = sym_mul(c->sym, at, es);
         /* at a multiple of 64 bytes, as every buffer: then so is every block's end but the
          * last one's, which is the output's */
-        if (!at || sym_mod(c->sym, at, sym_const(c->sym, 64)) != sym_const(c->sym, 0))
+        if (!at || ir_has_data_dim(c, at) ||
+            sym_mod(c->sym, at, sym_const(c->sym, 64)) != sym_const(c->sym, 0))
             continue;
         gr->parent[rx] = ry;
         gr->poff[rx] = at;
@@ -616,7 +619,7 @@ static void workspace_max(Compiler *c) {
     g->workspace_max = -1;
     int64_t *lo = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(g->ndims + 1));
     int64_t *hi = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(g->ndims + 1));
-    for (int i = 0; i < g->ndims; i++) {
+    for (int i = 0; i < g->nin_dims; i++) { /* data dims: the workspace is at their bounds */
         if (g->dims[i].max < 0)
             return;
         hi[i] = g->dims[i].max;
@@ -630,14 +633,14 @@ static void workspace_max(Compiler *c) {
      * overflows.  Small bounds tell which; then the dims that overflow alone are named, or all
      * the large ones when only their combination does. */
     const int64_t small = 1024;
-    for (int i = 0; i < g->ndims; i++)
+    for (int i = 0; i < g->nin_dims; i++)
         hi[i] = g->dims[i].max < small ? g->dims[i].max : small;
     if (!sym_bounds(g->workspace, lo, hi, &wsmin, &wsmax))
         return;
     Buf names;
     buf_init_in(&names, c->arena);
     for (int pass = 0; pass < 2 && !names.len; pass++)
-        for (int i = 0; i < g->ndims; i++) {
+        for (int i = 0; i < g->nin_dims; i++) {
             if (g->dims[i].max <= small)
                 continue;
             hi[i] = g->dims[i].max;
@@ -693,7 +696,9 @@ void plan_graph(Compiler *c) {
             Value *v = n->out[k];
             if (!v || !gr.ws[v->id] || v->producer != n)
                 continue;
-            v->bytes = align64(c, sym_mul(s, ir_numel(c, v), sym_const(s, (int64_t)dtype_size(v->dtype))));
+            /* a size decided by data is planned at its bound (CONTRACT §2b) */
+            v->bytes = align64(c, ir_data_bounded(c, sym_mul(s, ir_numel(c, v),
+                                                              sym_const(s, (int64_t)dtype_size(v->dtype)))));
             int r = root_of(&gr, v->id);
             sub[v->id] = off_of(&gr, v->id);
             /* a group's buffer from its first value's node (a Concat's output, the root of its
@@ -710,7 +715,8 @@ void plan_graph(Compiler *c) {
             v->buf = buf_of_root[r] + 1;
         }
         if (n->scratch)
-            bufs[nb++] = (PBuf){.size = align64(c, n->scratch), .start = i, .end = i, .node = i};
+            bufs[nb++] = (PBuf){.size = align64(c, ir_data_bounded(c, n->scratch)), .start = i,
+                                .end = i, .node = i};
     }
     for (int b = 0; b < nb; b++) {
         int64_t v;

@@ -488,7 +488,38 @@ static Sym *lincomb(SymCtx *s, Sym *a, int64_t ka, Sym *b, int64_t kb) {
 }
 
 static Sym *add_(SymCtx *s, Sym *a, Sym *b) { return lincomb(s, a, 1, b, 1); }
-static Sym *sub_(SymCtx *s, Sym *a, Sym *b) { return lincomb(s, a, 1, b, -1); }
+static Sym *minmax(SymCtx *s, SymKind kind, Sym *a, Sym *b);
+
+/* a - max(x, y) = min(a - x, a - y) and a - min(x, y) = max(a - x, a - y), taken when one of
+ * the differences is a constant: the length of x[:, -1:] on a dim T, T - max(T - 1, 0),
+ * becomes min(1, T), which the facts show is 0 or 1 (a dim that broadcasts). */
+static bool diff_const(SymCtx *s, Sym *a, Sym *x) { /* a - x is a constant (nothing interned) */
+    if (!(a->dmask & x->dmask) && !(sym_is_const(a) && sym_is_const(x)))
+        return false;
+    Poly p = {0};
+    poly_add(s, &p, a, 1);
+    poly_add(s, &p, x, -1);
+    if (p.n > 1)
+        qsort(p.t, (size_t)p.n, sizeof *p.t, term_cmp);
+    bool k = true;
+    for (int i = 0; i < p.n && k;) {
+        Sym *m = p.t[i].m;
+        uint64_t sum = 0;
+        for (; i < p.n && p.t[i].m == m; i++)
+            sum += (uint64_t)p.t[i].k;
+        k = !m || sum == 0;
+    }
+    free(p.t);
+    return k;
+}
+
+static Sym *sub_(SymCtx *s, Sym *a, Sym *b) {
+    if ((b->kind == SYM_MAX || b->kind == SYM_MIN) &&
+        (diff_const(s, a, b->args[0]) || diff_const(s, a, b->args[1])))
+        return minmax(s, b->kind == SYM_MAX ? SYM_MIN : SYM_MAX, lincomb(s, a, 1, b->args[0], -1),
+                      lincomb(s, a, 1, b->args[1], -1));
+    return lincomb(s, a, 1, b, -1);
+}
 static Sym *neg_(SymCtx *s, Sym *a) {
     Poly p = {0};
     poly_add(s, &p, a, -1);

@@ -20,7 +20,7 @@
 typedef int (*check_fn)(const int64_t *);
 typedef size_t (*ws_fn)(const int64_t *);
 typedef int (*shape_fn)(const int64_t *, int, int64_t *);
-typedef int (*run_fn)(const int64_t *, const void *const *, void *const *, void *);
+typedef int (*run_fn)(int64_t *, const void *const *, void *const *, void *);
 
 typedef struct Config {
     const char *cc;
@@ -28,6 +28,7 @@ typedef struct Config {
     bool strict;
     bool quiet;
     bool dynamic;
+    bool no_declared;
     bool no_winograd;
     bool memory_first;
     int timeout;
@@ -114,6 +115,24 @@ static void *unreadable(size_t bytes) {
     return p == MAP_FAILED ? NULL : p;
 }
 
+/* Output i's shape (rank r) is want's; else false and "shape: output i is [..]WHEN, want [..]"
+ * in msg. */
+static bool same_shape(int i, int r, const int64_t *shape, const Tensor *want, const char *when,
+                       char *msg, size_t msglen) {
+    bool same = r == want->rank;
+    for (int d = 0; same && d < r; d++)
+        same = shape[d] == want->dims[d];
+    if (same)
+        return true;
+    char a[200] = "", b[200] = "";
+    for (int d = 0; d < r; d++)
+        snprintf(a + strlen(a), sizeof a - strlen(a), "%s%lld", d ? "," : "", (long long)shape[d]);
+    for (int d = 0; d < want->rank; d++)
+        snprintf(b + strlen(b), sizeof b - strlen(b), "%s%lld", d ? "," : "", (long long)want->dims[d]);
+    snprintf(msg, msglen, "shape: output %d is [%s]%s, want [%s]", i, a, when, b);
+    return false;
+}
+
 /* Runs one test_data_set; returns 0 or writes the failure (stage: message) into msg. */
 static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_t msglen) {
     char err[600];
@@ -134,7 +153,9 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
     void *ws = NULL;
     void *noread[64] = {0}; /* inputs given as unreadable memory (see unreadable) */
     size_t noread_len[64] = {0};
-    int64_t *dims = calloc((size_t)o->ndims + 1, sizeof(int64_t));
+    int64_t *dims = calloc((size_t)(o->ndims + o->ndata_dims) + 1, sizeof(int64_t));
+    for (int d = o->ndims; d < o->ndims + o->ndata_dims; d++)
+        dims[d] = -1; /* data dims (CONTRACT §2b): output_shape gives their bounds */
     check_fn check = (check_fn)jit_symbol(j, "model_check");
     ws_fn wsize = (ws_fn)jit_symbol(j, "model_workspace_size");
     shape_fn ishape = (shape_fn)jit_symbol(j, "model_input_shape");
@@ -196,19 +217,17 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
             snprintf(msg, msglen, "outputs: output %d: model_output_shape returned %d", i, r);
             goto done;
         }
-        bool same = r == want[i]->rank;
-        for (int d = 0; same && d < r; d++)
-            same = shape[d] == want[i]->dims[d];
-        if (!same) {
-            char a[200] = "", b2[200] = "";
+        if (o->ndata_dims) { /* room for the bound; the shape is compared after the run */
+            size_t n = 1;
             for (int d = 0; d < r; d++)
-                snprintf(a + strlen(a), sizeof a - strlen(a), "%s%lld", d ? "," : "", (long long)shape[d]);
-            for (int d = 0; d < want[i]->rank; d++)
-                snprintf(b2 + strlen(b2), sizeof b2 - strlen(b2), "%s%lld", d ? "," : "",
-                         (long long)want[i]->dims[d]);
-            snprintf(msg, msglen, "shape: output %d is [%s], want [%s]", i, a, b2);
-            goto done;
+                n *= (size_t)shape[d];
+            size_t bytes = n * onnx2c_dtype_size(want[i]->dtype);
+            outs[i] = calloc(1, bytes + 64);
+            memset(outs[i], 0xAB, bytes);
+            continue;
         }
+        if (!same_shape(i, r, shape, want[i], "", msg, msglen))
+            goto done;
         size_t bytes = (size_t)want[i]->nelem * onnx2c_dtype_size(want[i]->dtype);
         outs[i] = calloc(1, bytes + 64);
         memset(outs[i], 0xAB, bytes); /* garbage, so an unwritten output cannot pass */
@@ -225,6 +244,17 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
     if (r) {
         snprintf(msg, msglen, "run: model_run returned %d", r);
         goto done;
+    }
+    for (int d = o->ndims; d < o->ndims + o->ndata_dims; d++)
+        if (dims[d] < 0) {
+            snprintf(msg, msglen, "run: model_run left data dim %d at %lld", d, (long long)dims[d]);
+            goto done;
+        }
+    for (int i = 0; i < nout && o->ndata_dims; i++) { /* the actual shapes, after the run */
+        int64_t shape[16];
+        int rk = oshape(dims, i, shape);
+        if (!same_shape(i, rk, shape, want[i], " after the run", msg, msglen))
+            goto done;
     }
     for (int i = 0; i < nout; i++) {
         char cm[300];
@@ -256,6 +286,7 @@ static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen
     opt.name = "model";
     opt.out_path = "model.c";
     opt.force_dynamic = cfg->dynamic;
+    opt.drop_declared = cfg->no_declared;
     opt.no_winograd = cfg->no_winograd;
     opt.memory_first = cfg->memory_first;
     Output o;
@@ -368,6 +399,8 @@ static const char usage[] =
     "                    -pedantic -Werror\n"
     "  --dynamic         forced-dynamic mode: every input axis becomes a symbolic dim, and\n"
     "                    the one generated C serves every data set\n"
+    "  --no-declared     forget the shapes the model declares for its outputs and\n"
+    "                    value_info (with --dynamic: a dynamic export without them)\n"
     "  --no-winograd     compile with onnx2c --no-winograd (3x3 convs by unfold + GEMM)\n"
     "  --memory-first    compile with onnx2c --memory-first (the smallest workspace)\n"
     "  --root DIR        case names are relative to DIR\n"
@@ -393,6 +426,8 @@ int main(int argc, char **argv) {
             cfg.strict = true;
         else if (!strcmp(a, "--dynamic"))
             cfg.dynamic = true;
+        else if (!strcmp(a, "--no-declared"))
+            cfg.no_declared = true;
         else if (!strcmp(a, "--no-winograd"))
             cfg.no_winograd = true;
         else if (!strcmp(a, "--memory-first"))

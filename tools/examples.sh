@@ -3,6 +3,7 @@
 #   examples/tinynet_main.c  <- examples/tinynet.onnx
 #   examples/siamese_main.c  <- tests/models/siamese_unfold/model.onnx
 #   examples/segnet_main.c   <- tests/models/segnet_dynamic/model.onnx
+#   examples/nms_main.c      <- tests/models/survey_nms_post/model.onnx (a data dim)
 # Each generated .c is compiled with the contract's strict C99 flags (the programs are C11 for
 # aligned_alloc) and runs at two sizes.
 #   tools/examples.sh [BUILD_DIR]
@@ -22,3 +23,4 @@ run() { # NAME MODEL
 run tinynet examples/tinynet.onnx
 run siamese tests/models/siamese_unfold/model.onnx
 run segnet tests/models/segnet_dynamic/model.onnx
+run nms tests/models/survey_nms_post/model.onnx

@@ -2,6 +2,8 @@
 # update-pass-list.sh — runs every backend case of libonnx-testdata and adds the new passes to
 #   tests/node_pass.txt     cases passing with libtcc and with gcc -O2 strict C99
 #   tests/dynamic_pass.txt  cases passing in forced-dynamic mode (every input axis symbolic)
+#   tests/dynamic_nodecl_pass.txt  the same with the declared output shapes forgotten
+#                                  (--no-declared: what a dynamic export without them gives)
 # Cases are never removed: a case that passed once must keep passing (ctest holds the line).
 #   tools/update-pass-list.sh [BUILD_DIR]
 set -euo pipefail
@@ -19,6 +21,7 @@ passes() { # ARGS... -> sorted case names that pass
 passes > "$tmp/tcc"
 passes --cc "gcc -O2 -std=c99 -Wall -Wextra -pedantic -Werror" > "$tmp/gcc"
 passes --dynamic > "$tmp/dyn"
+passes --dynamic --no-declared > "$tmp/nodecl"
 merge() { # LIST NEW
   touch "$1"
   local before after
@@ -31,4 +34,6 @@ merge() { # LIST NEW
 comm -12 "$tmp/tcc" "$tmp/gcc" > "$tmp/static"
 merge tests/node_pass.txt "$tmp/static"
 merge tests/dynamic_pass.txt "$tmp/dyn"
-echo "node cases passing now: $(grep -c '^node/' "$tmp/static") of $(grep -c '^node/' "$tmp/all") (static), $(grep -c '^node/' "$tmp/dyn") (forced-dynamic)"
+merge tests/dynamic_nodecl_pass.txt "$tmp/nodecl"
+echo "node cases passing now: $(grep -c '^node/' "$tmp/static") of $(grep -c '^node/' "$tmp/all") (static)," \
+  "$(grep -c '^node/' "$tmp/dyn") (forced-dynamic), $(grep -c '^node/' "$tmp/nodecl") (forced-dynamic, no declared shapes)"

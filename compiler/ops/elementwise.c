@@ -619,8 +619,11 @@ void infer_binary(Compiler *c, Node *n) {
         Sym **tmp = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(x->rank + s->rank + 1));
         int r = infer_broadcast(c, n, x->rank, x->shape, s->rank, s->shape, tmp);
         bool ok = r == x->rank;
-        for (int i = 0; ok && i < r; i++)
-            ok = tmp[i] == x->shape[i];
+        for (int i = 0; ok && i < r; i++) { /* a dim of the slope decided at run time: X's */
+            int si = i - (r - s->rank);
+            ok = tmp[i] == x->shape[i] || (si >= 0 && !sym_is_const(s->shape[si]) &&
+                                           !sym_is_const(x->shape[i]));
+        }
         if (!ok)
             o2c_error(c, n, "slope of rank %d does not broadcast to X of rank %d", s->rank, x->rank);
         ir_set_shape(c, n->out[0], t, x->rank, x->shape);

@@ -41,6 +41,7 @@ typedef struct Pieces {
     int n, cap;
     Piece *p;
     const void *rt; /* declared shapes: the op's runtime description (Slice, Split), or NULL */
+    bool rt_data;   /* no declared shape: the output dims are data dims, set by the emitter */
 } Pieces;
 
 /* ---- helpers */
@@ -422,10 +423,15 @@ void infer_split(Compiler *c, Node *n) {
             if (len != nout)
                 o2c_error(c, n, "split has %lld entries but the node has %d outputs",
                           (long long)len, nout);
+            bool data = !infer_declared_shape(c, n, n->out[0], x->dtype);
             for (int i = 0; i < nout; i++) {
                 if (!n->out[i])
                     o2c_error(c, n, "split '%s' must be known at compile time when an output "
                               "is omitted", sv->name);
+                if (data) { /* no declared shapes: the sizes are data dims, each at most the dim */
+                    sizes[i] = ir_data_dim(c, n, i, axis, dim);
+                    continue;
+                }
                 infer_declared_out(c, n, sv, "split", n->out[i], x->dtype, r);
                 for (int d = 0; d < r; d++)
                     if (d != axis)
@@ -497,16 +503,33 @@ void infer_split(Compiler *c, Node *n) {
         }
         off = sym_add(c->sym, off, sizes[k]);
     }
-    if (sv && infer_runtime_ints(c, sv))
-        ps->rt = sv; /* no folding: the sizes are checked at run time */
-    else
+    if (sv && infer_runtime_ints(c, sv)) {
+        ps->rt = sv; /* no folding: the sizes are checked (or, data dims, set) at run time */
+        ps->rt_data = n->out[0]->shape[axis]->kind == SYM_DIM &&
+                      n->out[0]->shape[axis]->dim >= c->g->nin_dims;
+    } else
         fold_pieces(c, n, ps);
 }
 
 
 void emit_split(Compiler *c, Emit *e, Node *n) {
     const Pieces *ps = n->priv;
-    if (ps->rt) {
+    if (ps->rt && ps->rt_data) { /* the sizes are data dims: each >= 0, adding up to the dim */
+        Value *sv = (Value *)ps->rt, *x = n->in[0];
+        int axis = (int)n->op_i[0];
+        emit_line(e, "int64_t sum = 0;");
+        emit_line(e, "for (int i = 0; i < %d; i++) {", n->nout);
+        emit_line(e, "    if ((int64_t)%s[i] < 0 || (int64_t)%s[i] > %s - sum)", emit_ptr(e, sv),
+                  emit_ptr(e, sv), emit_sym(e, x->shape[axis]));
+        emit_line(e, "        return %d;", O2C_RUN_EDATA);
+        emit_line(e, "    sum += (int64_t)%s[i];", emit_ptr(e, sv));
+        emit_line(e, "}");
+        emit_line(e, "if (sum != %s)", emit_sym(e, x->shape[axis]));
+        emit_line(e, "    return %d;", O2C_RUN_EDATA);
+        for (int i = 0; i < n->nout; i++)
+            emit_set_data_dim(e, n->out[i]->shape[axis],
+                              arena_printf(c->arena, "(int64_t)%s[%d]", emit_ptr(e, sv), i));
+    } else if (ps->rt) {
         Value *sv = (Value *)ps->rt;
         int axis = (int)n->op_i[0];
         for (int i = 0; i < n->nout; i++) {
@@ -603,9 +626,11 @@ void infer_slice(Compiler *c, Node *n) {
             }
             ir_constrain(c, n, CK_LE, cnt, K(c, x->rank),
                          "starts must have at most as many entries as the input's rank");
-            infer_declared_out(c, n, n->in[1], "starts", n->out[0], x->dtype, x->rank);
+            /* without a declared shape each dim is a data dim, at most the input's */
+            bool decl = infer_declared_or_data(c, n, 0, x->dtype, x->rank, x->shape);
             Pieces *ps = new_pieces(c, n);
             ps->rt = n;
+            ps->rt_data = !decl;
             return;
         }
         starts = infer_need_ints(c, n, n->in[1], "starts", &nst, false);
@@ -676,7 +701,7 @@ void emit_slice(Compiler *c, Emit *e, Node *n) {
     int r = x->rank;
     const char *cnt = emit_sym(e, ir_numel(c, n->in[1]));
     const char *xd = emit_sym_array(e, "xd", r, x->shape);
-    const char *yd = emit_sym_array(e, "yd", r, y->shape);
+    const char *yd = ps->rt_data ? NULL : emit_sym_array(e, "yd", r, y->shape);
     const char *xs = emit_sym_array(e, "xs", r, ir_strides(c, r, x->shape));
     int rr = r > 0 ? r : 1;
     emit_line(e, "int64_t st[%d], sp[%d], ln[%d];", rr, rr, rr);
@@ -719,16 +744,21 @@ void emit_slice(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "sp[a] = stp;");
     emit_indent(e, -1);
     emit_line(e, "}");
-    emit_line(e, "for (int64_t d = 0; d < %d; d++)", r);
-    emit_line(e, "    if (ln[d] != %s[d])", yd);
-    emit_line(e, "        return %d;", O2C_RUN_EDATA);
-    /* the copy: y in order, x at st + i * sp per axis */
+    if (ps->rt_data) /* the output's dims are data dims: these lengths */
+        for (int d = 0; d < r; d++)
+            emit_set_data_dim(e, y->shape[d], arena_printf(c->arena, "ln[%d]", d));
+    else {
+        emit_line(e, "for (int64_t d = 0; d < %d; d++)", r);
+        emit_line(e, "    if (ln[d] != %s[d])", yd);
+        emit_line(e, "        return %d;", O2C_RUN_EDATA);
+    }
+    /* the copy: y in order, x at st + i * sp per axis (ln: y's dims) */
     const char *Y = emit_ptr(e, y), *X = emit_ptr(e, x);
     emit_line(e, "int64_t o = 0;");
     Buf ix;
     buf_init_in(&ix, c->arena);
     for (int d = 0; d < r; d++) {
-        emit_line(e, "for (int64_t i%d = 0; i%d < %s[%d]; i%d++) {", d, d, yd, d, d);
+        emit_line(e, "for (int64_t i%d = 0; i%d < ln[%d]; i%d++) {", d, d, d, d);
         emit_indent(e, 1);
         buf_printf(&ix, "%s(st[%d] + i%d * sp[%d]) * %s[%d]", d ? " + " : "", d, d, d, xs, d);
     }
@@ -874,7 +904,7 @@ void infer_gather(Compiler *c, Node *n) {
     Sym **ik = (x->data || x->kv) ? ir_known_ints(c, idx) : NULL;
     if (!ik || !ir_numel_const(idx, &ni) || ni > FOLD_MAX_KV || !sym_get_const(g->dim, &dimv))
         return;
-    Pieces ps = {0, 0, NULL, NULL};
+    Pieces ps = {0, 0, NULL, NULL, false};
     for (int64_t j = 0; j < ni; j++) {
         int64_t iv;
         if (!sym_get_const(ik[j], &iv))

@@ -267,7 +267,8 @@ void infer_gemm(Compiler *c, Node *n) {
             if (sym_get_const(dc, &vc) && sym_get_const(dy, &vy) && vc != vy)
                 o2c_error(c, n, "input C dim %d is %lld; it must be 1 or %lld to broadcast to "
                           "[M, N]", i, (long long)vc, (long long)vy);
-            ir_constrain(c, n, CK_EQ, dc, dy, "Gemm input C dim %d must equal that of Y", i);
+            /* symbolic: 1 or Y's, decided at run time (the strides too: gemm_bias_strides) */
+            ir_constrain(c, n, CK_BCAST, dc, dy, "Gemm input C dim %d must be 1 or that of Y", i);
         }
     }
     ir_set_shape(c, n->out[0], a->dtype, 2, out);
@@ -293,13 +294,24 @@ void infer_gemm(Compiler *c, Node *n) {
     n->priv = p;
 }
 
-/* The strides of Gemm's C broadcast to [M, N] (bias[m * bm + n * bn]), into bm, bn. */
-static void gemm_bias_strides(Emit *e, Value *cc, Sym *nn, const char **bm, const char **bn) {
+/* 1 when C's dim dc is read along Y's dim dy, 0 when it is broadcast; a symbolic dc that is
+ * not dy is 1 or dy at run time: min(dc - 1, 1). */
+static Sym *bias_step(SymCtx *s, Sym *dc, Sym *dy) {
     int64_t v;
-    bool c1 = cc->rank >= 1 && !(sym_get_const(cc->shape[cc->rank - 1], &v) && v == 1);
-    bool r1 = cc->rank == 2 && !(sym_get_const(cc->shape[0], &v) && v == 1);
-    *bn = c1 ? "1" : "0";
-    *bm = !r1 ? "0" : c1 ? emit_sym(e, nn) : "1";
+    if (sym_get_const(dc, &v) && v == 1)
+        return sym_const(s, 0);
+    if (dc == dy || sym_is_const(dc))
+        return sym_const(s, 1);
+    return sym_min(s, sym_sub(s, dc, sym_const(s, 1)), sym_const(s, 1));
+}
+
+/* The strides of Gemm's C broadcast to [M, N] (bias[m * bm + n * bn]), into bm, bn. */
+static void gemm_bias_strides(Emit *e, SymCtx *s, Value *cc, Sym *mm, Sym *nn, const char **bm,
+                              const char **bn) {
+    Sym *sn = cc->rank >= 1 ? bias_step(s, cc->shape[cc->rank - 1], nn) : sym_const(s, 0);
+    Sym *sm = cc->rank == 2 ? sym_mul(s, bias_step(s, cc->shape[0], mm), cc->shape[1]) : sym_const(s, 0);
+    *bn = emit_sym(e, sn);
+    *bm = emit_sym(e, sm);
 }
 
 void emit_gemm(Compiler *c, Emit *e, Node *n) {
@@ -310,7 +322,7 @@ void emit_gemm(Compiler *c, Emit *e, Node *n) {
         const char *bm = "0", *bn = "0", *K = emit_sym(e, p->k), *M = emit_sym(e, p->m);
         bool bias = cc && p->beta != 0;
         if (bias)
-            gemm_bias_strides(e, cc, p->n, &bm, &bn);
+            gemm_bias_strides(e, c->sym, cc, p->m, p->n, &bm, &bn);
         emit_gemv(c, e, n, p->gemv, p->m, p->n, p->k, emit_ptr(e, a), p->trans_a ? "1" : K,
                   p->trans_a ? M : "1", y, p->alpha, bias ? emit_ptr(e, cc) : NULL, bm, bn,
                   p->beta, node_in(n, 3));

@@ -17,14 +17,6 @@
 
 /* ---- helpers */
 
-static void require_out(Compiler *c, Node *n, int min, int max) {
-    if (n->nout < min || n->nout > max)
-        o2c_error(c, n, "%d outputs, expected %d to %d", n->nout, min, max);
-    for (int i = 0; i < min; i++)
-        if (!n->out[i])
-            o2c_error(c, n, "output %d is required", i);
-}
-
 /* The one element of a known scalar (or 1-element) tensor of any numeric type, as a double. */
 static bool known_scalar(Compiler *c, Value *v, double *out) {
     int64_t len;
@@ -74,7 +66,7 @@ static const char *scalar_i64(Emit *e, Value *v) {
  * last two axes, else 0; k is the optional scalar input 1 (default 0), read at run time. */
 
 void infer_trilu(Compiler *c, Node *n) {
-    require_out(c, n, 1, 1);
+    infer_require_outputs(c, n, 1, 1);
     Value *x = infer_in(c, n, 0), *k = node_in(n, 1);
     if (x->rank < 2)
         o2c_error(c, n, "input rank %d: expected rank >= 2", x->rank);
@@ -101,7 +93,7 @@ void emit_trilu(Compiler *c, Emit *e, Node *n) {
  * run time: outside [-rank, rank) NAME_run returns O2C_RUN_EINDEX). */
 
 void infer_cumsum(Compiler *c, Node *n) {
-    require_out(c, n, 1, 1);
+    infer_require_outputs(c, n, 1, 1);
     Value *x = infer_in(c, n, 0), *a = infer_in(c, n, 1);
     if (!numeric(x->dtype))
         o2c_error(c, n, "input type %s is not supported", dtype_name(x->dtype));
@@ -147,7 +139,7 @@ typedef struct OneHot {
 } OneHot;
 
 void infer_onehot(Compiler *c, Node *n) {
-    require_out(c, n, 1, 1);
+    infer_require_outputs(c, n, 1, 1);
     Value *ind = infer_in(c, n, 0), *dv = infer_in(c, n, 1), *vals = infer_in(c, n, 2);
     if (!numeric(ind->dtype))
         o2c_error(c, n, "indices type %s is not supported", dtype_name(ind->dtype));
@@ -222,7 +214,7 @@ typedef struct Scatter {
 } Scatter;
 
 void infer_scatter_elements(Compiler *c, Node *n) {
-    require_out(c, n, 1, 1);
+    infer_require_outputs(c, n, 1, 1);
     Value *d = infer_in(c, n, 0), *ind = infer_in(c, n, 1), *u = infer_in(c, n, 2);
     if (ind->dtype != DT_INT32 && ind->dtype != DT_INT64)
         o2c_error(c, n, "indices type %s: expected int32 or int64", dtype_name(ind->dtype));
@@ -265,7 +257,7 @@ void emit_scatter_elements(Compiler *c, Emit *e, Node *n) {
  * data.shape[k:]; y = data, then y[indices[i]] = updates[i] (or the reduction) per tuple. */
 
 void infer_scatternd(Compiler *c, Node *n) {
-    require_out(c, n, 1, 1);
+    infer_require_outputs(c, n, 1, 1);
     Value *d = infer_in(c, n, 0), *ind = infer_in(c, n, 1), *u = infer_in(c, n, 2);
     if (ind->dtype != DT_INT64)
         o2c_error(c, n, "indices type %s: expected int64", dtype_name(ind->dtype));
@@ -323,7 +315,7 @@ typedef struct GatherND {
 } GatherND;
 
 void infer_gathernd(Compiler *c, Node *n) {
-    require_out(c, n, 1, 1);
+    infer_require_outputs(c, n, 1, 1);
     Value *d = infer_in(c, n, 0), *ind = infer_in(c, n, 1);
     if (ind->dtype != DT_INT64)
         o2c_error(c, n, "indices type %s: expected int64", dtype_name(ind->dtype));
@@ -336,7 +328,7 @@ void infer_gathernd(Compiler *c, Node *n) {
     if (!sym_get_const(ind->shape[q - 1], &k)) {
         /* symbolic: the output's declared rank q - 1 + r - b - k decides it (a constraint) */
         Value *y = n->out[0];
-        if (!y->has_decl)
+        if (!y->has_decl || y->decl_rank < 0)
             o2c_error(c, n, "the last dim of indices must be known at compile time unless the "
                             "model declares the output's shape");
         k = q - 1 + r - b - y->decl_rank;
@@ -388,11 +380,12 @@ void emit_gathernd(Compiler *c, Emit *e, Node *n) {
 typedef struct TopK {
     Sym *outer, *n, *inner, *k;
     Value *rt_k; /* declared shapes: K read at run time (the declared dim) */
+    bool k_data; /* no declared shape: K is the data dim k */
 } TopK;
 
 void infer_topk(Compiler *c, Node *n) {
     infer_require_inputs(c, n, 1, n->opset >= 10 ? 2 : 1);
-    require_out(c, n, 2, 2);
+    infer_require_outputs(c, n, 2, 2);
     Value *x = infer_in(c, n, 0);
     if (!numeric(x->dtype))
         o2c_error(c, n, "input type %s is not supported", dtype_name(x->dtype));
@@ -401,6 +394,7 @@ void infer_topk(Compiler *c, Node *n) {
     double kv;
     Value *rt_k = NULL;
     Sym *sym_k = NULL; /* known but symbolic k (the size of a dynamic axis: torch.sort) */
+    bool k_data = false;
     if (n->opset >= 10) {
         Value *kin = infer_in(c, n, 1);
         Sym **ks;
@@ -414,6 +408,11 @@ void infer_topk(Compiler *c, Node *n) {
                  n->out[0]->rank == x->rank && infer_implied_len(c, n, kin, 1, "K") == 1) {
             /* runtime K: the declared dim, checked by emit_topk */
             rt_k = kin;
+            kv = 0;
+        } else if (dtype_is_int(kin->dtype) && infer_implied_len(c, n, kin, 1, "K") == 1) {
+            /* runtime K without a declared shape: a data dim, at most the axis (below) */
+            rt_k = kin;
+            k_data = true;
             kv = 0;
         } else
             infer_not_known(c, n, kin, "K", true);
@@ -432,8 +431,9 @@ void infer_topk(Compiler *c, Node *n) {
     TopK *p = arena_alloc(c->arena, sizeof *p);
     p->k = sym_k ? sym_k : sym_const(c->sym, (int64_t)kv);
     if (rt_k) {
-        p->k = n->out[0]->shape[axis];
+        p->k = k_data ? ir_data_dim(c, n, 0, axis, x->shape[axis]) : n->out[0]->shape[axis];
         p->rt_k = rt_k;
+        p->k_data = k_data;
     }
     p->outer = sym_prod(c->sym, x->shape, 0, axis);
     p->n = x->shape[axis];
@@ -444,7 +444,7 @@ void infer_topk(Compiler *c, Node *n) {
         ir_constrain(c, n, CK_LE, p->k, p->n, "k (%lld) must not exceed the size of axis %d",
                      (long long)kv, axis);
     Sym **shape = arena_dup(c->arena, x->shape, sizeof(Sym *) * (size_t)x->rank);
-    for (int d = 0; rt_k && d < x->rank; d++)
+    for (int d = 0; rt_k && !k_data && d < x->rank; d++)
         if (d != axis && n->out[0]->shape[d] != x->shape[d])
             ir_constrain(c, n, CK_EQ, n->out[0]->shape[d], x->shape[d],
                          "declared dimension %d of '%s' must match the input", d, n->out[0]->name);
@@ -459,7 +459,11 @@ void emit_topk(Compiler *c, Emit *e, Node *n) {
     const TopK *p = n->priv;
     Value *x = n->in[0];
     const char *sfx = emit_template(e, "misc_topk", x->dtype);
-    if (p->rt_k) {
+    if (p->rt_k && p->k_data) { /* K sets the data dim (-5 past the axis) */
+        emit_line(e, "if ((int64_t)%s[0] < 0)", emit_ptr(e, p->rt_k));
+        emit_line(e, "    return %d;", O2C_RUN_EDATA);
+        emit_set_data_dim(e, p->k, arena_printf(emit_arena(e), "(int64_t)%s[0]", emit_ptr(e, p->rt_k)));
+    } else if (p->rt_k) {
         emit_line(e, "if ((int64_t)%s[0] != %s)", emit_ptr(e, p->rt_k), emit_sym(e, p->k));
         emit_line(e, "    return %d;", O2C_RUN_EDATA);
     }
@@ -473,7 +477,7 @@ void emit_topk(Compiler *c, Emit *e, Node *n) {
  * y[i, j] = 1 where j - i == k, else 0. */
 
 void infer_eyelike(Compiler *c, Node *n) {
-    require_out(c, n, 1, 1);
+    infer_require_outputs(c, n, 1, 1);
     Value *x = infer_in(c, n, 0);
     if (x->rank != 2)
         o2c_error(c, n, "input rank %d: expected 2", x->rank);
@@ -562,7 +566,7 @@ void infer_einsum(Compiler *c, Node *n) {
     if (n->nin < 1 || n->nin > 10)
         o2c_error(c, n, "%d inputs: 1 to 10 are supported", n->nin);
     infer_require_inputs(c, n, n->nin, n->nin);
-    require_out(c, n, 1, 1);
+    infer_require_outputs(c, n, 1, 1);
     const char *eq0 = attr_str(c, n, "equation", NULL);
     if (!eq0)
         o2c_error(c, n, "attribute equation is required");
@@ -761,7 +765,7 @@ typedef struct Mvn {
 } Mvn;
 
 void infer_mvn(Compiler *c, Node *n) {
-    require_out(c, n, 1, 1);
+    infer_require_outputs(c, n, 1, 1);
     Value *x = infer_in(c, n, 0);
     if (!dtype_is_float(x->dtype))
         o2c_error(c, n, "input type %s is not supported (float or double)", dtype_name(x->dtype));

@@ -28,6 +28,11 @@
 /* ---- conv (compiler/ops/conv.c) */
 OP(Conv, "", conv, 1, 2, 3, conv, conv, 0)
 OP(ConvTranspose, "", conv, 1, 2, 3, conv_transpose, conv_transpose, 0)
+/* ---- select: sizes decided by data (compiler/ops/select.c) */
+OP(NonZero, "", select, 9, 1, 1, nonzero, nonzero, 0)
+OP(Compress, "", select, 9, 2, 2, compress, compress, 0)
+OP(Unique, "", select, 11, 1, 1, unique, unique, 0)
+OP(NonMaxSuppression, "", select, 10, 2, 5, nms, nms, 0)
 /* ---- elementwise (compiler/ops/elementwise.c) */
 OP(Abs, "", elementwise, 1, 1, 1, unary, unary, 0)
 OP(Neg, "", elementwise, 1, 1, 1, unary, unary, 0)

@@ -105,6 +105,7 @@ typedef struct ReducePlan {
     bool identity;     /* noop_with_empty_axes with no axes: y = x */
     bool mask[MAXR];   /* reduced axes of x */
     Value *rt_axes;    /* declared shapes: axes read at run time (mask unused) */
+    bool rt_data;      /* no declared shape: the output's dims are data dims, set at run time */
     bool keepdims;
     bool rt_noop; /* runtime axes: noop_with_empty_axes, for an axes count that may be 0 */
 } ReducePlan;
@@ -250,9 +251,27 @@ void infer_reduce(Compiler *c, Node *n) {
     int nred = reduce_axes(c, n, x->rank, p->mask, &rt);
     Value *y = n->out[0];
     if (nred == -2) {
-        /* runtime axes: the declared shape, checked by emit_reduce_rt */
-        if (p->op->max_pass || !infer_declared_shape(c, n, y, x->dtype))
+        /* runtime axes: the declared shape, checked by emit_reduce_rt; without one, with
+         * keepdims or a known count of axes, the output dims are data dims (each at most the
+         * largest input dim it may be) */
+        if (p->op->max_pass)
             infer_not_known(c, n, rt, "axes", true);
+        if (!infer_declared_shape(c, n, y, x->dtype)) {
+            int64_t len = infer_len(c, rt);
+            if (!keepdims && len < 0)
+                infer_not_known(c, n, rt, "axes", true);
+            int ry = keepdims ? x->rank : x->rank - (int)len;
+            if (ry < 0)
+                o2c_error(c, n, "%lld axes reduced from rank %d", (long long)len, x->rank);
+            Sym **b = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(ry + 1));
+            for (int j = 0; j < ry; j++) {
+                b[j] = x->shape[j];
+                for (int d = j + 1; !keepdims && d < x->rank; d++)
+                    b[j] = sym_max(c->sym, b[j], x->shape[d]);
+            }
+            infer_declared_or_data(c, n, 0, x->dtype, ry, b);
+            p->rt_data = true;
+        }
         /* a symbolic count: any count with keepdims (the mask is read at run time), else the
          * one the declared rank implies */
         int64_t len = keepdims ? infer_len(c, rt)
@@ -424,7 +443,7 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
     int r = x->rank;
     DType t = x->dtype;
     const char *xd = emit_sym_array(e, "xd", r, x->shape);
-    const char *yd = emit_sym_array(e, "yd", y->rank, y->shape);
+    const char *yd = p->rt_data ? NULL : emit_sym_array(e, "yd", y->rank, y->shape);
     const char *xs = emit_sym_array(e, "xs", r, ir_strides(c, r, x->shape));
     int64_t len = infer_len(c, av);
     const char *cnt = emit_sym(e, ir_numel(c, av));
@@ -436,6 +455,19 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "        mk[d] = 1;");
     }
     emit_line(e, "int64_t cnt = 1;");
+    if (p->rt_data) { /* the output dims: the kept input dims (1 for reduced ones, keepdims) */
+        emit_line(e, "int64_t od[%d] = {0}, nk = 0;", r > 0 ? r : 1);
+        emit_line(e, "for (int64_t d = 0; d < %d; d++) {", r);
+        emit_line(e, "    if (mk[d])");
+        emit_line(e, "        cnt *= %s[d];", xd);
+        emit_line(e, "    if (%s)", p->keepdims ? "1" : "!mk[d]");
+        emit_line(e, "        od[nk++] = mk[d] ? 1 : %s[d];", xd);
+        emit_line(e, "}");
+        emit_line(e, "if (nk != %d)", y->rank);
+        emit_line(e, "    return %d;", O2C_RUN_EDATA);
+        for (int j = 0; j < y->rank; j++)
+            emit_set_data_dim(e, y->shape[j], arena_printf(emit_arena(e), "od[%d]", j));
+    } else {
     emit_line(e, "for (int64_t d = 0, j = 0; d < %d; d++) {", r);
     emit_line(e, "    if (mk[d])");
     emit_line(e, "        cnt *= %s[d];", xd);
@@ -445,6 +477,7 @@ static void emit_reduce_rt(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "    if (!mk[d] && %s[j++] != %s[d])", yd, xd);
     emit_line(e, "        return %d;", O2C_RUN_EDATA);
     emit_line(e, "}");
+    }
     const char *A = acc_type(op, t);
     bool is_float = dtype_is_float(t);
     const char *init = acc_init(e, op, t);

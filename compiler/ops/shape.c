@@ -536,19 +536,9 @@ void infer_dropout(Compiler *c, Node *n) {
     }
 }
 
-/* y shares x's bytes (plan.c makes Dropout an alias): writing y over x is right only when no
- * other node reads those bytes later, which holds when x has this one consumer and shares its
- * bytes with no value but its own input's dead ones (x neither an alias of another value nor
- * a Concat's output or part of one).  A conservative test. */
-static bool sole_reader(const Value *x) {
-    static const char *const shares[] = {"Reshape", "Flatten", "Squeeze", "Unsqueeze",
-                                         "Identity", "Dropout", "Concat"};
-    if (x->nuses != 1 || x->is_output || x->within || !x->producer)
-        return false;
-    for (size_t i = 0; i < sizeof shares / sizeof *shares; i++)
-        if (!strcmp(x->producer->op_type, shares[i]))
-            return false;
-    return true;
+bool dropout_is_copy(const Node *n) {
+    const DropoutPriv *p = n->priv;
+    return !p || !p->train;
 }
 
 /* Training mode: the draws, the scaled copy and the mask (see infer_dropout). */
@@ -556,9 +546,6 @@ static void emit_dropout_train(Compiler *c, Emit *e, Node *n) {
     const DropoutPriv *p = n->priv;
     Value *x = n->in[0], *y = n->out[0], *m = n->nout > 1 ? n->out[1] : NULL;
     Value *r = n->opset >= 12 ? node_in(n, 1) : NULL, *t = n->opset >= 12 ? node_in(n, 2) : NULL;
-    if (plan_same_buffer(x, y) && !sole_reader(x))
-        o2c_error(c, n, "training mode over an input that other nodes read too is not "
-                        "supported (the plan shares its bytes with the output)");
     bool half = x->dtype == DT_FLOAT16 || x->dtype == DT_BFLOAT16;
     int eb = x->dtype == DT_FLOAT16 ? 5 : 8;
     const char *ct = half ? "float" : dtype_ctype(x->dtype);

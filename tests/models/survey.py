@@ -530,6 +530,64 @@ def _():
             ["a", "b", "c", "d", "e", "f"], {"x": {0: "B", 2: "T"}})
 
 
+class SliceBcast(nn.Module):
+    """The first or last step of a dynamic axis broadcast against the whole axis (x[:, :1] has
+    the dim min(T, 1)): differences from the first step, a gate from the last, the first step
+    repeated by expand, a MatMul of the first row with every row."""
+
+    def forward(self, x):                      # x [B, T, C]
+        a = x - x[:, :1]
+        b = x * torch.sigmoid(x[:, -1:])
+        c = x[:, :1].expand(-1, x.shape[1], -1) + 1
+        d = torch.matmul(x[:, :1], x.transpose(1, 2))
+        return a, b, c, d
+
+
+@case("slice_bcast")
+def _():
+    return (SliceBcast(), [[torch.randn(2, 5, 3)], [torch.randn(1, 7, 3)], [torch.randn(3, 1, 3)]], ["x"],
+            ["a", "b", "c", "d"], {"x": {0: "B", 1: "T"}})
+
+
+class MaskedSelect(nn.Module):
+    """Boolean-mask indexing (NonZero -> GatherND), nonzero coordinates, and the mean of the
+    selected values: sizes decided by the data (data dims)."""
+
+    def forward(self, x):                      # x [B, T]
+        sel = x[x > 0.5]
+        nz = torch.nonzero(x < -0.5)
+        return sel * 2, nz, sel.sum().reshape(1)
+
+
+@case("masked_select")
+def _():
+    return (MaskedSelect(), [[torch.randn(2, 6)], [torch.randn(3, 11)], [torch.full((1, 4), 0.0)]], ["x"],
+            ["sel", "nz", "s"], {"x": {0: "B", 1: "T"}})
+
+
+class NmsPost(nn.Module):
+    """A detector's post-processing: scores from logits, torchvision's batched NMS over boxes
+    decoded from offsets, the kept boxes and scores gathered."""
+
+    def forward(self, boxes, logits):          # boxes [N, 4], logits [N]
+        scores = torch.sigmoid(logits)
+        keep = torchvision.ops.nms(boxes, scores, 0.45)
+        return boxes[keep], scores[keep], keep
+
+
+def nms_boxes(n, seed):
+    g = torch.Generator().manual_seed(seed)
+    ctr = torch.rand(n, 2, generator=g) * 10
+    wh = torch.rand(n, 2, generator=g) * 3 + 0.5
+    return [torch.cat([ctr - wh / 2, ctr + wh / 2], 1), torch.randn(n, generator=g)]
+
+
+@case("nms_post")
+def _():
+    return (NmsPost(), [nms_boxes(20, 1), nms_boxes(50, 2), nms_boxes(3, 3)], ["boxes", "logits"],
+            ["kept", "kscores", "keep"], {"boxes": {0: "N"}, "logits": {0: "N"}}, 11)
+
+
 class LengthMask(nn.Module):
     """A padding mask from a lengths input: arange(S)[None] < lengths[:, None], masked_fill
     with -inf before a softmax; masked mean pooling divided by lengths; max with indices;

@@ -291,3 +291,25 @@ Test(elementwise, parallel_only_when_large) {
     tu_close(&m);
     unlink(path);
 }
+
+/* a[A0, A1] + b[B0, B1], a * c[C1], Where(a > b, a, c): each pair of symbolic dims may differ
+ * when one of them is 1 (the strides are taken at run time; the runnable case
+ * tests/data/elementwise/cases/bcast_runtime_sym checks the values); any other pair is refused
+ * by model_check, naming the node. */
+Test(elementwise, broadcast_decided_at_run_time) {
+    TuModel m;
+    tu_open(&m, EW "cases/bcast_runtime_sym/model.onnx", NULL);
+    const int64_t ok1[5] = {3, 4, 1, 4, 4}, ok2[5] = {1, 4, 5, 1, 1}, bad[5] = {3, 4, 2, 4, 4};
+    const int64_t want1[2] = {3, 4}, want2[2] = {5, 4};
+    cr_assert_eq(m.check(ok1), 0);
+    cr_assert_eq(m.check(ok2), 0);
+    tu_expect_shape(&m, ok1, 0, 2, want1);
+    tu_expect_shape(&m, ok2, 0, 2, want2);
+    int rc = m.check(bad);
+    cr_assert(rc <= -100, "3 against 2: %d", rc);
+    typedef const char *(*strerror_fn)(int);
+    strerror_fn se = (strerror_fn)jit_symbol(m.j, "model_strerror");
+    cr_assert(strstr(se(rc), "node 'add' (Add): broadcast dimension 0: sizes must be equal or 1"),
+              "%s", se(rc));
+    tu_close(&m);
+}

@@ -226,6 +226,24 @@ Test(sym, min_max) {
     cr_assert_eq(smin(H, W)->kind, SYM_MIN);
 }
 
+/* a - max(x, y) = min(a - x, a - y) (and a - min = max) when a difference is a constant: the
+ * length of x[:, -1:] on a dim T is min(T, 1), 0 or 1 for every T (it broadcasts). */
+Test(sym, minus_min_max) {
+    Sym *last = sub(H, smax(sub(H, K(1)), K(0)));
+    SAME(last, smin(H, K(1)));
+    int64_t lo, hi;
+    sym_range(last, &lo, &hi);
+    cr_assert(lo == 0 && hi == 1, "[%lld, %lld]", (long long)lo, (long long)hi);
+    SAME(sub(add(H, K(2)), smin(H, W)), smax(K(2), sub(add(H, K(2)), W)));
+    /* no constant difference: left as it is */
+    cr_assert_eq(sub(H, smax(W, K(3)))->kind, SYM_ADD);
+    for (int64_t h = 0; h < 4; h++) {
+        int64_t v, dims[2] = {h, 0};
+        cr_assert(sym_eval(last, dims, &v));
+        cr_assert_eq(v, h < 1 ? h : 1);
+    }
+}
+
 Test(sym, subst) {
     Sym *out = add(floordv(sub(H, K(3)), K(2)), K(1));
     Sym *fix[3] = {K(7), NULL, NULL};

@@ -209,3 +209,40 @@ sum_bits = rne_bf16(bf16_to_f32(a_bits) + bf16_to_f32(b_bits))
 bf16_case("add_bf16_rne", [N("Add", ["a", "b"], ["y"], name="add")],
           [vi("a", [6], BF), vi("b", [6], BF)], [vi("y", [6], BF)],
           [("bf16", a_bits), ("bf16", b_bits)], [("bf16", sum_bits)])
+
+
+# Broadcasts decided at run time: two symbolic dims that may differ (either may be 1), a
+# symbolic dim against a constant, PRelu's slope and Where over three operands; one generated
+# C at every combination, references from numpy.  Runnable cases.
+def bcast_rt_sets(shapes_list, fn, dtype=np.float32):
+    rng = np.random.default_rng(7)
+    sets = []
+    for shapes in shapes_list:
+        ins = [rng.standard_normal(s).astype(dtype) for s in shapes]
+        sets.append((ins, fn(*ins)))
+    return sets
+
+
+m = gen_util.make_model("bcast_runtime_sym",
+                        [N("Add", ["a", "b"], ["s"], name="add"), N("Mul", ["a", "c"], ["p"], name="mul"),
+                         N("Greater", ["a", "b"], ["g"], name="gt"),
+                         N("Where", ["g", "a", "c"], ["w"], name="where")],
+                        [vi("a", ["A0", "A1"]), vi("b", ["B0", "B1"]), vi("c", ["C1"])],
+                        [vi("s", None), vi("p", None), vi("w", None)], opset=13)
+gen_util.write_case(os.path.join(HERE, "cases", "bcast_runtime_sym"), m,
+                    bcast_rt_sets([((3, 4), (1, 4), (4,)), ((1, 4), (5, 1), (1,)), ((2, 1), (2, 3), (1,)),
+                                   ((3, 3), (3, 3), (3,)), ((0, 4), (1, 4), (4,))],
+                                  lambda a, b, c: [a + b, a * c, np.where(a > b, a, c)]))
+m = gen_util.make_model("bcast_runtime_const",
+                        [N("Add", ["a", "k"], ["s"], name="add"), N("PRelu", ["x", "slope"], ["y"], name="prelu")],
+                        [vi("a", ["A0", "A1"]), vi("x", ["N", "C", "L"]), vi("slope", ["S0", "S1"])],
+                        [vi("s", None), vi("y", None)],
+                        [gen_util.const("k", np.arange(5, dtype=np.float32) - 2)], opset=13)
+rng = np.random.default_rng(8)
+sets = []
+for a_s, x_s, sl_s in (((2, 5), (2, 3, 4), (3, 1)), ((3, 1), (1, 2, 5), (1, 5)), ((1, 5), (2, 2, 2), (2, 2))):
+    a = rng.standard_normal(a_s).astype(np.float32)
+    x = rng.standard_normal(x_s).astype(np.float32)
+    sl = rng.standard_normal(sl_s).astype(np.float32)
+    sets.append(([a, x, sl], [a + (np.arange(5, dtype=np.float32) - 2), np.where(x < 0, x * sl, x)]))
+gen_util.write_case(os.path.join(HERE, "cases", "bcast_runtime_const"), m, sets)

@@ -425,7 +425,7 @@ def write_models():
     save("err_concat_dim",
          [helper.make_node("Concat", ["x", "z"], ["y"], axis=0)],
          [vi("x", F, [2, 3]), vi("z", F, [2, 4])])
-    save("err_slice_runtime",
+    save("slice_runtime_data",
          [helper.make_node("Slice", ["x", "s", "e"], ["y"])],
          [vi("x", F, [4]), vi("s", I64, [1]), vi("e", I64, [1])])
     save("err_transpose_perm",

@@ -211,8 +211,8 @@ def write_models():
     save_model(os.path.join(HERE, "err_arg_axis.onnx"),
                make("err_arg_axis", node, [vi("x", F, ["N", "C", "W"])], [vi("y", I64, None)]))
     node = helper.make_node("ReduceSum", ["x", "axes"], ["y"])
-    save_model(os.path.join(HERE, "err_axes_runtime.onnx"),
-               make("err_axes_runtime", node, [vi("x", F, ["N", "C", "W"]), vi("axes", I64, [1])],
+    save_model(os.path.join(HERE, "axes_runtime_data.onnx"),
+               make("axes_runtime_data", node, [vi("x", F, ["N", "C", "W"]), vi("axes", I64, [1])],
                     [vi("y", F, None)]))
     node = helper.make_node("ReduceSum", ["x", "axes"], ["y"])
     save_model(os.path.join(HERE, "err_axes_float.onnx"),

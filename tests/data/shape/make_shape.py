@@ -20,9 +20,9 @@ Every model has symbolic dims, so the shape arithmetic must fold into symbolic e
                         seed 7
   dropout_train_f16.onnx  Dropout(x[N] float16, ratio 0.5 constant, training_mode t) -> y, mask
   dropout_train_inplace.onnx  Relu(x[N]) -> Dropout(r, t) -> Add(d, d): the Dropout's output
-                        shares the Relu output's bytes (plan.c's alias), which it alone reads
+                        in a buffer of its own (plan.c aliases only an inference Dropout)
   bad_dropout_ratio.onnx  Dropout with training_mode true and ratio 1 (constants)
-  bad_dropout_train_shared.onnx  Relu(x) read by a training Dropout and by an Add after it
+  dropout_train_shared.onnx  Relu(x) read by a training Dropout and by an Add after it
 """
 import os
 import sys
@@ -182,7 +182,7 @@ save("bad_dropout_ratio",
      [nh.from_array(np.array(1.0, dtype=np.float32), "r"),
       nh.from_array(np.array(True), "t")])
 
-save("bad_dropout_train_shared",
+save("dropout_train_shared",
      [h.make_node("Relu", ["x"], ["a"], name="relu"),
       h.make_node("Dropout", ["a", "r", "t"], ["d"], name="drop"),
       h.make_node("Add", ["d", "a"], ["y"], name="add")],
