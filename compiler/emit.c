@@ -234,9 +234,8 @@ const char *emit_sym(Emit *e, Sym *s) {
 void emit_set_data_dim(Emit *e, Sym *dim, const char *value) {
     Graph *g = e->c->g;
     O2C_ASSERT(e->c, e->in_run && dim->kind == SYM_DIM && dim->dim >= g->nin_dims);
-    /* data dims are set in the order they were made (Syms of several take their values
-     * where the last of them is set) */
-    O2C_ASSERT(e->c, dim->dim == (e->nseg ? e->seg_dim[e->nseg - 1] + 1 : g->nin_dims));
+    /* data dims are set in the order they were made (a folded node's are never set) */
+    O2C_ASSERT(e->c, dim->dim > (e->nseg ? e->seg_dim[e->nseg - 1] : g->nin_dims - 1));
     const char *d = dimname_cb(dim->dim, e);
     emit_line(e, "%s = %s;", d, value);
     emit_line(e, "if (%s > %s) /* its bound */", d, emit_sym(e, g->dims[dim->dim].bound));

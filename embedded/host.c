@@ -6,7 +6,9 @@
  *   onnx2c-emb prep  [--fix D=V]... [--max D=V]... [--memory-first] MODEL.onnx SRC WORK
  *       writes what embedded/runner.c reads from WORK: run.bin (int64: ndims, dims..., nin,
  *       input bytes..., nout, output bytes...) and in_K.raw; prints the bytes of all inputs and
- *       outputs (each rounded up to 64), which sizes the runner's static I/O buffer.
+ *       outputs (each rounded up to 64), which sizes the runner's static I/O buffer.  An output
+ *       whose size data dims decide (CONTRACT §2b) gets the bytes of its bound; the runner
+ *       writes back its actual size.
  *   onnx2c-emb check [--fix D=V]... [--max D=V]... [--memory-first] [--exact] MODEL.onnx SRC WORK
  *       compares WORK/out_K.raw, written back by the runner, with the expected outputs under
  *       CONTRACT.md section 3 (runtime/compare.c), or bit for bit with --exact (the int8
@@ -198,7 +200,7 @@ int main(int argc, char **argv) {
         return die("jit: a generated function is missing%s%s", "", "");
     int64_t dims[64] = {0};
     int nd = o.ndims, rc = 0;
-    if (nd > 64)
+    if (nd + o.ndata_dims > 64)
         return die("too many dims%s%s", "", "");
 
     if (bounds) {
@@ -316,8 +318,12 @@ int main(int argc, char **argv) {
                 return die("cannot write '%s': %s", path, strerror(errno));
         }
         hdr[k++] = nout;
+        for (int d = nd; d < nd + o.ndata_dims && d < 64; d++)
+            dims[d] = -1; /* output_shape then gives the bounds */
         for (int i = 0; i < nout; i++) {
-            size_t b = (size_t)want[i]->nelem * onnx2c_dtype_size(want[i]->dtype);
+            int64_t shape[16];
+            int r = o.ndata_dims ? oshape(dims, i, shape) : -1;
+            size_t b = (size_t)(r >= 0 ? numel(shape, r) : want[i]->nelem) * onnx2c_dtype_size(want[i]->dtype);
             hdr[k++] = (int64_t)b;
             io += (b + 63) / 64 * 64;
         }

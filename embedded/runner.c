@@ -15,7 +15,9 @@
  * Through semihosting, relative to the host's working directory, it reads run.bin (int64:
  * ndims, dims..., nin, input bytes..., nout, output bytes...) and in_K.raw, runs the model at
  * those dims in the static arena, writes out_K.raw and returns 0 (QEMU's exit status).  No
- * malloc: everything the model touches is static.  It is ISO C99. */
+ * malloc: everything the model touches is static.  It is ISO C99.  A model with data dims
+ * (CONTRACT §2b): their entries start at -1, an output's bytes in run.bin are those of its
+ * bound, and out_K.raw holds its actual size after the run. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,7 +78,7 @@ static int read_exact(const char *path, void *p, size_t n) {
 
 int main(void) {
     int64_t hdr[3 + 64 + 2 * MAXT];
-    int64_t dims[U(_NUM_DIMS) + 1];
+    int64_t dims[U(_NUM_DIMS) + U(_NUM_DATA_DIMS) + 1];
     const void *inputs[U(_NUM_INPUTS) + 1];
     void *outputs[U(_NUM_OUTPUTS) + 1];
     int64_t shape[16];
@@ -95,6 +97,8 @@ int main(void) {
         return fail(E_HEADER, "run.bin: wrong number of dims");
     for (i = 0; i < nd; i++)
         dims[i] = hdr[k++];
+    for (i = nd; i < nd + U(_NUM_DATA_DIMS); i++)
+        dims[i] = -1;
     nin = (int)hdr[k++];
     if (nin != U(_NUM_INPUTS) || nh < (size_t)(k + nin + 1))
         return fail(E_HEADER, "run.bin: wrong number of inputs");
@@ -147,6 +151,20 @@ int main(void) {
     }
     for (i = 0; i < nout; i++) {
         size_t bytes = (size_t)hdr[k + nin + 1 + i];
+        if (U(_NUM_DATA_DIMS) > 0) { /* the actual size: the bound's bytes per element */
+            size_t nb = 1, na = 1;
+            int64_t bd[U(_NUM_DIMS) + U(_NUM_DATA_DIMS) + 1];
+            int d;
+            for (d = 0; d < nd + U(_NUM_DATA_DIMS); d++)
+                bd[d] = d < nd ? dims[d] : -1;
+            r = M(_output_shape)(bd, i, shape);
+            for (d = 0; d < r; d++)
+                nb *= (size_t)shape[d];
+            r = M(_output_shape)(dims, i, shape);
+            for (d = 0; d < r; d++)
+                na *= (size_t)shape[d];
+            bytes = nb ? bytes / nb * na : 0;
+        }
         sprintf(path, "out_%d.raw", i);
         f = fopen(path, "wb");
         if (!f || fwrite(outputs[i], 1, bytes, f) != bytes)
