@@ -1062,9 +1062,9 @@ static void write_header(Compiler *c, Buf *h) {
     buf_printf(h, "extern const char *const %s_output_names[];\n\n", P);
     buf_printf(h,
                "/* 0 when dims satisfy every constraint the graph implies and every size fits;\n"
-               "   else a negative code. dims may be NULL when %s_NUM_DIMS == 0. */\n"
+               "   else a negative code. dims may be NULL when %s_NUM_DIMS == 0%s. */\n"
                "int %s_check(const int64_t *dims);\n",
-               U, P);
+               U, g->ndims > g->nin_dims ? " and there are no data dims" : "", P);
     buf_printf(h, "/* Bytes of scratch memory %s_run needs for these dims (may be 0). */\n", P);
     buf_printf(h, "size_t %s_workspace_size(const int64_t *dims);\n", P);
     buf_printf(h, "/* Shape of input / output i for these dims: writes rank entries, returns the rank\n"
@@ -1526,8 +1526,9 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
     emit_line(e, "return 0;");
     Buf guard;
     buf_init_in(&guard, c->arena);
-    if (g->nin_dims) {
+    if (g->ndims) /* data dims too: NAME_run writes them, NAME_output_shape reads them */
         buf_printf(&guard, "    if (!dims)\n        return %d;\n", O2C_RUN_ENULL);
+    if (g->nin_dims) {
         buf_printf(&guard, "    for (int i = 0; i < %d; i++)\n", g->nin_dims);
         buf_printf(&guard, "        if (dims[i] < 0)\n            return %d;\n", O2C_RUN_EDIMS);
         for (int i = 0; i < g->nin_dims; i++)

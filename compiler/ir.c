@@ -337,10 +337,13 @@ Sym *ir_data_bounded(Compiler *c, Sym *e) {
     Graph *g = c->g;
     if (!ir_has_data_dim(c, e))
         return e;
-    Sym **b = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(g->ndims + 1));
-    for (int i = g->nin_dims; i < g->ndims; i++)
-        b[i] = g->dims[i].bound;
-    return sym_subst(c->sym, e, b);
+    if (g->nbounds != g->ndims) { /* data dims were added: the substitution array again */
+        g->bounds = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(g->ndims + 1));
+        for (int i = g->nin_dims; i < g->ndims; i++)
+            g->bounds[i] = g->dims[i].bound;
+        g->nbounds = g->ndims;
+    }
+    return sym_subst(c->sym, e, g->bounds);
 }
 
 Sym *ir_data_dim(Compiler *c, Node *n, int output, int axis, Sym *bound) {

@@ -408,6 +408,8 @@ struct Graph {
     int ndims;
     Dim *dims;
     int nin_dims;            /* the input dims: dims[0..nin_dims); data dims follow (ir_data_dim) */
+    Sym **bounds;            /* ir.c: per data dim its bound (ir_data_bounded's substitution) */
+    int nbounds;             /* dims when it was made */
     int nconstraints, capconstraints;
     Constraint *constraints;
     Sym *workspace;          /* plan.c: total workspace bytes */

@@ -126,3 +126,23 @@ Test(select, cases_tcc_and_strict_gcc) {
     tu_run_cases(SELECT "cases", names, n, NULL);
     tu_run_cases(SELECT "cases", names, n, "--dynamic --strict");
 }
+
+/* No input dims but a data dim: NAME_run writes dims, so NULL is refused (-3) everywhere. */
+Test(select, data_dims_need_dims_array) {
+    TuModel m;
+    tu_open(&m, SELECT "nonzero_static.onnx", NULL);
+    cr_assert_eq(m.o.ndims, 0);
+    cr_assert_eq(m.o.ndata_dims, 1);
+    cr_assert_eq(m.check(NULL), -3);
+    int64_t shape[2];
+    cr_assert_eq(m.oshape(NULL, 0, shape), -3);
+    const float x[4] = {0, 2, 0, 3};
+    int64_t y[8], dims[1] = {-1};
+    const void *ins[1] = {x};
+    void *outs[1] = {y};
+    cr_assert_eq(((run_data_fn)(void *)m.run)(NULL, ins, outs, NULL), -3);
+    cr_assert_eq(run_data(&m, dims, ins, outs), 0);
+    cr_assert_eq(dims[0], 2);
+    cr_assert(y[0] == 1 && y[1] == 3, "y = %lld %lld", (long long)y[0], (long long)y[1]);
+    tu_close(&m);
+}

@@ -10,7 +10,8 @@ cases/CASE/: one model with symbolic input dims and several data sets at differe
 with different counts (none selected, all selected), so one generated C file must serve them
 all; references from numpy (nonzero, unique) or written here (Compress, NonMaxSuppression).
 Ops after the selecting one loop over the data dim.
-- nonzero_sym.onnx: NonZero of [N] for tests/unit/test_ops_select.c (bounds, --max, -5).
+- nonzero_sym.onnx: NonZero of [N] for tests/unit/test_ops_select.c (bounds, --max, -5);
+  nonzero_static.onnx: of [4] (no input dims, one data dim: dims may not be NULL).
 """
 import os
 import sys
@@ -176,3 +177,5 @@ case("nms_detector_sym",
 # for the unit tests
 gen_util.write_model(HERE, "nonzero_sym.onnx", [helper.make_node("NonZero", ["x"], ["y"])],
                      [vi("x", ["N"])], [vi("y", None, I64)], (), 13, PROD)
+gen_util.write_model(HERE, "nonzero_static.onnx", [helper.make_node("NonZero", ["x"], ["y"])],
+                     [vi("x", [4])], [vi("y", None, I64)], (), 13, PROD)
