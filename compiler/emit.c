@@ -1415,7 +1415,20 @@ static void emit_data_constraints(Compiler *c, Emit *e, int from, int upto) {
     for (int i = 0; i < g->nconstraints; i++) {
         Constraint *k = &g->constraints[i];
         int d = constraint_data_dim(c, k);
-        if (d < from || d > upto)
+        if (d < from || d > upto || k->at)
+            continue;
+        const char *a = emit_sym(e, k->a), *b = emit_sym(e, k->b);
+        emit_constraint_test(e, k, i, a, b);
+    }
+}
+
+/* NAME_run, where node n runs inside an If branch or a Loop/Scan body: the constraints its
+ * infer recorded (Constraint.at), which hold only when that code runs. */
+static void emit_region_constraints(Compiler *c, Emit *e, const Node *n) {
+    Graph *g = c->g;
+    for (int i = 0; i < g->nconstraints; i++) {
+        Constraint *k = &g->constraints[i];
+        if (k->at != n)
             continue;
         const char *a = emit_sym(e, k->a), *b = emit_sym(e, k->b);
         emit_constraint_test(e, k, i, a, b);
@@ -1427,8 +1440,8 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
     const char *P = c->prefix;
     begin_function(e);
     for (int i = 0; i < g->nconstraints; i++) {
-        if (constraint_data_dim(c, &g->constraints[i]) >= 0)
-            continue; /* NAME_run checks it (emit_data_constraints) */
+        if (constraint_data_dim(c, &g->constraints[i]) >= 0 || g->constraints[i].at)
+            continue; /* NAME_run checks it (emit_data_constraints, emit_region_constraints) */
         note_checked(e, g->constraints[i].a);
         note_checked(e, g->constraints[i].b);
     }
@@ -1478,7 +1491,7 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
     }
     for (int i = 0; i < g->nconstraints; i++) {
         Constraint *k = &g->constraints[i];
-        if (constraint_data_dim(c, k) >= 0)
+        if (constraint_data_dim(c, k) >= 0 || k->at)
             continue;
         const char *a = checked_operand(e, k->a), *b = checked_operand(e, k->b);
         emit_constraint_test(e, k, i, a, b);
@@ -1673,9 +1686,17 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     int data_done = g->nin_dims; /* data dims below it are computed by the nodes so far */
     for (int i = 0; i < g->nnodes; i++) {
         Node *n = g->nodes[i];
+        if (n->region)
+            emit_region_constraints(c, e, n);
         if (n->dead)
             continue;
-        emit_node(c, e, n, i);
+        if (n->nsub || n->ctl) { /* control flow: opens or closes a C block (ops/control.c) */
+            emit_line(e, "/* %s: %s */", emit_comment_text(e, n->name), n->op_type);
+            e->node = n;
+            n->op->emit(c, e, n);
+            e->node = NULL;
+        } else
+            emit_node(c, e, n, i);
         int upto = data_done - 1;
         for (int d = data_done; d < g->ndims; d++)
             if (g->dims[d].producer == i)

@@ -46,7 +46,7 @@ void infer_graph(Compiler *c) {
     Graph *g = c->g;
     for (int i = 0; i < g->nnodes; i++) {
         Node *n = g->nodes[i];
-        const OpDef *op = ops_find(n->domain, n->op_type);
+        const OpDef *op = n->op ? n->op : ops_find(n->domain, n->op_type); /* markers have theirs */
         if (!op) {
             if (n->domain[0] && strcmp(n->domain, "ai.onnx") != 0 && !ops_find("", n->op_type))
                 o2c_error(c, n, "operator domain '%s' is not supported", n->domain);
@@ -59,7 +59,7 @@ void infer_graph(Compiler *c) {
                             "opset %d", n->op_type, op->since, n->opset);
         /* every op's first output is required, but for the RNNs' (Y) */
         bool rnn = op->variant == OPV_LSTM || op->variant == OPV_GRU || op->variant == OPV_RNN;
-        if (n->nout == 0 || (!n->out[0] && !rnn))
+        if ((n->nout == 0 && !n->nsub && !n->ctl) || (n->nout && !n->out[0] && !rnn))
             o2c_error(c, n, "output 0 is missing (it is required)");
         for (int k = 0; k < n->nin; k++) {
             Value *v = n->in[k];

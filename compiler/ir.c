@@ -349,7 +349,8 @@ Sym *ir_data_bounded(Compiler *c, Sym *e) {
 Sym *ir_data_dim(Compiler *c, Node *n, int output, int axis, Sym *bound) {
     Graph *g = c->g;
     char name[200];
-    snprintf(name, sizeof name, "%s_%s_%d", n->op_type, n->out[output]->name, axis);
+    snprintf(name, sizeof name, "%s_%s_%d", (n->ctl ? n->ctl : n)->op_type, n->out[output]->name,
+             axis);
     for (char *p = name; *p; p++)
         *p = (char)tolower((unsigned char)*p);
     const char *nm = name;
@@ -437,8 +438,13 @@ void ir_constrain(Compiler *c, const Node *n, ConstraintKind kind, Sym *a, Sym *
             o2c_error(c, n, "%s (for every size)", what);
         return;
     }
-    char key[48];
-    snprintf(key, sizeof key, "%d:%d:%d", (int)kind, a->id, b->id);
+    /* inside an If branch or a Loop/Scan body it holds only where that code runs: NAME_run
+     * tests it there, and no dims are unified */
+    const Node *at = n ? n : c->cur;
+    if (at && !at->region)
+        at = NULL;
+    char key[64];
+    snprintf(key, sizeof key, "%d:%d:%d:%d", (int)kind, a->id, b->id, at ? at->index : -1);
     void **seen = map_slot(&maps(c)->constraints, key, true);
     if (*seen)
         return;
@@ -450,7 +456,8 @@ void ir_constrain(Compiler *c, const Node *n, ConstraintKind kind, Sym *a, Sym *
     k->b = b;
     k->kind = kind;
     k->what = n ? arena_printf(c->arena, "node '%s' (%s): %s", n->name, n->op_type, what) : what;
-    if (kind == CK_EQ)
+    k->at = at;
+    if (kind == CK_EQ && !at)
         unify(c, a, b);
 }
 
@@ -643,13 +650,123 @@ Value *node_in(const Node *n, int i) { return i < n->nin ? n->in[i] : NULL; }
  * Kahn's algorithm in file order, so a well-ordered model keeps its order (deterministic
  * output).  A value that is consumed but neither produced, an input, nor an initializer is a
  * dangling input; nodes left over are on a cycle. */
+/* ---- topological order with control flow
+ *
+ * The nodes of a region (an If branch, a Loop or Scan body) run between their control node
+ * and its marker.  So the order is made level by level: the top-level nodes, each standing
+ * for everything inside it, then each region's own nodes, after which the whole is flattened:
+ * control node, its first region's nodes, (o2c_Else, the second region's nodes), o2c_End. */
+
+static Node *region_owner(const Graph *g, int r) {
+    return g->regions[r - 1]->owner;
+}
+
+/* What stands for n among the nodes of region lvl (0: top level): n's ancestor there (a
+ * marker stands for its control node), or NULL when n is not inside lvl. */
+static Node *unit_at(const Graph *g, Node *n, int lvl) {
+    if (n->ctl)
+        n = n->ctl;
+    while (n->region != lvl) {
+        if (!n->region)
+            return NULL;
+        n = region_owner(g, n->region);
+    }
+    return n;
+}
+
+static int region_depth(const Graph *g, int r) {
+    int d = 0;
+    for (; r; r = region_owner(g, r)->region)
+        d++;
+    return d;
+}
+
+/* The innermost region holding regions a and b (0: the top level). */
+static int common_region(const Graph *g, int a, int b) {
+    int da = region_depth(g, a), db = region_depth(g, b);
+    for (; da > db; da--)
+        a = region_owner(g, a)->region;
+    for (; db > da; db--)
+        b = region_owner(g, b)->region;
+    while (a != b) {
+        a = region_owner(g, a)->region;
+        b = region_owner(g, b)->region;
+    }
+    return a;
+}
+
+typedef struct Topo {
+    int *ndeps;
+    Node ***deps;  /* per node index: the units of its level it must follow */
+    bool *done;
+    Node **order;
+    int k;
+} Topo;
+
+/* Orders list[0..n) (the units of one level) by their deps; errors on a cycle. */
+static void topo_level(Compiler *c, Topo *t, Node **list, int n) {
+    Node **order = arena_alloc(c->arena, sizeof(Node *) * (size_t)(n + 1));
+    int k = 0, start = 0;
+    bool progress = true;
+    /* O(n^2) worst case but linear for models already in order, which is the common case */
+    while (k < n && progress) {
+        progress = false;
+        for (int i = start; i < n; i++) {
+            Node *x = list[i];
+            if (t->done[x->index])
+                continue;
+            bool ready = true;
+            for (int j = 0; j < t->ndeps[x->index] && ready; j++)
+                ready = t->done[t->deps[x->index][j]->index];
+            if (!ready)
+                continue;
+            t->done[x->index] = true;
+            order[k++] = x;
+            progress = true;
+            if (i == start)
+                while (start < n && t->done[list[start]->index])
+                    start++;
+        }
+    }
+    if (k < n)
+        for (int i = 0; i < n; i++)
+            if (!t->done[list[i]->index])
+                o2c_error(c, list[i], "the graph has a cycle through this node");
+    memcpy(list, order, sizeof(Node *) * (size_t)n);
+}
+
+/* Appends the ordered list and, after each control node, its regions and markers. */
+static void topo_flatten(Compiler *c, Topo *t, Node **list, int n, Node **markers, int nmarkers) {
+    for (int i = 0; i < n; i++) {
+        Node *x = list[i];
+        t->order[t->k++] = x;
+        for (int r = 0; r < x->nsub; r++) {
+            Region *rg = x->sub[r];
+            rg->begin = t->k - 1;
+            topo_level(c, t, rg->nodes, rg->nnodes);
+            topo_flatten(c, t, rg->nodes, rg->nnodes, markers, nmarkers);
+            /* the region's marker: o2c_Else closes an If's then branch, o2c_End the last */
+            for (int m = 0; m < nmarkers; m++)
+                if (markers[m]->ctl == x && markers[m]->op_i[3] == r) {
+                    rg->end = t->k;
+                    t->order[t->k++] = markers[m];
+                }
+        }
+    }
+}
+
 void ir_toposort(Compiler *c) {
     Graph *g = c->g;
+    int nn0 = g->nnodes;
+    for (int i = 0; i < nn0; i++) /* control nodes: their formal inputs and markers */
+        if (g->nodes[i]->nsub)
+            control_prepare(c, g->nodes[i]);
     int nn = g->nnodes;
     for (int i = 0; i < g->nvalues; i++)
         g->values[i]->producer = NULL;
     for (int i = 0; i < nn; i++) {
         Node *n = g->nodes[i];
+        n->index = i;
         for (int k = 0; k < n->nout; k++) {
             Value *v = n->out[k];
             if (!v)
@@ -672,42 +789,47 @@ void ir_toposort(Compiler *c) {
         Value *v = g->outputs[i];
         if (!v->producer && v->kind != VAL_INPUT && v->kind != VAL_CONST)
             o2c_error(c, NULL, "graph output '%s' is not produced by any node", v->name);
+        if (v->producer && (v->producer->ctl ? v->producer->ctl : v->producer)->region)
+            o2c_error(c, v->producer, "graph output '%s' is defined inside a subgraph", v->name);
     }
-    bool *done = arena_alloc(c->arena, (size_t)(nn ? nn : 1));
-    Node **order = arena_alloc(c->arena, sizeof(Node *) * (size_t)(nn ? nn : 1));
-    int k = 0;
-    bool progress = true;
-    /* O(n^2) worst case but linear for models already in order, which is the common case */
-    int start = 0;
-    while (k < nn && progress) {
-        progress = false;
-        for (int i = start; i < nn; i++) {
-            if (done[i])
+    Topo t = {0};
+    t.ndeps = arena_alloc(c->arena, sizeof(int) * (size_t)(nn + 1));
+    t.deps = arena_alloc(c->arena, sizeof(Node **) * (size_t)(nn + 1));
+    t.done = arena_alloc(c->arena, (size_t)(nn + 1));
+    t.order = arena_alloc(c->arena, sizeof(Node *) * (size_t)(nn + 1));
+    int *cap = arena_alloc(c->arena, sizeof(int) * (size_t)(nn + 1));
+    Node **top = arena_alloc(c->arena, sizeof(Node *) * (size_t)(nn + 1));
+    Node **markers = arena_alloc(c->arena, sizeof(Node *) * (size_t)(nn + 1));
+    int ntop = 0, nmarkers = 0;
+    for (int i = 0; i < nn; i++) {
+        Node *x = g->nodes[i];
+        if (x->ctl)
+            markers[nmarkers++] = x;
+        else if (!x->region)
+            top[ntop++] = x;
+        for (int k = 0; k < x->nin; k++) {
+            Value *v = x->in[k];
+            if (!v || !v->producer)
                 continue;
-            Node *n = g->nodes[i];
-            bool ready = true;
-            for (int j = 0; j < n->nin && ready; j++) {
-                Value *v = n->in[j];
-                if (v && v->producer && !done[v->producer->index])
-                    ready = false;
-            }
-            if (!ready)
+            Node *p = v->producer;
+            int xr = (x->ctl ? x->ctl : x)->region, pr = (p->ctl ? p->ctl : p)->region;
+            int lvl = xr == pr ? xr : common_region(g, xr, pr);
+            Node *ux = unit_at(g, x, lvl), *up = unit_at(g, p, lvl);
+            if (ux == up)
                 continue;
-            done[i] = true;
-            order[k++] = n;
-            progress = true;
-            if (i == start)
-                while (start < nn && done[start])
-                    start++;
+            if (ux->region != up->region) /* a value used outside the region defining it */
+                o2c_error(c, x, "input '%s' is defined inside a subgraph this node is not in",
+                          v->name);
+            t.deps[ux->index] = arena_grow(c->arena, t.deps[ux->index], t.ndeps[ux->index],
+                                           &cap[ux->index], 4, sizeof(Node *));
+            t.deps[ux->index][t.ndeps[ux->index]++] = up;
         }
     }
-    if (k < nn) {
-        for (int i = 0; i < nn; i++)
-            if (!done[i])
-                o2c_error(c, g->nodes[i], "the graph has a cycle through this node");
-    }
+    topo_level(c, &t, top, ntop);
+    topo_flatten(c, &t, top, ntop, markers, nmarkers);
+    O2C_ASSERT(c, t.k == nn);
     for (int i = 0; i < nn; i++) {
-        g->nodes[i] = order[i];
-        order[i]->index = i;
+        g->nodes[i] = t.order[i];
+        t.order[i]->index = i;
     }
 }

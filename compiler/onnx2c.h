@@ -290,6 +290,7 @@ struct Attr {
     float *floats;
     const char **strings;
     Tensor *t;      /* TENSOR */
+    void *sub;      /* GRAPH: the loader's record of the subgraph (onnx_load.c), until build */
 };
 
 typedef enum {
@@ -366,7 +367,29 @@ struct Node {
      * ACT_*, 0: none) and its parameters */
     int epi_act;
     float epi_p0, epi_p1;
+    /* control flow (ops/control.c): the region (an If branch, a Loop or Scan body) the node
+     * runs in, 0 at top level; an If, Loop or Scan's regions (its graph attributes); a region
+     * marker's (o2c_Else, o2c_End) control node */
+    int region;
+    int nsub;
+    struct Region **sub;
+    Node *ctl;
 };
+
+/* A subgraph of an If, Loop or Scan: ir_toposort puts its nodes right after the control node,
+ * closed by a marker node (o2c_Else after an If's then branch, o2c_End after the last). */
+typedef struct Region {
+    int id;          /* Node.region of its nodes (1, 2, ...) */
+    Node *owner;     /* the If / Loop / Scan */
+    const char *name;/* its attribute: then_branch, else_branch, body */
+    bool loop;       /* a Loop or Scan body: its nodes run many times */
+    int nin, nout;
+    Value **in;      /* the subgraph's formal inputs (the owner defines them) */
+    Value **out;     /* its outputs, in order */
+    int nnodes;
+    Node **nodes;    /* its own nodes (not those of regions inside it) */
+    int begin, end;  /* after ir_toposort: indices of the owner (or o2c_Else) and its marker */
+} Region;
 
 typedef struct Dim {
     const char *name;  /* dim_param, or INPUT_AXIS */
@@ -392,6 +415,8 @@ typedef struct Constraint {
     Sym *a, *b;
     ConstraintKind kind;
     const char *what;  /* human text naming the node */
+    const Node *at;    /* a node inside an If branch or a Loop/Scan body: NAME_run tests it
+                        * there (it holds only when that code runs); NULL: NAME_check tests it */
 } Constraint;
 
 struct Graph {
@@ -422,6 +447,8 @@ struct Graph {
     Plan *plan;              /* plan.c: the buffers and their lifetimes, for plan_report */
     Sym **checked;           /* emit.c: the Syms NAME_check evaluates, children first */
     int nchecked;
+    int nregions, capregions;
+    Region **regions;        /* control flow: regions[id - 1] (onnx_load.c, ir_toposort) */
     Sym **unified;           /* per dim: what an equality constraint replaced it by, or NULL */
     int nunified;            /* its entries (data dims made later have none: never unified) */
     bool any_unified;
@@ -608,6 +635,11 @@ const OpDef *ops_find(const char *domain, const char *op_type);
  * clamped to [0, dim] for step > 0, to [0, dim - 1] and [-1, dim - 1] for step < 0; length
  * max(0, ceil((end - start) / step))).  Exact for every dim >= 0, 0 included. */
 Sym *slice_axis(SymCtx *s, Sym *dim, Sym *start, Sym *end, int64_t step, Sym **begin);
+
+/* ops/control.c, for ir_toposort: control node p (If, Loop, Scan) defines its regions' formal
+ * inputs and gets its marker nodes (o2c_Else, o2c_End: Node.ctl p, op_i[3] the region they
+ * close), which take over its outputs. */
+void control_prepare(Compiler *c, Node *p);
 
 /* ------------------------------------------------------------------ lower.c
  * Graph rewrites for the GEMM engine and the plan: a zero Pad folded into the pads of the Conv

@@ -567,7 +567,9 @@ static bool parse_opsets(Ld *L, const Onnx__ModelProto *m, Opsets *o) {
     return true;
 }
 
-static bool parse_attr(Ld *L, const Onnx__AttributeProto *ap, Attr *a) {
+static bool parse_body(Ld *L, const Onnx__GraphProto *g, const Opsets *o, LdModel *M, bool top);
+
+static bool parse_attr(Ld *L, const Onnx__AttributeProto *ap, Attr *a, const Opsets *o) {
     Arena *ar = L->c->arena;
     if (!ap->name || !*ap->name)
         return fail(L, O2C_EMODEL, "an attribute has no name");
@@ -629,8 +631,22 @@ static bool parse_attr(Ld *L, const Onnx__AttributeProto *ap, Attr *a) {
             a->strings[i] = arena_strndup(ar, ap->strings[i].len ? (const char *)ap->strings[i].data : "",
                                           ap->strings[i].len);
         break;
+    case ATTR_GRAPH: {
+        /* a subgraph (If's branches, Loop's and Scan's bodies): its records, built into a
+         * region of the control node (build_region) */
+        if (!ap->g)
+            return fail(L, O2C_EMODEL, "attribute '%s' has type GRAPH but no graph", ap->name);
+        LdModel *sub = arena_alloc(ar, sizeof(LdModel));
+        const char *op = L->node_op, *name = L->node_name;
+        if (!parse_body(L, ap->g, o, sub, false))
+            return false;
+        L->node_op = op; /* errors below are about the control node again */
+        L->node_name = name;
+        a->sub = sub;
+        break;
+    }
     default:
-        /* GRAPH(S), TENSORS, SPARSE_TENSOR(S), TYPE_PROTO(S): the type alone; ops that take
+        /* GRAPHS, TENSORS, SPARSE_TENSOR(S), TYPE_PROTO(S): the type alone; ops that take
          * them are rejected by later stages */
         break;
     }
@@ -678,7 +694,7 @@ static bool parse_node(Ld *L, const Onnx__NodeProto *np, const Opsets *o, LdNode
     ln->nattr = (int)np->n_attribute;
     ln->attrs = arena_alloc(a, sizeof(Attr) * (np->n_attribute + 1));
     for (size_t i = 0; i < np->n_attribute; i++) {
-        if (!parse_attr(L, np->attribute[i], &ln->attrs[i]))
+        if (!parse_attr(L, np->attribute[i], &ln->attrs[i], o))
             return false;
         for (size_t j = 0; j < i; j++)
             if (strcmp(ln->attrs[j].name, ln->attrs[i].name) == 0)
@@ -774,16 +790,42 @@ static bool parse_decl(Ld *L, const Onnx__ValueInfoProto *vi, LdInput *d) {
     return true;
 }
 
+/* A subgraph's formal input: its name, and its declared type when it has one (rank -1: none). */
+static bool parse_formal(Ld *L, const Onnx__ValueInfoProto *vi, LdInput *in) {
+    const Onnx__TypeProto *tp = vi->type;
+    if (tp && tp->value_case != ONNX__TYPE_PROTO__VALUE__NOT_SET &&
+        tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
+        return fail(L, O2C_EMODEL, "subgraph input '%s' is not a tensor (sequences, maps and "
+                    "optionals are not supported)", in->name);
+    if (tp && tp->tensor_type && tp->tensor_type->has_elem_type &&
+        tp->tensor_type->elem_type == DT_STRING)
+        return fail(L, O2C_EMODEL, "subgraph input '%s' is a string tensor: strings are not "
+                    "supported", in->name);
+    const char *name = in->name;
+    if (!parse_decl(L, vi, in)) {
+        in->rank = -1;
+        in->dtype = DT_UNDEFINED;
+    }
+    in->name = name;
+    return true;
+}
+
 static bool parse_graph(Ld *L, const Onnx__ModelProto *m, LdModel *M) {
-    Arena *a = L->c->arena;
     const Onnx__GraphProto *g = m->graph;
     if (!g)
         return fail(L, O2C_EMODEL, "not a valid ONNX model: it has no graph");
-    Opsets o = {0};
-    if (!parse_opsets(L, m, &o))
+    Opsets *o = arena_alloc(L->c->arena, sizeof(Opsets));
+    if (!parse_opsets(L, m, o))
         return false;
     M->ir_version = m->has_ir_version ? m->ir_version : 0;
-    M->opset = o.has_default ? o.default_version : 0;
+    M->opset = o->has_default ? o->default_version : 0;
+    return parse_body(L, g, o, M, true);
+}
+
+/* A graph's records: the model's (top) or a subgraph's, whose inputs are formal parameters
+ * (a name, and a type that may leave the shape out). */
+static bool parse_body(Ld *L, const Onnx__GraphProto *g, const Opsets *o, LdModel *M, bool top) {
+    Arena *a = L->c->arena;
     M->name = arena_strdup(a, g->name ? g->name : "");
     if (g->n_node > INT_MAX || g->n_initializer > INT_MAX || g->n_input > INT_MAX ||
         g->n_output > INT_MAX)
@@ -818,11 +860,11 @@ static bool parse_graph(Ld *L, const Onnx__ModelProto *m, LdModel *M) {
         const Onnx__ValueInfoProto *vi = g->input[i];
         if (!vi->name || !*vi->name)
             return fail(L, O2C_EMODEL, "graph input %zu has no name", i);
-        if (bsearch(&vi->name, names, g->n_initializer, sizeof *names, cmp_str))
+        if (top && bsearch(&vi->name, names, g->n_initializer, sizeof *names, cmp_str))
             continue;
         LdInput *in = &M->inputs[M->ninputs];
         in->name = arena_strdup(a, vi->name);
-        if (!parse_input(L, vi, in))
+        if (top ? !parse_input(L, vi, in) : !parse_formal(L, vi, in))
             return false;
         M->ninputs++;
     }
@@ -851,12 +893,145 @@ static bool parse_graph(Ld *L, const Onnx__ModelProto *m, LdModel *M) {
     M->nnodes = (int)g->n_node;
     M->nodes = arena_alloc(a, sizeof(LdNode) * (g->n_node + 1));
     for (size_t i = 0; i < g->n_node; i++)
-        if (!parse_node(L, g->node[i], &o, &M->nodes[i]))
+        if (!parse_node(L, g->node[i], o, &M->nodes[i]))
             return false;
     return true;
 }
 
 /* ------------------------------------------------------------------ build: records -> IR */
+
+/* The key a name defined in region r has in the value map: the name itself at top level, else
+ * the name and the region (a subgraph's names may repeat those of a sibling subgraph). */
+static const char *scoped_key(Compiler *c, const char *name, int r) {
+    return r ? arena_printf(c->arena, "%s\x1f%d", name, r) : name;
+}
+
+/* The value a name means inside region r: its own, else an enclosing region's, else the top
+ * level's (created when absent: ir_toposort names it if nothing defines it). */
+static Value *scoped_value(Compiler *c, const char *name, int r) {
+    for (; r; r = c->g->regions[r - 1]->owner->region) {
+        Value *v = ir_find_value(c, scoped_key(c, name, r));
+        if (v)
+            return v;
+    }
+    return ir_value(c, name);
+}
+
+/* A value that region r defines (a formal input, an initializer, a node's output). */
+static Value *region_def(Compiler *c, const char *name, int r) {
+    const char *key = scoped_key(c, name, r);
+    if (r && ir_find_value(c, key))
+        o2c_error(c, NULL, "'%s' is defined twice in one subgraph", name);
+    Value *v = ir_value(c, key);
+    v->name = r ? arena_strdup(c->arena, name) : v->name;
+    return v;
+}
+
+static void build_regions(Compiler *c, Node *n);
+
+/* The nodes of a graph's records into region r (0: the top level); returns them. */
+static Node **build_nodes(Compiler *c, const LdModel *M, int r) {
+    Node **nodes = arena_alloc(c->arena, sizeof(Node *) * (size_t)(M->nnodes + 1));
+    if (r) /* a subgraph's outputs first, so that its nodes' inputs resolve to them */
+        for (int i = 0; i < M->nnodes; i++)
+            for (int k = 0; k < M->nodes[i].nout; k++)
+                if (*M->nodes[i].out[k])
+                    region_def(c, M->nodes[i].out[k], r);
+    for (int i = 0; i < M->nnodes; i++) {
+        const LdNode *ln = &M->nodes[i];
+        Node *n = ir_add_node(c, ln->op_type, *ln->name ? ln->name : NULL);
+        nodes[i] = n;
+        n->region = r;
+        n->domain = ln->domain;
+        n->opset = ln->opset;
+        n->nin = ln->nin;
+        n->in = arena_alloc(c->arena, sizeof(Value *) * (size_t)(ln->nin + 1));
+        for (int k = 0; k < ln->nin; k++) {
+            if (!*ln->in[k])
+                continue; /* omitted optional input */
+            Value *v = r ? scoped_value(c, ln->in[k], r) : ir_value(c, ln->in[k]);
+            n->in[k] = v;
+            bool seen = false; /* nuses counts consuming nodes, not input slots */
+            for (int j = 0; j < k && !seen; j++)
+                seen = n->in[j] == v;
+            if (!seen)
+                v->nuses++;
+        }
+        n->nout = ln->nout;
+        n->out = arena_alloc(c->arena, sizeof(Value *) * (size_t)(ln->nout + 1));
+        for (int k = 0; k < ln->nout; k++)
+            n->out[k] = !*ln->out[k] ? NULL
+                        : r ? ir_find_value(c, scoped_key(c, ln->out[k], r)) : ir_value(c, ln->out[k]);
+        n->nattr = ln->nattr;
+        n->attrs = ln->attrs;
+    }
+    return nodes;
+}
+
+/* Declared shapes: dim_params name dims of the inputs (no new dims are made). */
+static void build_decls(Compiler *c, const LdModel *M, int r) {
+    for (int i = 0; i < M->ndecls; i++) {
+        const LdInput *d = &M->decls[i];
+        Value *v = ir_find_value(c, scoped_key(c, d->name, r));
+        if (!v || v->has_decl || v->kind == VAL_INPUT || v->kind == VAL_CONST)
+            continue;
+        v->has_decl = true;
+        v->decl_dtype = d->dtype;
+        v->decl_rank = d->rank;
+        v->decl_shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(d->rank + 1));
+        for (int k = 0; k < d->rank; k++) {
+            if (d->param[k]) {
+                int j = ir_find_dim(c, d->param[k]);
+                if (j >= 0)
+                    v->decl_shape[k] = sym_dim(c->sym, j);
+            } else if (d->size[k] >= 0)
+                v->decl_shape[k] = sym_const(c->sym, d->size[k]);
+        }
+    }
+}
+
+/* The subgraphs of control node n (If, Loop, Scan) into regions, then theirs. */
+static void build_regions(Compiler *c, Node *n) {
+    Graph *g = c->g;
+    int nsub = 0;
+    for (int a = 0; a < n->nattr; a++)
+        nsub += n->attrs[a].type == ATTR_GRAPH && n->attrs[a].sub;
+    if (!nsub)
+        return;
+    n->sub = arena_alloc(c->arena, sizeof(Region *) * (size_t)nsub);
+    for (int a = 0; a < n->nattr; a++) {
+        const Attr *at = &n->attrs[a];
+        if (at->type != ATTR_GRAPH || !at->sub)
+            continue;
+        const LdModel *M = at->sub;
+        Region *rg = arena_alloc(c->arena, sizeof(Region));
+        g->regions = arena_grow(c->arena, g->regions, g->nregions, &g->capregions, 8,
+                                sizeof(Region *));
+        g->regions[g->nregions++] = rg;
+        rg->id = g->nregions;
+        rg->owner = n;
+        rg->name = at->name;
+        n->sub[n->nsub++] = rg;
+        int r = rg->id;
+        for (int i = 0; i < M->ninit; i++)
+            ir_set_const(c, region_def(c, M->inits[i].name, r), &M->inits[i]);
+        rg->nin = M->ninputs;
+        rg->in = arena_alloc(c->arena, sizeof(Value *) * (size_t)(M->ninputs + 1));
+        for (int i = 0; i < M->ninputs; i++)
+            rg->in[i] = region_def(c, M->inputs[i].name, r);
+        rg->nnodes = M->nnodes;
+        rg->nodes = build_nodes(c, M, r);
+        rg->nout = M->noutputs;
+        rg->out = arena_alloc(c->arena, sizeof(Value *) * (size_t)(M->noutputs + 1));
+        for (int i = 0; i < M->noutputs; i++) {
+            rg->out[i] = scoped_value(c, M->outputs[i], r);
+            rg->out[i]->nuses++;
+        }
+        build_decls(c, M, r);
+        for (int i = 0; i < M->nnodes; i++)
+            build_regions(c, rg->nodes[i]);
+    }
+}
 
 static void build(Compiler *c, const LdModel *M) {
     Graph *g = c->g;
@@ -893,51 +1068,10 @@ static void build(Compiler *c, const LdModel *M) {
         g->outputs[i] = v;
     }
 
-    for (int i = 0; i < M->nnodes; i++) {
-        const LdNode *ln = &M->nodes[i];
-        Node *n = ir_add_node(c, ln->op_type, *ln->name ? ln->name : NULL);
-        n->domain = ln->domain;
-        n->opset = ln->opset;
-        n->nin = ln->nin;
-        n->in = arena_alloc(c->arena, sizeof(Value *) * (size_t)(ln->nin + 1));
-        for (int k = 0; k < ln->nin; k++) {
-            if (!*ln->in[k])
-                continue; /* omitted optional input */
-            Value *v = ir_value(c, ln->in[k]);
-            n->in[k] = v;
-            bool seen = false; /* nuses counts consuming nodes, not input slots */
-            for (int j = 0; j < k && !seen; j++)
-                seen = n->in[j] == v;
-            if (!seen)
-                v->nuses++;
-        }
-        n->nout = ln->nout;
-        n->out = arena_alloc(c->arena, sizeof(Value *) * (size_t)(ln->nout + 1));
-        for (int k = 0; k < ln->nout; k++)
-            n->out[k] = *ln->out[k] ? ir_value(c, ln->out[k]) : NULL;
-        n->nattr = ln->nattr;
-        n->attrs = ln->attrs;
-    }
-
-    /* declared shapes: dim_params name dims of the inputs (no new dims are made) */
-    for (int i = 0; i < M->ndecls; i++) {
-        const LdInput *d = &M->decls[i];
-        Value *v = ir_find_value(c, d->name);
-        if (!v || v->has_decl || v->kind == VAL_INPUT || v->kind == VAL_CONST)
-            continue;
-        v->has_decl = true;
-        v->decl_dtype = d->dtype;
-        v->decl_rank = d->rank;
-        v->decl_shape = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(d->rank + 1));
-        for (int k = 0; k < d->rank; k++) {
-            if (d->param[k]) {
-                int j = ir_find_dim(c, d->param[k]);
-                if (j >= 0)
-                    v->decl_shape[k] = sym_dim(c->sym, j);
-            } else if (d->size[k] >= 0)
-                v->decl_shape[k] = sym_const(c->sym, d->size[k]);
-        }
-    }
+    Node **top = build_nodes(c, M, 0);
+    build_decls(c, M, 0);
+    for (int i = 0; i < M->nnodes; i++) /* after the top level's names exist */
+        build_regions(c, top[i]);
 }
 
 /* ------------------------------------------------------------------ entry points */

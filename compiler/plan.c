@@ -653,6 +653,36 @@ static void workspace_max(Compiler *c) {
                        "bits; give smaller bounds", names.data ? names.data : "");
 }
 
+/* Control flow (ops/control.c): a value that a Loop or Scan body reads but that is defined
+ * before it stays alive to the body's end (every iteration reads it), inner loops first; the
+ * outputs of a Loop or Scan are live from its start (the body writes the scan outputs). */
+static void extend_loops(Compiler *c) {
+    Graph *g = c->g;
+    int nr = 0;
+    Region **rs = arena_alloc(c->arena, sizeof(Region *) * (size_t)(g->nregions + 1));
+    for (int r = 0; r < g->nregions; r++)
+        if (g->regions[r]->loop && !g->regions[r]->owner->dead)
+            rs[nr++] = g->regions[r];
+    for (int i = 1; i < nr; i++) /* by length: a region inside another is shorter */
+        for (int j = i; j > 0 && rs[j]->end - rs[j]->begin < rs[j - 1]->end - rs[j - 1]->begin; j--) {
+            Region *t = rs[j];
+            rs[j] = rs[j - 1];
+            rs[j - 1] = t;
+        }
+    for (int r = 0; r < nr; r++) {
+        int b = rs[r]->begin, e = rs[r]->end;
+        for (int i = 0; i < g->nvalues; i++) {
+            Value *v = g->values[i];
+            if (v->first_def < b && v->last_use >= b && v->last_use < e)
+                v->last_use = e;
+        }
+        Node *end = g->nodes[e];
+        for (int k = 0; k < end->nout; k++)
+            if (end->out[k] && end->out[k]->first_def == e)
+                end->out[k]->first_def = b;
+    }
+}
+
 void plan_graph(Compiler *c) {
     Graph *g = c->g;
     SymCtx *s = c->sym;
@@ -674,6 +704,7 @@ void plan_graph(Compiler *c) {
             if (n->in[k])
                 n->in[k]->last_use = i;
     }
+    extend_loops(c);
     int *last = arena_alloc(a, sizeof(int) * (size_t)(g->nvalues + 1));
     for (int v = 0; v < g->nvalues; v++)
         last[v] = g->values[v]->last_use;
@@ -705,7 +736,7 @@ void plan_graph(Compiler *c) {
              * group, comes after the inputs inside it), sized by the values not inside another */
             if (buf_of_root[r] < 0) {
                 buf_of_root[r] = nb;
-                bufs[nb++] = (PBuf){.size = NULL, .start = i, .end = gr.end[r], .node = -1};
+                bufs[nb++] = (PBuf){.size = NULL, .start = v->first_def, .end = gr.end[r], .node = -1};
             }
             PBuf *pb = &bufs[buf_of_root[r]];
             if (!gr.inner[v->id] || r == v->id)

@@ -28,6 +28,10 @@
 /* ---- conv (compiler/ops/conv.c) */
 OP(Conv, "", conv, 1, 2, 3, conv, conv, 0)
 OP(ConvTranspose, "", conv, 1, 2, 3, conv_transpose, conv_transpose, 0)
+/* ---- control flow: subgraphs compiled in place (compiler/ops/control.c) */
+OP(If, "", control, 1, 1, 1, if, if, 0)
+OP(Loop, "", control, 1, 0, -1, loop, loop, 0)
+OP(Scan, "", control, 8, 0, -1, scan, scan, 0)
 /* ---- select: sizes decided by data (compiler/ops/select.c) */
 OP(NonZero, "", select, 9, 1, 1, nonzero, nonzero, 0)
 OP(Compress, "", select, 9, 2, 2, compress, compress, 0)

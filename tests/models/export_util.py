@@ -32,6 +32,7 @@ def write_set(module, inputs, case_dir, index):
         outs = module(*inputs)
     if isinstance(outs, torch.Tensor):
         outs = (outs,)
+    def arr(t):  # np.ascontiguousarray would make a 0-d tensor (a scalar input) 1-d
+        return np.array(t.detach().numpy(), order="C")
     write_data_set(os.path.join(case_dir, "test_data_set_%d" % index),
-                   [np.ascontiguousarray(t.detach().numpy()) for t in inputs],
-                   [np.ascontiguousarray(t.detach().numpy()) for t in outs])
+                   [arr(t) for t in inputs], [arr(t) for t in outs])

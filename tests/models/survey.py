@@ -829,6 +829,65 @@ def _():
     return m, ins, i, o, d, 16
 
 
+class ScriptIf(nn.Module):
+    """torch.jit.script branches on data: If with two subgraphs that see outer values."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 8)
+
+    def forward(self, x):                      # x [B, T, 8]
+        h = self.lin(x)
+        if bool(h.mean() > 0.0):
+            y = torch.relu(h) * 2.0 + x
+        else:
+            y = torch.tanh(h) - 1.0
+        if x.shape[1] > 3:                     # a branch on a dim: folded or decided at run time
+            y = y * 0.5
+        return y
+
+
+@case("script_if")
+def _():
+    pos, neg = torch.full((2, 5, 8), 3.0), torch.full((3, 2, 8), -3.0)
+    return (torch.jit.script(ScriptIf()), [[pos], [torch.randn(1, 7, 8)], [neg]], ["x"], ["y"],
+            {"x": {0: "B", 1: "T"}}, 13)
+
+
+class ScriptRnnLoop(nn.Module):
+    """A recurrent cell run by a scripted loop over a dynamic axis (Loop, trip count from a
+    Shape, the input captured from the outer graph), then a greedy decoder run for a number of
+    steps given as an input tensor (trip count from data), its state carried."""
+
+    def __init__(self):
+        super().__init__()
+        self.ih = nn.Linear(4, 6)
+        self.hh = nn.Linear(6, 6)
+        self.emb = nn.Embedding(5, 6)
+        self.out = nn.Linear(6, 5)
+
+    def forward(self, x, steps):               # x [B, T, 4], steps [] int64
+        h = torch.zeros(x.shape[0], 6)
+        for t in range(x.shape[1]):
+            h = torch.tanh(self.ih(x[:, t]) + self.hh(h))
+        tok = torch.argmax(self.out(h), 1)
+        score = torch.zeros(x.shape[0])
+        for _ in range(int(steps)):
+            h = torch.tanh(self.hh(h) + self.emb(tok))
+            logits = self.out(h)
+            score = score + logits.max(1)[0]
+            tok = torch.argmax(logits, 1)
+        return h, tok, score
+
+
+@case("script_loop")
+def _():
+    s = [torch.tensor(3), torch.tensor(0), torch.tensor(6)]
+    return (torch.jit.script(ScriptRnnLoop()),
+            [[torch.randn(2, 5, 4), s[0]], [torch.randn(3, 2, 4), s[2]], [torch.randn(1, 1, 4), s[1]]],
+            ["x", "steps"], ["h", "tok", "score"], {"x": {0: "B", 1: "T"}}, 13)
+
+
 # ---------------------------------------------------------------- driver
 
 def build(name, root):

@@ -49,17 +49,17 @@ static int64_t ev(const Sym *e, const int64_t *dims) {
     return v;
 }
 
-typedef struct Region {
+typedef struct ByteSpan {
     int64_t off, bytes, real; /* real: the value's own bytes (bytes: rounded up to 64) */
     int from, to; /* live at nodes from..to */
     const Value *v; /* NULL: a node's scratch */
     int node;
-} Region;
+} ByteSpan;
 
-/* Region in lies inside region out as a block of a Concat's output (compiler/plan.c's
+/* ByteSpan in lies inside region out as a block of a Concat's output (compiler/plan.c's
  * concat_inside): out is that output, or at all its bytes (an alias, or an op in place over
  * it), and in is one of the Concat's inputs placed there (Value.within), or at its bytes. */
-static bool concat_block(Compiler *c, const Region *in, const Region *out, const int64_t *dims) {
+static bool concat_block(Compiler *c, const ByteSpan *in, const ByteSpan *out, const int64_t *dims) {
     const Graph *g = c->g;
     if (!in->v || !out->v || in->v->buf != out->v->buf || in->off < out->off ||
         in->off + in->real > out->off + out->real)
@@ -92,7 +92,7 @@ static bool concat_block(Compiler *c, const Region *in, const Region *out, const
 static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors, int64_t *peak) {
     Graph *g = c->g;
     int64_t ws = ev(g->workspace, dims);
-    Region *r = calloc((size_t)(g->nvalues + g->nnodes + 1), sizeof *r);
+    ByteSpan *r = calloc((size_t)(g->nvalues + g->nnodes + 1), sizeof *r);
     cr_assert_not_null(r);
     int nr = 0;
     for (int i = 0; i < g->nvalues; i++) {
@@ -100,14 +100,14 @@ static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors,
         if (!v->buf)
             continue;
         cr_assert(v->offset && v->bytes && v->first_def >= 0);
-        r[nr++] = (Region){ev(v->offset, dims), ev(v->bytes, dims),
+        r[nr++] = (ByteSpan){ev(v->offset, dims), ev(v->bytes, dims),
                            ev(ir_numel(c, v), dims) * (int64_t)dtype_size(v->dtype), v->first_def,
                            v->last_use > v->first_def ? v->last_use : v->first_def, v, -1};
     }
     for (int i = 0; i < g->nnodes; i++) {
         const Node *n = g->nodes[i];
         if (!n->dead && n->scratch)
-            r[nr++] = (Region){ev(n->scratch_offset, dims), ev(n->scratch, dims),
+            r[nr++] = (ByteSpan){ev(n->scratch_offset, dims), ev(n->scratch, dims),
                                ev(n->scratch, dims), i, i, NULL, i};
     }
     for (int a = 0; a < nr; a++) {
@@ -124,7 +124,7 @@ static int64_t check_plan_at(Compiler *c, const int64_t *dims, int64_t *tensors,
             /* a block as large as the output (the other inputs empty) is at the same bytes:
              * the rules below */
             if ((ab || ba) && (r[a].off != r[b].off || r[a].real != r[b].real)) {
-                const Region *in = ab ? &r[a] : &r[b], *out = ab ? &r[b] : &r[a];
+                const ByteSpan *in = ab ? &r[a] : &r[b], *out = ab ? &r[b] : &r[a];
                 /* an op in place over the Concat's output (not the output, not an alias of
                  * it) comes after every read of the blocks inside */
                 const Node *p = out->v->producer;

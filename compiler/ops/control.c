@@ -1,0 +1,516 @@
+/* ops/control.c — If, Loop and Scan: subgraphs compiled in place.
+ *
+ * The loader builds each graph attribute into a Region (compiler/onnx_load.c); ir_toposort
+ * lays a region's nodes out right after its control node and closes them with a marker node
+ * made here (control_prepare):
+ *
+ *   If    [cond]               then-branch   o2c_Else  else-branch   o2c_End
+ *   Loop  [M, cond, v...]      body                                  o2c_End
+ *   Scan  [states, scans...]   body                                  o2c_End
+ *
+ * The control node defines its region's formal inputs (a Loop's iteration number, condition
+ * and loop-carried values; a Scan's states and its scan inputs' slices) and opens the C block
+ * (`if (cond) {`, `for (...) {`); the marker copies the region's outputs where they go and
+ * closes it.  An If's o2c_Else defines the If's outputs, a Loop's or Scan's o2c_End theirs.
+ *
+ * So the nodes of a region are ordinary nodes: inferred, planned and emitted in order, with
+ * three differences.  Constraints recorded inside a region are tested where it runs, not by
+ * NAME_check (they hold only when it runs: ir_constrain), and unify no dims.  The plan keeps a
+ * value that a Loop or Scan body reads alive to the body's end (plan.c: every iteration reads
+ * it), and a Loop's or Scan's outputs from its start (the body writes the scan outputs).  Sizes
+ * decided by data are not made inside a region.
+ *
+ * Loop-carried values and states keep their shape from one iteration to the next (an error
+ * otherwise).  A Loop's scan outputs have the trip count as their first dim: M when the loop
+ * always runs M times (no condition, or a constant true one), else a data dim (CONTRACT §2b)
+ * bounded by M when it is known, or by --max. */
+#include "onnx2c.h"
+#include <string.h>
+
+/* What infer leaves for emit (Node.priv of the control node). */
+typedef struct Ctl {
+    Node *mid;        /* If: its o2c_Else */
+    const char *it;   /* Loop, Scan: the iteration's C variable */
+    const char *cnd;  /* Loop: the condition's */
+    Sym *trip;        /* Scan: the trip count; Loop: the scan outputs' first dim */
+    bool trip_data;   /* Loop: trip is a data dim that o2c_End sets */
+    int nstate;       /* loop-carried values / states */
+    int nscan_in;     /* Scan */
+    int64_t *in_axis, *in_rev, *out_axis, *out_rev; /* Scan: per scan input / output */
+} Ctl;
+
+static void infer_else(Compiler *c, Node *n);
+static void infer_end(Compiler *c, Node *n);
+void emit_else(Compiler *c, Emit *e, Node *n);
+void emit_end(Compiler *c, Emit *e, Node *n);
+
+static void carry_scratch(Compiler *c, Node *n, Value *const *to, int count);
+
+static const OpDef op_else = {"o2c_Else", "", "control", 1, 0, -1, infer_else, emit_else, 0};
+static const OpDef op_end = {"o2c_End", "", "control", 1, 0, -1, infer_end, emit_end, 0};
+
+static Ctl *ctl_of(Compiler *c, Node *p) {
+    if (!p->priv)
+        p->priv = arena_alloc(c->arena, sizeof(Ctl));
+    return p->priv;
+}
+
+static Node *add_marker(Compiler *c, Node *p, const OpDef *op, int after, int nin, Value **in,
+                        int nout, Value **out) {
+    Node *m = ir_add_node(c, op->name, arena_printf(c->arena, "%s/%s", p->name,
+                                                     op == &op_else ? "else" : "end"));
+    m->op = op;
+    m->opset = p->opset;
+    m->region = p->region;
+    m->ctl = p;
+    m->op_i[3] = after; /* ir_toposort: the region it follows */
+    m->nin = nin;
+    m->in = in;
+    m->nout = nout;
+    m->out = out;
+    return m;
+}
+
+static Value **concat_values(Compiler *c, int na, Value **a, int nb, Value **b) {
+    Value **v = arena_alloc(c->arena, sizeof(Value *) * (size_t)(na + nb + 1));
+    if (na)
+        memcpy(v, a, sizeof(Value *) * (size_t)na);
+    if (nb)
+        memcpy(v + na, b, sizeof(Value *) * (size_t)nb);
+    return v;
+}
+
+static bool default_domain(const Node *n) {
+    return !n->domain[0] || !strcmp(n->domain, "ai.onnx");
+}
+
+void control_prepare(Compiler *c, Node *p) {
+    bool is_if = default_domain(p) && !strcmp(p->op_type, "If");
+    bool is_loop = default_domain(p) && !strcmp(p->op_type, "Loop");
+    bool is_scan = default_domain(p) && !strcmp(p->op_type, "Scan");
+    if (!is_if && !is_loop && !is_scan)
+        o2c_error(c, p, "attribute '%s' is a graph: only If, Loop and Scan take subgraphs",
+                  p->sub[0]->name);
+    const char *want0 = is_if ? "then_branch" : "body", *want1 = "else_branch";
+    if (is_if && p->nsub == 2 && !strcmp(p->sub[0]->name, want1)) {
+        Region *t = p->sub[0];
+        p->sub[0] = p->sub[1];
+        p->sub[1] = t;
+    }
+    if (p->nsub != (is_if ? 2 : 1) || strcmp(p->sub[0]->name, want0) ||
+        (is_if && strcmp(p->sub[1]->name, want1)))
+        o2c_error(c, p, is_if ? "needs the graph attributes then_branch and else_branch"
+                              : "needs one graph attribute, body");
+    for (int r = 0; r < p->nsub; r++)
+        p->sub[r]->loop = !is_if;
+    Region *b = p->sub[0];
+    if (is_if) {
+        Region *e = p->sub[1];
+        if (b->nin || e->nin)
+            o2c_error(c, p, "an If branch takes no inputs (it has %d)", b->nin + e->nin);
+        if (b->nout != p->nout || e->nout != p->nout)
+            o2c_error(c, p, "the If has %d outputs but its branches give %d and %d", p->nout,
+                      b->nout, e->nout);
+        add_marker(c, p, &op_else, 0, b->nout, b->out, p->nout, p->out);
+        add_marker(c, p, &op_end, 1, e->nout, e->out, 0, NULL);
+        p->nout = 0;
+        p->out = NULL;
+        return;
+    }
+    /* Loop, Scan: the control node defines the body's formal inputs; o2c_End reads the body's
+     * outputs and the formal inputs (alive across iterations) and defines the outputs */
+    add_marker(c, p, &op_end, 0, b->nout + b->nin, concat_values(c, b->nout, b->out, b->nin, b->in),
+               p->nout, p->out);
+    for (int i = 0; i < b->nin; i++)
+        b->in[i]->nuses++;
+    p->nout = b->nin;
+    p->out = b->in;
+}
+
+/* ---- infer */
+
+static bool bool_scalar(const Value *v) {
+    int64_t n;
+    return v->dtype == DT_BOOL && ir_numel_const(v, &n) && n == 1;
+}
+
+/* out gets in's type and shape (a formal input from its initial value; an output from the
+ * region's). */
+static void same_type(Compiler *c, Value *out, const Value *in) {
+    ir_set_shape(c, out, in->dtype, in->rank, in->shape);
+}
+
+static const char *shape_text(Compiler *c, const Value *v) {
+    const char **names = arena_alloc(c->arena, sizeof(char *) * (size_t)(c->g->ndims + 1));
+    for (int i = 0; i < c->g->ndims; i++)
+        names[i] = c->g->dims[i].name;
+    Buf b;
+    buf_init_in(&b, c->arena);
+    buf_puts(&b, "[");
+    for (int i = 0; i < v->rank; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", sym_str_max(c->arena, v->shape[i], names, 60));
+    buf_puts(&b, "]");
+    return b.data;
+}
+
+/* A value the region gives where one of the same type and shape is expected (a Loop's
+ * carried value, an If's other branch): dims that may differ must be equal at run time (a
+ * constraint; one mentioning a size decided by data inside the region is tested there, at
+ * every iteration). */
+static void require_same(Compiler *c, Node *n, Node *m, const Value *got, const Value *want,
+                         const char *what) {
+    if (got->dtype != want->dtype || got->rank != want->rank)
+        o2c_error(c, n, "%s: '%s' is %s %s where %s %s is expected (shapes that change are not "
+                  "supported)", what, got->name, dtype_name(got->dtype), shape_text(c, got),
+                  dtype_name(want->dtype), shape_text(c, want));
+    for (int d = 0; d < got->rank; d++)
+        ir_constrain(c, m, CK_EQ, ir_unified(c, got->shape[d]), ir_unified(c, want->shape[d]),
+                     "%s: '%s' %s must have the shape %s of '%s'", what, got->name,
+                     shape_text(c, got), shape_text(c, want), want->name);
+}
+
+void infer_if(Compiler *c, Node *n) {
+    Value *cond = infer_in(c, n, 0);
+    if (!bool_scalar(cond))
+        o2c_error(c, n, "the condition must be one bool element");
+    ctl_of(c, n);
+}
+
+static void infer_else(Compiler *c, Node *n) {
+    Node *p = n->ctl;
+    ctl_of(c, p)->mid = n;
+    for (int k = 0; k < n->nout; k++)
+        same_type(c, n->out[k], n->in[k]);
+}
+
+void infer_loop(Compiler *c, Node *n) {
+    Region *b = n->sub[0];
+    Value *m = node_in(n, 0), *cond = node_in(n, 1);
+    if (m) {
+        int64_t len;
+        if (m->dtype != DT_INT64 || !ir_numel_const(m, &len) || len != 1)
+            o2c_error(c, n, "the trip count M must be one int64 element");
+    }
+    if (cond && !bool_scalar(cond))
+        o2c_error(c, n, "the condition must be one bool element");
+    int nstate = n->nin - 2;
+    if (nstate < 0)
+        nstate = 0;
+    if (b->nin != 2 + nstate || b->nout < 1 + nstate)
+        o2c_error(c, n, "the body takes %d inputs and gives %d outputs; with %d loop-carried "
+                  "values it must take %d and give at least %d", b->nin, b->nout, nstate,
+                  2 + nstate, 1 + nstate);
+    Ctl *x = ctl_of(c, n);
+    x->nstate = nstate;
+    ir_set_shape(c, b->in[0], DT_INT64, 0, NULL);
+    ir_set_shape(c, b->in[1], DT_BOOL, 0, NULL);
+    for (int k = 0; k < nstate; k++) {
+        Value *v = node_in(n, 2 + k);
+        if (!v)
+            o2c_error(c, n, "loop-carried value %d has no initial value", k);
+        same_type(c, b->in[2 + k], v);
+    }
+}
+
+/* A Scan's INTS attribute of count entries (default 0), each checked by ok. */
+static int64_t *scan_ints(Compiler *c, Node *n, const char *name, int count) {
+    int64_t *v = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(count + 1));
+    const int64_t *a;
+    int len = attr_ints(c, n, name, &a);
+    if (len >= 0 && len != count)
+        o2c_error(c, n, "attribute '%s' has %d entries; it needs %d", name, len, count);
+    for (int i = 0; i < count && len >= 0; i++)
+        v[i] = a[i];
+    return v;
+}
+
+void infer_scan(Compiler *c, Node *n) {
+    Region *b = n->sub[0];
+    if (n->opset < 9)
+        o2c_error(c, n, "Scan before opset 9 (a batch axis and sequence_lens) is not supported");
+    int64_t nscan = attr_int(c, n, "num_scan_inputs", -1);
+    if (nscan < 1 || nscan > n->nin)
+        o2c_error(c, n, "num_scan_inputs must be between 1 and the inputs (%d)", n->nin);
+    Ctl *x = ctl_of(c, n);
+    x->nscan_in = (int)nscan;
+    x->nstate = n->nin - x->nscan_in;
+    int nout = b->nout - x->nstate;
+    if (b->nin != n->nin || nout < 0)
+        o2c_error(c, n, "the body takes %d inputs and gives %d outputs; with %d states and %d "
+                  "scan inputs it must take %d and give at least %d", b->nin, b->nout, x->nstate,
+                  x->nscan_in, n->nin, x->nstate);
+    x->in_axis = scan_ints(c, n, "scan_input_axes", x->nscan_in);
+    x->in_rev = scan_ints(c, n, "scan_input_directions", x->nscan_in);
+    x->out_axis = scan_ints(c, n, "scan_output_axes", nout);
+    x->out_rev = scan_ints(c, n, "scan_output_directions", nout);
+    for (int k = 0; k < x->nstate; k++)
+        same_type(c, b->in[k], infer_in(c, n, k));
+    for (int j = 0; j < x->nscan_in; j++) {
+        Value *v = infer_in(c, n, x->nstate + j);
+        if (v->rank < 1)
+            o2c_error(c, n, "scan input '%s' is a scalar", v->name);
+        int a = infer_axis(c, n, x->in_axis[j], v->rank);
+        x->in_axis[j] = a;
+        if (x->in_rev[j] != 0 && x->in_rev[j] != 1)
+            o2c_error(c, n, "scan_input_directions holds %lld; 0 or 1 expected",
+                      (long long)x->in_rev[j]);
+        if (!j)
+            x->trip = v->shape[a];
+        else
+            ir_constrain(c, n, CK_EQ, x->trip, v->shape[a],
+                         "scan inputs '%s' and '%s' must have the same length on their scan axes",
+                         n->in[x->nstate]->name, v->name);
+        Sym **sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)v->rank);
+        for (int d = 0, k = 0; d < v->rank; d++)
+            if (d != a)
+                sh[k++] = v->shape[d];
+        ir_set_shape(c, b->in[x->nstate + j], v->dtype, v->rank - 1, sh);
+    }
+}
+
+/* o2c_End of a Loop or Scan: the carried values keep their shapes; the outputs. */
+static void infer_end_loop(Compiler *c, Node *n, Node *p, bool scan) {
+    Region *b = p->sub[0];
+    Ctl *x = ctl_of(c, p);
+    int first = scan ? 0 : 1; /* a Loop's body gives its condition first */
+    if (!scan && !bool_scalar(b->out[0]))
+        o2c_error(c, p, "the body's condition output '%s' must be one bool element",
+                  b->out[0]->name);
+    for (int k = 0; k < x->nstate; k++)
+        require_same(c, p, n, b->out[first + k], b->in[(scan ? 0 : 2) + k],
+                     scan ? "a state" : "a loop-carried value");
+    int nscan = b->nout - first - x->nstate;
+    if (n->nout > x->nstate + nscan)
+        o2c_error(c, p, "%d outputs, but the body gives %d states and %d scan outputs", n->nout,
+                  x->nstate, nscan);
+    for (int k = 0; k < x->nstate && k < n->nout; k++)
+        if (n->out[k])
+            same_type(c, n->out[k], b->in[(scan ? 0 : 2) + k]);
+    if (!scan && nscan > 0 && !x->trip) {
+        /* the trip count: M when the loop always runs M times, else a data dim */
+        Value *m = node_in(p, 0), *cond = node_in(p, 1);
+        Sym **mk = m ? ir_known_ints(c, m) : NULL;
+        int64_t t;
+        bool cond_true = !cond || (cond->data && ((const uint8_t *)cond->data)[0]);
+        Value *co = b->out[0];
+        bool body_true = co->data && ((const uint8_t *)co->data)[0];
+        if (mk && cond_true && body_true)
+            x->trip = mk[0];
+        else {
+            if (mk && !(sym_get_const(mk[0], &t) && t < 0))
+                x->trip = ir_data_dim(c, n, x->nstate, 0, sym_max(c->sym, mk[0], sym_const(c->sym, 0)));
+            else
+                x->trip = ir_data_dim(c, n, x->nstate, 0, NULL);
+            x->trip_data = true;
+        }
+    }
+    for (int j = 0; j < nscan && x->nstate + j < n->nout; j++) {
+        Value *e = b->out[first + x->nstate + j], *y = n->out[x->nstate + j];
+        if (!y)
+            continue;
+        int a = 0;
+        if (scan) {
+            int64_t ax = x->out_axis[j];
+            if (ax < -(e->rank + 1) || ax > e->rank)
+                o2c_error(c, p, "scan_output_axes[%d] = %lld is out of range for rank %d", j,
+                          (long long)ax, e->rank + 1);
+            a = (int)(ax < 0 ? ax + e->rank + 1 : ax);
+            x->out_axis[j] = a;
+            if (x->out_rev[j] != 0 && x->out_rev[j] != 1)
+                o2c_error(c, p, "scan_output_directions holds %lld; 0 or 1 expected",
+                          (long long)x->out_rev[j]);
+        }
+        Sym **sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(e->rank + 1));
+        for (int d = 0, k = 0; d <= e->rank; d++)
+            sh[d] = d == a ? x->trip : e->shape[k++];
+        ir_set_shape(c, y, e->dtype, e->rank + 1, sh);
+    }
+    carry_scratch(c, n, b->in + (scan ? 0 : 2), x->nstate);
+}
+
+static void infer_end(Compiler *c, Node *n) {
+    Node *p = n->ctl;
+    if (!strcmp(p->op_type, "If")) {
+        Node *mid = ctl_of(c, p)->mid;
+        for (int k = 0; k < n->nin; k++)
+            require_same(c, p, n, n->in[k], mid->out[k], "the else branch's output");
+        return;
+    }
+    infer_end_loop(c, n, p, !strcmp(p->op_type, "Scan"));
+}
+
+/* ---- emit */
+
+/* dst = src (count elements of v's type), nothing when they share their bytes. */
+static void emit_value_copy(Compiler *c, Emit *e, Value *dst, Value *src) {
+    if (plan_same_buffer(src, dst))
+        return;
+    emit_line(e, "memmove(%s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, dst), emit_ptr(e, src),
+              emit_sym(e, ir_numel(c, dst)), dtype_ctype(dst->dtype));
+}
+
+void emit_if(Compiler *c, Emit *e, Node *n) {
+    (void)c;
+    emit_line(e, "if (%s[0]) {", emit_ptr(e, n->in[0]));
+    emit_indent(e, 1);
+}
+
+void emit_else(Compiler *c, Emit *e, Node *n) {
+    for (int k = 0; k < n->nout; k++)
+        if (n->out[k])
+            emit_value_copy(c, e, n->out[k], n->in[k]);
+    emit_indent(e, -1);
+    emit_line(e, "} else {");
+    emit_indent(e, 1);
+}
+
+/* The copies of a Loop's or Scan's carried values from the body's outputs to its formal
+ * inputs, through the node's scratch when one output shares the bytes of another input (the
+ * body passes them on swapped). */
+static void emit_carry(Compiler *c, Emit *e, Node *n, Value *const *from, Value *const *to,
+                       int count) {
+    bool staged = false;
+    for (int j = 0; j < count && !staged; j++)
+        for (int k = 0; k < count && !staged; k++)
+            staged = j != k && plan_same_buffer(from[j], to[k]);
+    if (!staged) {
+        for (int k = 0; k < count; k++)
+            emit_value_copy(c, e, to[k], from[k]);
+        return;
+    }
+    O2C_ASSERT(c, n->scratch_offset != NULL);
+    for (int pass = 0; pass < 2; pass++) {
+        Sym *at = sym_const(c->sym, 0);
+        for (int k = 0; k < count; k++) {
+            Sym *bytes = sym_mul(c->sym, ir_numel(c, to[k]),
+                                 sym_const(c->sym, (int64_t)dtype_size(to[k]->dtype)));
+            const char *tmp = arena_printf(c->arena, "(ws + %s + %s)", emit_sym(e, n->scratch_offset),
+                                           emit_sym(e, at));
+            if (pass == 0)
+                emit_line(e, "memcpy(%s, %s, (size_t)%s);", tmp, emit_ptr(e, from[k]),
+                          emit_sym(e, bytes));
+            else
+                emit_line(e, "memcpy(%s, %s, (size_t)%s);", emit_ptr(e, to[k]), tmp,
+                          emit_sym(e, bytes));
+            at = sym_add(c->sym, at, sym_mul(c->sym, sym_ceildiv(c->sym, bytes, sym_const(c->sym, 64)),
+                                             sym_const(c->sym, 64)));
+        }
+    }
+}
+
+/* Scratch for emit_carry: the carried values' bytes, when there are two or more. */
+static void carry_scratch(Compiler *c, Node *n, Value *const *to, int count) {
+    if (count < 2)
+        return;
+    Sym *sum = sym_const(c->sym, 0);
+    for (int k = 0; k < count; k++) {
+        Sym *bytes = sym_mul(c->sym, ir_numel(c, to[k]), sym_const(c->sym, (int64_t)dtype_size(to[k]->dtype)));
+        sum = sym_add(c->sym, sum, sym_mul(c->sym, sym_ceildiv(c->sym, bytes, sym_const(c->sym, 64)),
+                                           sym_const(c->sym, 64)));
+    }
+    n->scratch = sum;
+}
+
+/* Copies slice t of the axis of v (rank r, shape sh) to or from a dense buffer. */
+static void emit_axis_slice(Compiler *c, Emit *e, Value *whole, int axis, Value *part,
+                            const char *t, bool gather) {
+    Sym *outer = sym_const(c->sym, 1), *inner = sym_const(c->sym, 1);
+    for (int d = 0; d < whole->rank; d++)
+        if (d < axis)
+            outer = sym_mul(c->sym, outer, whole->shape[d]);
+        else if (d > axis)
+            inner = sym_mul(c->sym, inner, whole->shape[d]);
+    const char *len = emit_sym(e, whole->shape[axis]), *in = emit_sym(e, inner);
+    const char *ct = dtype_ctype(whole->dtype);
+    const char *wo = arena_printf(c->arena, "%s + (o * %s + %s) * %s", emit_ptr(e, whole), len, t, in);
+    const char *po = arena_printf(c->arena, "%s + o * %s", emit_ptr(e, part), in);
+    emit_line(e, "for (int64_t o = 0; o < %s; o++)", emit_sym(e, outer));
+    emit_line(e, "    memcpy(%s, %s, (size_t)%s * sizeof(%s));", gather ? po : wo, gather ? wo : po,
+              in, ct);
+}
+
+void emit_loop(Compiler *c, Emit *e, Node *n) {
+    Ctl *x = n->priv;
+    Region *b = n->sub[0];
+    Value *m = node_in(n, 0), *cond = node_in(n, 1);
+    x->it = emit_tmp(e, "it");
+    x->cnd = emit_tmp(e, "cnd");
+    emit_line(e, "int64_t %s = 0;", x->it);
+    emit_line(e, "int %s = %s;", x->cnd, cond ? arena_printf(c->arena, "%s[0] != 0", emit_ptr(e, cond)) : "1");
+    for (int k = 0; k < x->nstate; k++)
+        emit_value_copy(c, e, b->in[2 + k], n->in[2 + k]);
+    emit_line(e, "for (;; %s++) {", x->it);
+    emit_indent(e, 1);
+    emit_line(e, "if (!%s%s)", x->cnd,
+              m ? arena_printf(c->arena, " || %s >= %s[0]", x->it, emit_ptr(e, m)) : "");
+    emit_line(e, "    break;");
+    if (b->in[0]->nuses)
+        emit_line(e, "%s[0] = %s;", emit_ptr(e, b->in[0]), x->it);
+    if (b->in[1]->nuses)
+        emit_line(e, "%s[0] = (%s)%s;", emit_ptr(e, b->in[1]), dtype_ctype(DT_BOOL), x->cnd);
+}
+
+void emit_scan(Compiler *c, Emit *e, Node *n) {
+    Ctl *x = n->priv;
+    Region *b = n->sub[0];
+    x->it = emit_tmp(e, "it");
+    for (int k = 0; k < x->nstate; k++)
+        emit_value_copy(c, e, b->in[k], n->in[k]);
+    const char *T = emit_sym(e, x->trip);
+    emit_line(e, "for (int64_t %s = 0; %s < %s; %s++) {", x->it, x->it, T, x->it);
+    emit_indent(e, 1);
+    for (int j = 0; j < x->nscan_in; j++) {
+        Value *part = b->in[x->nstate + j];
+        if (!part->nuses)
+            continue;
+        const char *t = x->in_rev[j] ? arena_printf(c->arena, "(%s - 1 - %s)", T, x->it) : x->it;
+        emit_axis_slice(c, e, n->in[x->nstate + j], (int)x->in_axis[j], part, t, true);
+    }
+}
+
+void emit_end(Compiler *c, Emit *e, Node *n) {
+    Node *p = n->ctl;
+    Ctl *x = p->priv;
+    if (!strcmp(p->op_type, "If")) {
+        for (int k = 0; k < n->nin; k++)
+            if (x->mid->out[k])
+                emit_value_copy(c, e, x->mid->out[k], n->in[k]);
+        emit_indent(e, -1);
+        emit_line(e, "}");
+        return;
+    }
+    Region *b = p->sub[0];
+    bool scan = !strcmp(p->op_type, "Scan");
+    int first = scan ? 0 : 1, fin = scan ? 0 : 2;
+    if (!scan)
+        emit_line(e, "%s = %s[0] != 0;", x->cnd, emit_ptr(e, b->out[0]));
+    int nscan = b->nout - first - x->nstate;
+    for (int j = 0; j < nscan && x->nstate + j < n->nout; j++) {
+        Value *el = b->out[first + x->nstate + j], *y = n->out[x->nstate + j];
+        if (!y)
+            continue;
+        if (scan) {
+            const char *T = emit_sym(e, x->trip);
+            const char *t = x->out_rev[j] ? arena_printf(c->arena, "(%s - 1 - %s)", T, x->it) : x->it;
+            emit_axis_slice(c, e, y, (int)x->out_axis[j], el, t, false);
+            continue;
+        }
+        if (x->trip_data && j == 0) {
+            Sym *bound = ir_data_bounded(c, x->trip);
+            emit_line(e, "if (%s >= %s)", x->it, emit_sym(e, bound));
+            emit_line(e, "    return %d; /* more iterations than the scan outputs' bound */",
+                      O2C_RUN_EBOUND);
+        }
+        Sym *en = ir_numel(c, el);
+        emit_line(e, "memcpy(%s + %s * %s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, y), x->it,
+                  emit_sym(e, en), emit_ptr(e, el), emit_sym(e, en), dtype_ctype(el->dtype));
+    }
+    emit_carry(c, e, n, b->out + first, b->in + fin, x->nstate);
+    emit_indent(e, -1);
+    emit_line(e, "}");
+    for (int k = 0; k < x->nstate && k < n->nout; k++)
+        if (n->out[k])
+            emit_value_copy(c, e, n->out[k], b->in[fin + k]);
+    if (x->trip_data)
+        emit_set_data_dim(e, x->trip, x->it);
+}
