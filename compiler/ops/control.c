@@ -28,8 +28,16 @@
 #include <string.h>
 
 /* What infer leaves for emit (Node.priv of the control node). */
+/* An If output's dim that the branches give differently: a data dim (CONTRACT §2b). */
+typedef struct IfDim {
+    Sym *dim, *then_dim, *else_dim;
+    const char *var;  /* the C local that carries the branch's value past the If */
+} IfDim;
+
 typedef struct Ctl {
     Node *mid;        /* If: its o2c_Else */
+    int nifd;
+    IfDim *ifd;       /* If: outputs' dims that are data dims */
     const char *it;   /* Loop, Scan: the iteration's C variable */
     const char *cnd;  /* Loop: the condition's */
     Sym *trip;        /* Scan: the trip count; Loop: the scan outputs' first dim */
@@ -37,6 +45,11 @@ typedef struct Ctl {
     int nstate;       /* loop-carried values / states */
     int nscan_in;     /* Scan */
     int64_t *in_axis, *in_rev, *out_axis, *out_rev; /* Scan: per scan input / output */
+    /* Scan before opset 9: a batch axis 0 (an outer loop), sequence_lens at input 0 */
+    bool v8;
+    Sym *batch;
+    const char *bt, *len;
+    Node *end;        /* Loop, Scan: its o2c_End */
 } Ctl;
 
 static void infer_else(Compiler *c, Node *n);
@@ -224,47 +237,82 @@ static int64_t *scan_ints(Compiler *c, Node *n, const char *name, int count) {
     return v;
 }
 
+/* v's shape without its first `drop` dims (and without dim `skip` of those left, -1: none). */
+static Sym **shape_without(Compiler *c, const Value *v, int drop, int skip, int *rank) {
+    Sym **sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(v->rank + 1));
+    int k = 0;
+    for (int d = drop; d < v->rank; d++)
+        if (d - drop != skip)
+            sh[k++] = v->shape[d];
+    *rank = k;
+    return sh;
+}
+
 void infer_scan(Compiler *c, Node *n) {
     Region *b = n->sub[0];
-    if (n->opset < 9)
-        o2c_error(c, n, "Scan before opset 9 (a batch axis and sequence_lens) is not supported");
-    int64_t nscan = attr_int(c, n, "num_scan_inputs", -1);
-    if (nscan < 1 || nscan > n->nin)
-        o2c_error(c, n, "num_scan_inputs must be between 1 and the inputs (%d)", n->nin);
     Ctl *x = ctl_of(c, n);
+    x->v8 = n->opset < 9; /* a batch axis 0, sequence_lens first, `directions` */
+    int in0 = x->v8 ? 1 : 0, nin = n->nin - in0;
+    int64_t nscan = attr_int(c, n, "num_scan_inputs", -1);
+    if (nscan < 1 || nscan > nin)
+        o2c_error(c, n, "num_scan_inputs must be between 1 and the states and scan inputs (%d)", nin);
     x->nscan_in = (int)nscan;
-    x->nstate = n->nin - x->nscan_in;
+    x->nstate = nin - x->nscan_in;
     int nout = b->nout - x->nstate;
-    if (b->nin != n->nin || nout < 0)
+    if (b->nin != nin || nout < 0)
         o2c_error(c, n, "the body takes %d inputs and gives %d outputs; with %d states and %d "
                   "scan inputs it must take %d and give at least %d", b->nin, b->nout, x->nstate,
-                  x->nscan_in, n->nin, x->nstate);
-    x->in_axis = scan_ints(c, n, "scan_input_axes", x->nscan_in);
-    x->in_rev = scan_ints(c, n, "scan_input_directions", x->nscan_in);
-    x->out_axis = scan_ints(c, n, "scan_output_axes", nout);
-    x->out_rev = scan_ints(c, n, "scan_output_directions", nout);
-    for (int k = 0; k < x->nstate; k++)
-        same_type(c, b->in[k], infer_in(c, n, k));
+                  x->nscan_in, nin, x->nstate);
+    if (x->v8) {
+        x->in_axis = scan_ints(c, n, "", x->nscan_in); /* zeros: the axis after the batch */
+        x->in_rev = scan_ints(c, n, "directions", x->nscan_in);
+        x->out_axis = scan_ints(c, n, "", nout);
+        x->out_rev = scan_ints(c, n, "", nout);
+    } else {
+        x->in_axis = scan_ints(c, n, "scan_input_axes", x->nscan_in);
+        x->in_rev = scan_ints(c, n, "scan_input_directions", x->nscan_in);
+        x->out_axis = scan_ints(c, n, "scan_output_axes", nout);
+        x->out_rev = scan_ints(c, n, "scan_output_directions", nout);
+    }
+    int rk;
+    for (int k = 0; k < x->nstate; k++) {
+        Value *v = infer_in(c, n, in0 + k);
+        if (x->v8 && v->rank < 1)
+            o2c_error(c, n, "state '%s' has no batch axis", v->name);
+        Sym **sh = shape_without(c, v, in0, -1, &rk);
+        ir_set_shape(c, b->in[k], v->dtype, rk, sh);
+        if (x->v8 && !k)
+            x->batch = v->shape[0];
+    }
     for (int j = 0; j < x->nscan_in; j++) {
-        Value *v = infer_in(c, n, x->nstate + j);
-        if (v->rank < 1)
-            o2c_error(c, n, "scan input '%s' is a scalar", v->name);
-        int a = infer_axis(c, n, x->in_axis[j], v->rank);
+        Value *v = infer_in(c, n, in0 + x->nstate + j);
+        if (v->rank < 1 + in0)
+            o2c_error(c, n, "scan input '%s' has no scan axis", v->name);
+        int a = infer_axis(c, n, x->in_axis[j], v->rank - in0);
         x->in_axis[j] = a;
         if (x->in_rev[j] != 0 && x->in_rev[j] != 1)
-            o2c_error(c, n, "scan_input_directions holds %lld; 0 or 1 expected",
-                      (long long)x->in_rev[j]);
+            o2c_error(c, n, "the scan directions hold %lld; 0 or 1 expected", (long long)x->in_rev[j]);
         if (!j)
-            x->trip = v->shape[a];
+            x->trip = v->shape[in0 + a];
         else
-            ir_constrain(c, n, CK_EQ, x->trip, v->shape[a],
+            ir_constrain(c, n, CK_EQ, x->trip, v->shape[in0 + a],
                          "scan inputs '%s' and '%s' must have the same length on their scan axes",
-                         n->in[x->nstate]->name, v->name);
-        Sym **sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)v->rank);
-        for (int d = 0, k = 0; d < v->rank; d++)
-            if (d != a)
-                sh[k++] = v->shape[d];
-        ir_set_shape(c, b->in[x->nstate + j], v->dtype, v->rank - 1, sh);
+                         n->in[in0 + x->nstate]->name, v->name);
+        if (x->v8 && !x->batch)
+            x->batch = v->shape[0];
+        Sym **sh = shape_without(c, v, in0, a, &rk);
+        ir_set_shape(c, b->in[x->nstate + j], v->dtype, rk, sh);
+    }
+    if (!x->v8)
+        return;
+    for (int i = in0; i < n->nin; i++) /* one batch size */
+        ir_constrain(c, n, CK_EQ, x->batch, n->in[i]->shape[0],
+                     "'%s' must have the batch size of the others", n->in[i]->name);
+    Value *sl = node_in(n, 0);
+    if (sl) {
+        if (sl->dtype != DT_INT64 || sl->rank != 1)
+            o2c_error(c, n, "sequence_lens must be an int64 vector");
+        ir_constrain(c, n, CK_EQ, sl->shape[0], x->batch, "sequence_lens must have the batch size");
     }
 }
 
@@ -283,9 +331,21 @@ static void infer_end_loop(Compiler *c, Node *n, Node *p, bool scan) {
     if (n->nout > x->nstate + nscan)
         o2c_error(c, p, "%d outputs, but the body gives %d states and %d scan outputs", n->nout,
                   x->nstate, nscan);
-    for (int k = 0; k < x->nstate && k < n->nout; k++)
-        if (n->out[k])
-            same_type(c, n->out[k], b->in[(scan ? 0 : 2) + k]);
+    x->end = n;
+    for (int k = 0; k < x->nstate && k < n->nout; k++) {
+        Value *st = b->in[(scan ? 0 : 2) + k];
+        if (!n->out[k])
+            continue;
+        if (!x->v8) {
+            same_type(c, n->out[k], st);
+            continue;
+        }
+        Sym **sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(st->rank + 1));
+        sh[0] = x->batch;
+        for (int d = 0; d < st->rank; d++)
+            sh[d + 1] = st->shape[d];
+        ir_set_shape(c, n->out[k], st->dtype, st->rank + 1, sh);
+    }
     if (!scan && nscan > 0 && !x->trip) {
         /* the trip count: M when the loop always runs M times, else a data dim */
         Value *m = node_in(p, 0), *cond = node_in(p, 1);
@@ -320,20 +380,56 @@ static void infer_end_loop(Compiler *c, Node *n, Node *p, bool scan) {
                 o2c_error(c, p, "scan_output_directions holds %lld; 0 or 1 expected",
                           (long long)x->out_rev[j]);
         }
-        Sym **sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(e->rank + 1));
+        int b0 = x->v8 ? 1 : 0; /* the batch axis first */
+        Sym **sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(e->rank + 2));
+        if (b0)
+            sh[0] = x->batch;
         for (int d = 0, k = 0; d <= e->rank; d++)
-            sh[d] = d == a ? x->trip : e->shape[k++];
-        ir_set_shape(c, y, e->dtype, e->rank + 1, sh);
+            sh[b0 + d] = d == a ? x->trip : e->shape[k++];
+        ir_set_shape(c, y, e->dtype, e->rank + 1 + b0, sh);
     }
     carry_scratch(c, n, b->in + (scan ? 0 : 2), x->nstate);
+}
+
+/* o2c_End of an If: the else branch's outputs against the then branch's, which o2c_Else gave
+ * the If's outputs; a dim they give differently becomes a data dim bounded by the larger. */
+static void infer_end_if(Compiler *c, Node *n, Node *p) {
+    Ctl *x = ctl_of(c, p);
+    Node *mid = x->mid;
+    for (int k = 0; k < n->nin; k++) {
+        Value *e = n->in[k], *y = mid->out[k];
+        if (!y)
+            continue;
+        if (e->dtype != y->dtype || e->rank != y->rank)
+            o2c_error(c, p, "output %d: the then branch gives %s %s, the else branch %s %s (the "
+                      "type and rank must agree)", k, dtype_name(y->dtype), shape_text(c, y),
+                      dtype_name(e->dtype), shape_text(c, e));
+        Sym **sh = NULL;
+        for (int d = 0; d < e->rank; d++) {
+            Sym *a = ir_unified(c, y->shape[d]), *b = ir_unified(c, e->shape[d]);
+            if (a == b)
+                continue;
+            if (!sh) {
+                sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)e->rank);
+                memcpy(sh, y->shape, sizeof(Sym *) * (size_t)e->rank);
+            }
+            x->ifd = arena_grow(c->arena, x->ifd, x->nifd, &(int){x->nifd}, 4, sizeof(IfDim));
+            IfDim *f = &x->ifd[x->nifd++];
+            f->then_dim = a;
+            f->else_dim = b;
+            f->dim = ir_data_dim(c, mid, k, d, ir_data_bounded(c, sym_max(c->sym, a, b)));
+            c->g->dims[f->dim->dim].producer = n->index; /* set after the If (emit_end) */
+            sh[d] = f->dim;
+        }
+        if (sh)
+            ir_set_shape(c, y, y->dtype, y->rank, sh);
+    }
 }
 
 static void infer_end(Compiler *c, Node *n) {
     Node *p = n->ctl;
     if (!strcmp(p->op_type, "If")) {
-        Node *mid = ctl_of(c, p)->mid;
-        for (int k = 0; k < n->nin; k++)
-            require_same(c, p, n, n->in[k], mid->out[k], "the else branch's output");
+        infer_end_if(c, n, p);
         return;
     }
     infer_end_loop(c, n, p, !strcmp(p->op_type, "Scan"));
@@ -341,24 +437,32 @@ static void infer_end(Compiler *c, Node *n) {
 
 /* ---- emit */
 
-/* dst = src (count elements of v's type), nothing when they share their bytes. */
+/* dst = src (src's element count), nothing when they share their bytes. */
 static void emit_value_copy(Compiler *c, Emit *e, Value *dst, Value *src) {
     if (plan_same_buffer(src, dst))
         return;
     emit_line(e, "memmove(%s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, dst), emit_ptr(e, src),
-              emit_sym(e, ir_numel(c, dst)), dtype_ctype(dst->dtype));
+              emit_sym(e, ir_numel(c, src)), dtype_ctype(dst->dtype));
 }
 
 void emit_if(Compiler *c, Emit *e, Node *n) {
     (void)c;
+    Ctl *x = n->priv;
+    for (int j = 0; j < x->nifd; j++) { /* the If's data dims, as the branch taken gives them */
+        x->ifd[j].var = emit_tmp(e, "ifd");
+        emit_line(e, "int64_t %s = 0;", x->ifd[j].var);
+    }
     emit_line(e, "if (%s[0]) {", emit_ptr(e, n->in[0]));
     emit_indent(e, 1);
 }
 
 void emit_else(Compiler *c, Emit *e, Node *n) {
+    Ctl *x = n->ctl->priv;
     for (int k = 0; k < n->nout; k++)
         if (n->out[k])
             emit_value_copy(c, e, n->out[k], n->in[k]);
+    for (int j = 0; j < x->nifd; j++)
+        emit_line(e, "%s = %s;", x->ifd[j].var, emit_sym(e, x->ifd[j].then_dim));
     emit_indent(e, -1);
     emit_line(e, "} else {");
     emit_indent(e, 1);
@@ -450,10 +554,57 @@ void emit_loop(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "%s[0] = (%s)%s;", emit_ptr(e, b->in[1]), dtype_ctype(DT_BOOL), x->cnd);
 }
 
+/* Scan before opset 9: the batch loop around the scan, each batch element's states and its
+ * scan outputs (zeros past its sequence length). */
+static void emit_scan_batch(Compiler *c, Emit *e, Node *n, Ctl *x, Region *b) {
+    const char *T = emit_sym(e, x->trip);
+    x->bt = emit_tmp(e, "bt");
+    x->len = emit_tmp(e, "len");
+    emit_line(e, "for (int64_t %s = 0; %s < %s; %s++) {", x->bt, x->bt, emit_sym(e, x->batch), x->bt);
+    emit_indent(e, 1);
+    Value *sl = node_in(n, 0);
+    emit_line(e, "const int64_t %s = %s;", x->len,
+              sl ? arena_printf(c->arena, "%s[%s]", emit_ptr(e, sl), x->bt) : T);
+    if (sl) {
+        emit_line(e, "if (%s < 0 || %s > %s)", x->len, x->len, T);
+        emit_line(e, "    return %d; /* a sequence length outside [0, the scan axis] */", O2C_RUN_EDATA);
+    }
+    for (int k = 0; k < x->nstate; k++) {
+        Value *st = b->in[k];
+        const char *cnt = emit_sym(e, ir_numel(c, st));
+        emit_line(e, "memcpy(%s, %s + %s * %s, (size_t)%s * sizeof(%s));", emit_ptr(e, st),
+                  emit_ptr(e, n->in[1 + k]), x->bt, cnt, cnt, dtype_ctype(st->dtype));
+    }
+    for (int j = x->nstate; j < x->end->nout; j++) {
+        Value *y = x->end->out[j];
+        if (!y)
+            continue;
+        const char *cnt = emit_sym(e, sym_floordiv(c->sym, ir_numel(c, y), x->batch));
+        emit_line(e, "memset(%s + %s * %s, 0, (size_t)%s * sizeof(%s));", emit_ptr(e, y), x->bt,
+                  cnt, cnt, dtype_ctype(y->dtype));
+    }
+    emit_line(e, "for (int64_t %s = 0; %s < %s; %s++) {", x->it, x->it, x->len, x->it);
+    emit_indent(e, 1);
+    for (int j = 0; j < x->nscan_in; j++) {
+        Value *part = b->in[x->nstate + j];
+        if (!part->nuses)
+            continue;
+        const char *cnt = emit_sym(e, ir_numel(c, part));
+        emit_line(e, "memcpy(%s, %s + (%s * %s + %s) * %s, (size_t)%s * sizeof(%s));",
+                  emit_ptr(e, part), emit_ptr(e, n->in[1 + x->nstate + j]), x->bt, T,
+                  x->in_rev[j] ? arena_printf(c->arena, "(%s - 1 - %s)", x->len, x->it) : x->it,
+                  cnt, cnt, dtype_ctype(part->dtype));
+    }
+}
+
 void emit_scan(Compiler *c, Emit *e, Node *n) {
     Ctl *x = n->priv;
     Region *b = n->sub[0];
     x->it = emit_tmp(e, "it");
+    if (x->v8) {
+        emit_scan_batch(c, e, n, x, b);
+        return;
+    }
     for (int k = 0; k < x->nstate; k++)
         emit_value_copy(c, e, b->in[k], n->in[k]);
     const char *T = emit_sym(e, x->trip);
@@ -475,8 +626,12 @@ void emit_end(Compiler *c, Emit *e, Node *n) {
         for (int k = 0; k < n->nin; k++)
             if (x->mid->out[k])
                 emit_value_copy(c, e, x->mid->out[k], n->in[k]);
+        for (int j = 0; j < x->nifd; j++)
+            emit_line(e, "%s = %s;", x->ifd[j].var, emit_sym(e, x->ifd[j].else_dim));
         emit_indent(e, -1);
         emit_line(e, "}");
+        for (int j = 0; j < x->nifd; j++)
+            emit_set_data_dim(e, x->ifd[j].dim, x->ifd[j].var);
         return;
     }
     Region *b = p->sub[0];
@@ -489,6 +644,13 @@ void emit_end(Compiler *c, Emit *e, Node *n) {
         Value *el = b->out[first + x->nstate + j], *y = n->out[x->nstate + j];
         if (!y)
             continue;
+        if (scan && x->v8) {
+            const char *cnt = emit_sym(e, ir_numel(c, el));
+            emit_line(e, "memcpy(%s + (%s * %s + %s) * %s, %s, (size_t)%s * sizeof(%s));",
+                      emit_ptr(e, y), x->bt, emit_sym(e, x->trip), x->it, cnt, emit_ptr(e, el),
+                      cnt, dtype_ctype(el->dtype));
+            continue;
+        }
         if (scan) {
             const char *T = emit_sym(e, x->trip);
             const char *t = x->out_rev[j] ? arena_printf(c->arena, "(%s - 1 - %s)", T, x->it) : x->it;
@@ -508,6 +670,18 @@ void emit_end(Compiler *c, Emit *e, Node *n) {
     emit_carry(c, e, n, b->out + first, b->in + fin, x->nstate);
     emit_indent(e, -1);
     emit_line(e, "}");
+    if (x->v8) { /* each batch element's final states, then the batch loop's end */
+        for (int k = 0; k < x->nstate && k < n->nout; k++) {
+            if (!n->out[k])
+                continue;
+            const char *cnt = emit_sym(e, ir_numel(c, b->in[k]));
+            emit_line(e, "memcpy(%s + %s * %s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, n->out[k]),
+                      x->bt, cnt, emit_ptr(e, b->in[k]), cnt, dtype_ctype(b->in[k]->dtype));
+        }
+        emit_indent(e, -1);
+        emit_line(e, "}");
+        return;
+    }
     for (int k = 0; k < x->nstate && k < n->nout; k++)
         if (n->out[k])
             emit_value_copy(c, e, n->out[k], b->in[fin + k]);

@@ -172,3 +172,20 @@ case("scan_axes_sym",
                        scan_output_directions=[0, 1])],
      [vi("s0", ["N"]), vi("x", ["N", "T"]), vi("y", ["T", "N"])],
      [vi("s_n", None), vi("o1", None), vi("o2", None)], sets, opset=11)
+
+# If branches that give different shapes: x[:, :2] or x itself (C columns), then a Relu and a
+# ReduceSum over the columns after the If: the If's dim 1 is a data dim bounded by max(2, C)
+then_g = graph("then", [helper.make_node("Slice", ["x", "s0", "s2", "ax1"], ["y_t"])], [], [vi("y_t", None)],
+               [const("s0", [0], np.int64), const("s2", [2], np.int64), const("ax1", [1], np.int64)])
+else_g = graph("else", [helper.make_node("Neg", ["x"], ["y_e"])], [], [vi("y_e", None)])
+sets = []
+for n, c, cond in ((2, 5, True), (3, 4, False), (1, 1, True), (4, 1, False)):
+    x = f32(n, c)
+    y = np.maximum(x[:, :2], 0) if cond else np.maximum(-x, 0)
+    sets.append(([np.array(cond), x], [y, y.sum(1, keepdims=True)]))
+case("if_shapes_sym",
+     [helper.make_node("If", ["cond"], ["y0"], then_branch=then_g, else_branch=else_g),
+      helper.make_node("Relu", ["y0"], ["y"]),
+      helper.make_node("ReduceSum", ["y", "ax1o"], ["s"], keepdims=1)],
+     [vi("cond", [], B), vi("x", ["N", "C"])], [vi("y", None), vi("s", None)], sets,
+     [const("ax1o", [1], np.int64)])
