@@ -238,8 +238,13 @@ void emit_set_data_dim(Emit *e, Sym *dim, const char *value) {
     O2C_ASSERT(e->c, dim->dim > (e->nseg ? e->seg_dim[e->nseg - 1] : g->nin_dims - 1));
     const char *d = dimname_cb(dim->dim, e);
     emit_line(e, "%s = %s;", d, value);
-    emit_line(e, "if (%s > %s) /* its bound */", d, emit_sym(e, g->dims[dim->dim].bound));
-    emit_line(e, "    return %d;", O2C_RUN_EBOUND);
+    if (g->dims[dim->dim].exact) { /* a declared size (ir_data_declared): nothing else */
+        emit_line(e, "if (%s != %s) /* the declared size */", d, emit_sym(e, g->dims[dim->dim].bound));
+        emit_line(e, "    return %d;", O2C_RUN_EDATA);
+    } else {
+        emit_line(e, "if (%s > %s) /* its bound */", d, emit_sym(e, g->dims[dim->dim].bound));
+        emit_line(e, "    return %d;", O2C_RUN_EBOUND);
+    }
     /* the Syms that mention it (and earlier data dims) get their values here (end_function) */
     e->seg_pos = arena_grow(e->a, e->seg_pos, e->nseg, &e->seg_cap, 16, sizeof(int));
     e->seg_dim = arena_grow(e->a, e->seg_dim, e->nseg, &e->seg_dcap, 16, sizeof(int));
@@ -1075,12 +1080,17 @@ static void write_header(Compiler *c, Buf *h) {
                   "   order. workspace: %s_workspace_size(dims) bytes, aligned to 64; may be NULL when\n"
                   "   that size is 0. Returns 0, or a negative code. */\n",
                P);
+    bool exact = false; /* a data dim whose bound is a declared size (ir_data_declared) */
+    for (int i = g->nin_dims; i < g->ndims; i++)
+        exact |= g->dims[i].exact;
     if (g->ndims > g->nin_dims)
         buf_printf(h, "/* dims: %s_NUM_DIMS + %s_NUM_DATA_DIMS entries, the data dims' set to -1 by\n"
                       "   the caller; on success %s_run writes their values there, and\n"
                       "   %s_output_shape then gives the outputs' actual shapes (before the run,\n"
                       "   with -1 there, their bounds: the sizes to allocate).  -5: a data dim\n"
-                      "   passed its bound. */\n", U, U, P, P);
+                      "   passed its bound.%s */\n", U, U, P, P,
+                   exact ? "  -4: one the model declares differs from that\n"
+                           "   size." : "");
     buf_printf(h, "int %s_run(%sint64_t *dims, const void *const *inputs, void *const *outputs,\n"
                   "        void *workspace);\n",
                P, g->ndims > g->nin_dims ? "" : "const ");

@@ -74,6 +74,7 @@ void infer_graph(Compiler *c) {
         infer_require_inputs(c, n, op->in_min, op->in_max);
         c->cur = n;
         op->infer(c, n);
+        ir_data_declared(c, n); /* a pending data dim the model declares gets its bound */
         c->cur = NULL;
         bool all_known = n->nout > 0;
         for (int k = 0; k < n->nout; k++) {
@@ -100,6 +101,7 @@ void infer_graph(Compiler *c) {
             o2c_error(c, n, "operator '%s' is only supported when its result is known at compile "
                             "time", n->op_type);
     }
+    ir_data_unbounded(c);
     if (g->any_unified)
         for (int i = 0; i < g->nvalues; i++)
             if (g->values[i]->kind != VAL_INPUT && g->values[i]->rank >= 0)

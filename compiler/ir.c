@@ -284,6 +284,9 @@ int ir_add_dim(Compiler *c, const char *name) {
     d->fixed = d->max = -1;
     d->bound = NULL;
     d->producer = -1;
+    d->exact = false;
+    d->of = NULL;
+    d->axis = -1;
     *slot = (void *)(intptr_t)(g->ndims + 1);
     m->ndims_seen = ++g->ndims;
     return g->ndims - 1;
@@ -366,16 +369,66 @@ Sym *ir_data_dim(Compiler *c, Node *n, int output, int axis, Sym *bound) {
                 o2c_error(c, NULL, "--max %s: the value must be >= 0", o->max[k].name);
             dd->max = o->max[k].value;
         }
+    /* a bound in earlier data dims: theirs put in (sizes grow with their dims); one of them
+     * pending leaves this one pending too */
+    if (bound && ir_has_data_dim(c, bound)) {
+        for (int i = g->nin_dims; i < d && bound; i++)
+            if (!g->dims[i].bound && mentions_dim(bound, i))
+                bound = NULL;
+        if (bound)
+            bound = ir_data_bounded(c, bound);
+    }
     if (dd->max >= 0) {
         Sym *m = sym_const(c->sym, dd->max);
         bound = bound ? sym_min(c->sym, bound, m) : m;
     }
-    if (!bound)
-        o2c_error(c, n, "the size of axis %d of '%s' is decided by tensor data and has no bound "
-                        "onnx2c can derive: give one with --max %s=N",
-                  axis, n->out[output]->name, dd->name);
-    dd->bound = bound;
+    dd->bound = bound; /* NULL: pending (ir_data_declared, ir_data_unbounded) */
+    dd->of = n->out[output]->name;
+    dd->axis = axis;
     return sym_dim(c->sym, d);
+}
+
+void ir_data_declared(Compiler *c, Node *n) {
+    Graph *g = c->g;
+    for (int k = 0; k < n->nout; k++) {
+        Value *v = n->out[k];
+        if (!v || !v->has_decl || v->decl_rank != v->rank)
+            continue;
+        for (int a = 0; a < v->rank; a++) {
+            Sym *s = v->shape[a], *want = v->decl_shape[a];
+            if (!want || s->kind != SYM_DIM || s->dim < g->nin_dims)
+                continue;
+            Dim *dd = &g->dims[s->dim];
+            want = ir_unified(c, want);
+            if (!dd->bound) {
+                dd->bound = want;
+                dd->exact = true;
+                g->nbounds = 0; /* ir_data_bounded's substitution is stale */
+            } else if (dd->exact) {
+                int64_t x, y;
+                if (sym_get_const(dd->bound, &x) && sym_get_const(want, &y) && x != y)
+                    o2c_error(c, n, "output '%s' is declared with dimension %d = %lld, but that "
+                                    "size was declared %lld before", v->name, a, (long long)y,
+                              (long long)x);
+                ir_constrain(c, n, CK_EQ, dd->bound, want,
+                             "declared dimension %d of '%s' must match the size declared before",
+                             a, v->name);
+            }
+        }
+    }
+}
+
+void ir_data_unbounded(Compiler *c) {
+    Graph *g = c->g;
+    for (int i = g->nin_dims; i < g->ndims; i++) {
+        Dim *dd = &g->dims[i];
+        if (!dd->bound)
+            o2c_error(c, g->nodes[dd->producer],
+                      "the size of axis %d of '%s' is decided by tensor data and has no bound "
+                      "onnx2c can derive (no --max, no declared shape of a value it reaches): "
+                      "give one with --max %s=N",
+                      dd->axis, dd->of, dd->name);
+    }
 }
 
 /* An equality between dims (or a dim and an expression) holds at run time once NAME_check has

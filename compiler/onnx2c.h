@@ -398,9 +398,13 @@ typedef struct Dim {
     int64_t max;       /* --max value, or -1 */
     /* a data dim (CONTRACT §2b: a size decided by tensor data, after every input dim): its
      * upper bound, an expression of the input dims, and the node that computes it; NULL and
-     * -1 for an input dim */
+     * -1 for an input dim.  While inferring, a data dim's bound may be NULL: pending, until a
+     * declared shape gives it (ir_data_declared; exact) or inference ends (ir_data_unbounded) */
     Sym *bound;
     int producer;
+    bool exact;       /* the bound is a declared size: the value must equal it (-4 otherwise) */
+    const char *of;   /* the value whose axis `axis` it sizes (the error when no bound came) */
+    int axis;
 } Dim;
 
 /* What a Constraint requires of its two Syms a and b: NAME_check tests it at run time. */
@@ -467,10 +471,19 @@ bool ir_same_shape(const Value *a, const Value *b);
 int ir_add_dim(Compiler *c, const char *name);        /* find or add; returns its index */
 int ir_find_dim(Compiler *c, const char *name);       /* its index, or -1 */
 /* A data dim (CONTRACT §2b) computed by node n: named "OP_OUTPUT_AXIS" (NonZero's output y,
- * axis 1: nonzero_y_1), bounded by bound (an expression of the input dims) and by a --max on
- * its name; an error naming the node and suggesting --max when there is neither.  Returns the
- * dim as a Sym. */
+ * axis 1: nonzero_y_1), bounded by bound (an expression of the input dims, or of earlier data
+ * dims: their bounds are put in) and by a --max on its name.  With neither (bound NULL, or one
+ * that mentions a pending data dim) it is pending: a declared shape met later may bound it
+ * (ir_data_declared), else ir_data_unbounded refuses the model.  Returns the dim as a Sym. */
 Sym *ir_data_dim(Compiler *c, Node *n, int output, int axis, Sym *bound);
+/* After node n's rule: an axis of an output of n that is a pending data dim and that the model
+ * declares (graph output or value_info: a constant or an expression of the input dims) takes
+ * that size as its bound, exact: NAME_run returns -4 where the value differs.  A data dim
+ * already exact and declared again must be equal to that too (a constraint). */
+void ir_data_declared(Compiler *c, Node *n);
+/* At the end of inference: the first data dim still pending is an error naming its node and
+ * axis and suggesting --max. */
+void ir_data_unbounded(Compiler *c);
 /* True when e mentions a data dim. */
 bool ir_has_data_dim(const Compiler *c, const Sym *e);
 /* e with every data dim replaced by its bound: what the plan sizes buffers by (sizes grow with
@@ -695,7 +708,8 @@ void emit_par_for(Emit *e, const char *cond, const char *head, const char *stmt)
 /* C expression (int64_t) for a Sym; valid inside the current function. */
 const char *emit_sym(Emit *e, Sym *s);
 /* In NAME_run, at the node that computes data dim `dim` (ir_data_dim): sets its local to the
- * C expression `value` and returns O2C_RUN_EBOUND when that passes the dim's bound.  The
+ * C expression `value` and returns O2C_RUN_EBOUND when that passes the dim's bound
+ * (O2C_RUN_EDATA when it differs from an exact bound: a declared size).  The
  * node may use the dim's local (emit_sym(dim)) after this; expressions of it only in later
  * nodes. */
 void emit_set_data_dim(Emit *e, Sym *dim, const char *value);

@@ -739,11 +739,13 @@ void infer_range(Compiler *c, Node *n) {
         all_data &= v[i]->data != NULL;
     }
     if (runtime) {
-        /* operands read at run time: the declared length, checked by emit_range */
-        for (int i = 0; i < 3; i++)
-            if ((dtype_is_int(t) ? !ir_known_ints(c, v[i]) : !v[i]->data && !v[i]->kv) &&
-                !infer_declared_shape(c, n, y, t))
-                infer_not_known(c, n, v[i], names[i], true);
+        /* operands read at run time: the declared length, checked by emit_range; without
+         * one a data dim (bounded by --max, or by a declared shape it reaches: else pending,
+         * an error at the end of inference), computed by emit_range */
+        if (!infer_declared_shape(c, n, y, t)) {
+            Sym *len = ir_data_dim(c, n, 0, 0, NULL);
+            ir_set_shape(c, y, t, 1, &len);
+        }
         if (y->rank != 1)
             o2c_error(c, n, "output '%s' is declared with rank %d, not 1", y->name, y->rank);
         n->priv = NULL;
@@ -820,8 +822,12 @@ void emit_range(Compiler *c, Emit *e, Node *n) {
     const char *ct = dtype_ctype(y->dtype);
     int64_t v;
     if (!prm) {
-        /* runtime operands: the length must be the declared one */
-        const char *yp = emit_ptr(e, y), *len = emit_sym(e, y->shape[0]);
+        /* runtime operands: the length must be the declared one, or it is a data dim (a
+         * delta of 0 or NaN operands: a length past every bound) */
+        Sym *ls = y->shape[0];
+        bool data = ls->kind == SYM_DIM && ls->dim >= c->g->nin_dims &&
+                    c->g->dims[ls->dim].producer == n->index;
+        const char *yp = emit_ptr(e, y), *len = emit_sym(e, ls);
         emit_line(e, "const %s st = %s[0], li = %s[0], de = %s[0];", ct, emit_ptr(e, n->in[0]),
                   emit_ptr(e, n->in[1]), emit_ptr(e, n->in[2]));
         if (dtype_is_int(y->dtype)) {
@@ -831,9 +837,15 @@ void emit_range(Compiler *c, Emit *e, Node *n) {
             emit_line(e, "const uint64_t num = up ? (uint64_t)li - (uint64_t)st : (uint64_t)st - "
                          "(uint64_t)li;");
             emit_line(e, "const uint64_t den = up ? (uint64_t)de : (uint64_t)0 - (uint64_t)de;");
-            emit_line(e, "if (de == 0 || ((up ? li > st : st > li) ? (num - 1) / den + 1 : 0) != "
-                         "(uint64_t)%s)", len);
-            emit_line(e, "    return %d;", O2C_RUN_EDATA);
+            if (data) {
+                emit_line(e, "const uint64_t cnt = de == 0 ? UINT64_MAX : (up ? li > st : st > li) "
+                             "? (num - 1) / den + 1 : 0;");
+                emit_set_data_dim(e, ls, "cnt > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)cnt");
+            } else {
+                emit_line(e, "if (de == 0 || ((up ? li > st : st > li) ? (num - 1) / den + 1 : 0) "
+                             "!= (uint64_t)%s)", len);
+                emit_line(e, "    return %d;", O2C_RUN_EDATA);
+            }
             emit_line(e, "for (int64_t i = 0; i < %s; i++) {", len);
             emit_line(e, "    const uint64_t u = (uint64_t)st + (uint64_t)i * (uint64_t)de;");
             emit_line(e, "    %s[i] = (%s)(u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)~u - 1);",
@@ -841,8 +853,14 @@ void emit_range(Compiler *c, Emit *e, Node *n) {
             emit_line(e, "}");
         } else {
             emit_line(e, "const double nf = ceil(((double)li - (double)st) / (double)de);");
-            emit_line(e, "if (!(de != 0 && isfinite(nf) && (nf > 0 ? nf : 0) == (double)%s))", len);
-            emit_line(e, "    return %d;", O2C_RUN_EDATA);
+            if (data)
+                emit_set_data_dim(e, ls, "de == 0 || isnan(nf) || nf >= 9223372036854775807.0 "
+                                         "? INT64_MAX : nf > 0 ? (int64_t)nf : 0");
+            else {
+                emit_line(e, "if (!(de != 0 && isfinite(nf) && (nf > 0 ? nf : 0) == (double)%s))",
+                          len);
+                emit_line(e, "    return %d;", O2C_RUN_EDATA);
+            }
             emit_line(e, "for (int64_t i = 0; i < %s; i++)", len);
             emit_line(e, "    %s[i] = st + (%s)i * de;", yp, ct);
         }

@@ -15,15 +15,6 @@
 
 typedef int (*run_data_fn)(int64_t *dims, const void *const *ins, void *const *outs, void *ws);
 
-/* model_run of a model with data dims: dims is written */
-static int run_data(TuModel *m, int64_t *dims, const void *const *ins, void *const *outs) {
-    size_t wsz = m->wsize(dims);
-    void *ws = wsz ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
-    int rc = ((run_data_fn)(void *)m->run)(dims, ins, outs, ws);
-    free(ws);
-    return rc;
-}
-
 Test(select, header_counts_input_and_data_dims) {
     Output o;
     tu_compile_ok(SELECT "nonzero_sym.onnx", &o);
@@ -57,7 +48,7 @@ Test(select, bound_before_value_after) {
         int64_t y[6] = {-9, -9, -9, -9, -9, -9};
         const void *ins[1] = {x};
         void *outs[1] = {y};
-        cr_assert_eq(run_data(&m, dims, ins, outs), 0);
+        cr_assert_eq(tu_run_data(&m, dims, ins, outs), 0);
         int64_t k = n == 6 ? 3 : 0;
         cr_assert_eq(dims[1], k, "the run writes the data dim: %lld", (long long)dims[1]);
         const int64_t want[2] = {1, k};
@@ -93,12 +84,12 @@ Test(select, max_bound_gives_minus_5) {
     int64_t y[3] = {-9, -9, -9};
     const void *ins[1] = {two};
     void *outs[1] = {y};
-    cr_assert_eq(run_data(&m, dims, ins, outs), 0);
+    cr_assert_eq(tu_run_data(&m, dims, ins, outs), 0);
     cr_assert_eq(dims[1], 2);
     dims[1] = -1;
     ins[0] = three;
     y[2] = -9;
-    cr_assert_eq(run_data(&m, dims, ins, outs), -5);
+    cr_assert_eq(tu_run_data(&m, dims, ins, outs), -5);
     cr_assert_eq(y[2], -9, "nothing written past the bound");
     typedef const char *(*strerror_fn)(int);
     strerror_fn se = (strerror_fn)jit_symbol(m.j, "model_strerror");
@@ -141,7 +132,7 @@ Test(select, data_dims_need_dims_array) {
     const void *ins[1] = {x};
     void *outs[1] = {y};
     cr_assert_eq(((run_data_fn)(void *)m.run)(NULL, ins, outs, NULL), -3);
-    cr_assert_eq(run_data(&m, dims, ins, outs), 0);
+    cr_assert_eq(tu_run_data(&m, dims, ins, outs), 0);
     cr_assert_eq(dims[0], 2);
     cr_assert(y[0] == 1 && y[1] == 3, "y = %lld %lld", (long long)y[0], (long long)y[1]);
     tu_close(&m);

@@ -415,3 +415,106 @@ Test(shape, dropout_training_input_read_later) {
     }
     cr_assert(dropped > 0, "some elements were dropped");
 }
+
+/* ---- Range of tensor data without a declared shape of its own: a data dim (CONTRACT §2b;
+ * tests/data/shape/make_range_data.py).  A declared shape it reaches bounds it exactly (-4
+ * where the data differ), else --max must. */
+
+/* range_decl_sym: y = Cast(Range(0, n, 1)) * 0.5 + 1 declared [N], z = x * 2: the data dim's
+ * bound is N, the size before the run; n above or below N is -4, before y is written. */
+Test(shape, range_data_dim_bounded_by_declared_output) {
+    TuModel m;
+    tu_open(&m, SHAPE "cases/range_decl_sym/model.onnx", NULL);
+    cr_assert_eq(m.o.ndims, 1);
+    cr_assert_eq(m.o.ndata_dims, 1);
+    cr_assert(strstr(m.o.h_src, "MODEL_DIM_N = 0, MODEL_DIM_RANGE_R_0 = 1 }"), "%s", m.o.h_src);
+    cr_assert(strstr(m.o.h_src, "-4: one the model declares"), "%s", m.o.h_src);
+    for (int64_t N = 3; N <= 5; N += 2) {
+        int64_t dims[2] = {N, -1}, wn[1] = {N};
+        tu_expect_shape(&m, dims, 0, 1, wn);
+        float x[5] = {1, 2, 3, 4, 5}, y[5], z[5];
+        const void *ins[2];
+        void *outs[2] = {y, z};
+        for (int64_t n = N - 1; n <= N + 1; n++) {
+            for (int i = 0; i < 5; i++)
+                y[i] = -9;
+            ins[0] = x;
+            ins[1] = &n;
+            dims[1] = -1;
+            int rc = tu_run_data(&m, dims, ins, outs);
+            if (n != N) {
+                cr_assert_eq(rc, -4, "N %lld, n %lld: %d", (long long)N, (long long)n, rc);
+                cr_assert_eq(y[0], -9, "y was written before the -4");
+                continue;
+            }
+            cr_assert_eq(rc, 0);
+            cr_assert_eq(dims[1], N, "the run writes the data dim: %lld", (long long)dims[1]);
+            tu_expect_shape(&m, dims, 0, 1, wn);
+            for (int64_t i = 0; i < N; i++)
+                cr_assert_eq(y[i], (float)i * 0.5f + 1, "y[%lld] = %g", (long long)i, y[i]);
+        }
+    }
+    tu_close(&m);
+}
+
+Test(shape, range_data_cases) {
+    static const char *const names[] = {"range_decl_sym", "range_value_info_sym"};
+    tu_run_cases(SHAPE "cases", names, 2, NULL);
+    tu_run_cases(SHAPE "cases", names, 2, "--strict --memory-first");
+}
+
+/* range_max: y = Range(start, limit, delta) * 2 declares nothing; --max range_r_0=8 bounds the
+ * data dim: the size before the run, -5 (nothing written) for a longer one, a delta of 0 or a
+ * length past int64. */
+Test(shape, range_data_dim_max) {
+    Options opt = {0};
+    DimSetting max = {.value = 8};
+    snprintf(max.name, sizeof max.name, "range_r_0");
+    opt.nmax = 1;
+    opt.max = &max;
+    TuModel m;
+    tu_open_opts(&m, SHAPE "range_max.onnx", &opt, NULL);
+    cr_assert_eq(m.o.ndims, 0);
+    cr_assert_eq(m.o.ndata_dims, 1);
+    int64_t dims[1] = {-1}, w8[1] = {8};
+    tu_expect_shape(&m, dims, 0, 1, w8);
+    static const struct {
+        int64_t st, li, de;
+        int rc;
+        int64_t len;
+    } c[] = {
+        {0, 5, 1, 0, 5},          {5, 0, -2, 0, 3},       {0, 8, 1, 0, 8},
+        {3, 3, 1, 0, 0},          {0, 9, 1, -5, 0},       {0, 4, 0, -5, 0},
+        {INT64_MIN, INT64_MAX, 1, -5, 0}, {INT64_MAX, INT64_MIN, INT64_MIN, 0, 2},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        int64_t y[9];
+        for (int i = 0; i < 9; i++)
+            y[i] = -9;
+        const void *ins[3] = {&c[k].st, &c[k].li, &c[k].de};
+        void *outs[1] = {y};
+        dims[0] = -1;
+        int rc = tu_run_data(&m, dims, ins, outs);
+        cr_assert_eq(rc, c[k].rc, "case %zu: %d, want %d", k, rc, c[k].rc);
+        cr_assert_eq(y[c[k].len], -9, "case %zu: written past the length", k);
+        if (rc)
+            continue;
+        cr_assert_eq(dims[0], c[k].len, "case %zu: length %lld", k, (long long)dims[0]);
+        for (int64_t i = 0; i < c[k].len; i++) /* modulo 2^64, as the kernel */
+            cr_assert_eq(y[i], (int64_t)(((uint64_t)c[k].st + (uint64_t)i * (uint64_t)c[k].de) * 2u),
+                         "case %zu: y[%lld] = %lld", k, (long long)i, (long long)y[i]);
+    }
+    tu_close(&m);
+}
+
+Test(shape_errors, range_data_dim_without_bound) {
+    static const char *const parts[] = {"node 'range' (Range)", "axis 0 of 'r'",
+                                        "no declared shape", "--max range_r_0=N", NULL};
+    tu_expect_error_parts(SHAPE "range_max.onnx", O2C_EMODEL, parts);
+}
+
+Test(shape_errors, range_data_dim_declared_twice) {
+    static const char *const parts[] = {"node 'add' (Add)", "'y2' is declared with dimension 0 = 5",
+                                        "declared 4 before", NULL};
+    tu_expect_error_parts(SHAPE "bad_range_two_decls.onnx", O2C_EMODEL, parts);
+}

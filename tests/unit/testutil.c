@@ -82,6 +82,16 @@ int tu_run(TuModel *m, const int64_t *dims, const void *const *ins, void *const 
     return rc;
 }
 
+int tu_run_data(TuModel *m, int64_t *dims, const void *const *ins, void *const *outs) {
+    typedef int (*run_data_fn)(int64_t *, const void *const *, void *const *, void *);
+    size_t wsz = m->wsize(dims);
+    void *ws = wsz ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
+    cr_assert(!wsz || ws, "%s: no memory for a workspace of %zu bytes", m->path, wsz);
+    int rc = ((run_data_fn)(void *)m->run)(dims, ins, outs, ws);
+    free(ws);
+    return rc;
+}
+
 void tu_expect_shape(TuModel *m, const int64_t *dims, int out, int rank, const int64_t *want) {
     int64_t got[8];
     int r = m->oshape(dims, out, got);

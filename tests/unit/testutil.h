@@ -7,7 +7,7 @@
  *   compiling      tu_compile, tu_compile_ok          onnx2c_compile with the prefix "model"
  *   errors         tu_expect_error(_parts)            status + fragment(s) + one line
  *   JIT            tu_open / tu_close (TuModel)       compile + libtcc or CC + the 4 symbols
- *   running        tu_run, tu_expect_shape            workspace allocation, NAME_output_shape
+ *   running        tu_run(_data), tu_expect_shape     workspace allocation, NAME_output_shape
  *   data           tu_load_tensor, tu_load_set        .pb files, test_data_set_K/PREFIX_I.pb
  *                  tu_run_data_sets                   every data set of a case folder
  *                  tu_random_floats, tu_expect_close
@@ -70,6 +70,10 @@ void tu_close(TuModel *m);
 /* model_run with a 64-byte aligned workspace of model_workspace_size(dims) bytes (NULL when 0);
  * returns model_run's result. */
 int tu_run(TuModel *m, const int64_t *dims, const void *const *ins, void *const *outs);
+
+/* tu_run for a model with data dims (CONTRACT.md §2b): model_run takes writable dims and, on
+ * success, writes the data dims' entries. */
+int tu_run_data(TuModel *m, int64_t *dims, const void *const *ins, void *const *outs);
 
 /* model_output_shape(dims, out) is `rank` (0: a scalar, want may be NULL) and `want`. */
 void tu_expect_shape(TuModel *m, const int64_t *dims, int out, int rank, const int64_t *want);
