@@ -942,7 +942,8 @@ static void end_function(Emit *e, Buf *out, const char *signature, const char *g
         buf_init_in(&seg[k], e->a);
     for (int i = 0; i < e->nsyms; i++) {
         Buf *to = &syms;
-        int dd = ir_last_data_dim(e->c, e->syms[i]);
+        /* (outside NAME_run a data dim's local is its entry or its bound, from the start) */
+        int dd = e->in_run ? ir_last_data_dim(e->c, e->syms[i]) : -1;
         if (dd >= 0) {
             int k = 0;
             while (seg && k < e->nseg && e->seg_dim[k] != dd)

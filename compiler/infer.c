@@ -65,7 +65,7 @@ void infer_graph(Compiler *c) {
             Value *v = n->in[k];
             if (v && g->any_unified && v->kind != VAL_INPUT)
                 apply_unified(c, v);
-            if (v && v->rank < 0)
+            if (v && v->rank < 0 && !v->seq) /* (an empty sequence's elements are unknown) */
                 o2c_error(c, n, "input '%s' has an unknown shape", v->name);
             if (v && (v->dtype == DT_STRING || dtype_size(v->dtype) == 0))
                 o2c_error(c, n, "input '%s' has type %s, which is not supported", v->name,
@@ -81,7 +81,11 @@ void infer_graph(Compiler *c) {
             Value *v = n->out[k];
             if (!v)
                 continue;
-            if (v->rank < 0 || v->dtype == DT_UNDEFINED) {
+            if (v->seq && v->is_output)
+                o2c_error(c, n, "graph output '%s' is a sequence: only tensors cross the generated "
+                          "API (CONTRACT.md); a ConcatFromSequence before the output gives one",
+                          v->name);
+            if ((v->rank < 0 && !v->seq) || v->dtype == DT_UNDEFINED) {
                 /* an optional output the rule chose not to produce */
                 if (k > 0 && v->nuses == 0 && !v->is_output)
                     continue;

@@ -336,6 +336,10 @@ struct Value {
     Value *within;           /* the Concat output this input was placed inside (its producer
                               * writes its block there; the Concat copies nothing of it), or NULL */
     bool param;              /* an initializer of the model (ir_set_const): --report's parameters */
+    /* A sequence (ops/sequence.c) of seq_len tensors of one shape E: stored as the tensor
+     * [seq_len, E...] (rank 1 + rank of E; -1 while E is unknown: SequenceEmpty). */
+    bool seq;
+    Sym *seq_len;
     const char *pp_if;       /* a constant only some targets use: its array and pointer are
                               * emitted under `#if pp_if` (a macro of the kernels) */
 };

@@ -496,6 +496,7 @@ typedef struct LdInput {
     int rank;
     int64_t *size;      /* dim_value, when param[i] is NULL */
     const char **param; /* dim name (dim_param or INPUT_AXIS), or NULL for a fixed size */
+    bool seq;           /* a subgraph's formal input of sequence type (its elements' dtype) */
 } LdInput;
 
 typedef struct LdNode {
@@ -793,9 +794,23 @@ static bool parse_decl(Ld *L, const Onnx__ValueInfoProto *vi, LdInput *d) {
 /* A subgraph's formal input: its name, and its declared type when it has one (rank -1: none). */
 static bool parse_formal(Ld *L, const Onnx__ValueInfoProto *vi, LdInput *in) {
     const Onnx__TypeProto *tp = vi->type;
+    if (tp && tp->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE) {
+        /* a sequence of tensors (a Loop's carried list): its elements' type when given */
+        const Onnx__TypeProto *et = tp->sequence_type ? tp->sequence_type->elem_type : NULL;
+        if (et && et->value_case != ONNX__TYPE_PROTO__VALUE__NOT_SET &&
+            et->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
+            return fail(L, O2C_EMODEL, "subgraph input '%s' is a sequence of non-tensors",
+                        in->name);
+        in->seq = true;
+        in->rank = -1;
+        in->dtype = et && et->tensor_type && et->tensor_type->has_elem_type &&
+                            et->tensor_type->elem_type > 0 && et->tensor_type->elem_type <= DT_BFLOAT16
+                        ? (DType)et->tensor_type->elem_type : DT_UNDEFINED;
+        return true;
+    }
     if (tp && tp->value_case != ONNX__TYPE_PROTO__VALUE__NOT_SET &&
         tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
-        return fail(L, O2C_EMODEL, "subgraph input '%s' is not a tensor (sequences, maps and "
+        return fail(L, O2C_EMODEL, "subgraph input '%s' is not a tensor or a sequence (maps and "
                     "optionals are not supported)", in->name);
     if (tp && tp->tensor_type && tp->tensor_type->has_elem_type &&
         tp->tensor_type->elem_type == DT_STRING)
@@ -1017,8 +1032,10 @@ static void build_regions(Compiler *c, Node *n) {
             ir_set_const(c, region_def(c, M->inits[i].name, r), &M->inits[i]);
         rg->nin = M->ninputs;
         rg->in = arena_alloc(c->arena, sizeof(Value *) * (size_t)(M->ninputs + 1));
-        for (int i = 0; i < M->ninputs; i++)
+        for (int i = 0; i < M->ninputs; i++) {
             rg->in[i] = region_def(c, M->inputs[i].name, r);
+            rg->in[i]->seq = M->inputs[i].seq;
+        }
         rg->nnodes = M->nnodes;
         rg->nodes = build_nodes(c, M, r);
         rg->nout = M->noutputs;

@@ -50,6 +50,10 @@ typedef struct Ctl {
     Sym *batch;
     const char *bt, *len;
     Node *end;        /* Loop, Scan: its o2c_End */
+    /* Loop: per carried value that is a sequence (ops/sequence.c), its length in the body (a
+     * data dim set at each iteration's start), the C local of its length, its length after */
+    Sym **slen, **sfinal;
+    const char **slen_var;
 } Ctl;
 
 static void infer_else(Compiler *c, Node *n);
@@ -215,13 +219,37 @@ void infer_loop(Compiler *c, Node *n) {
                   2 + nstate, 1 + nstate);
     Ctl *x = ctl_of(c, n);
     x->nstate = nstate;
+    x->slen = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(nstate + 1));
+    x->sfinal = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(nstate + 1));
+    x->slen_var = arena_alloc(c->arena, sizeof(char *) * (size_t)(nstate + 1));
     ir_set_shape(c, b->in[0], DT_INT64, 0, NULL);
     ir_set_shape(c, b->in[1], DT_BOOL, 0, NULL);
     for (int k = 0; k < nstate; k++) {
-        Value *v = node_in(n, 2 + k);
+        Value *v = node_in(n, 2 + k), *f = b->in[2 + k];
         if (!v)
             o2c_error(c, n, "loop-carried value %d has no initial value", k);
-        same_type(c, b->in[2 + k], v);
+        if (!v->seq) {
+            if (f->seq)
+                o2c_error(c, n, "loop-carried value '%s' is a sequence, its initial value '%s' a "
+                          "tensor", f->name, v->name);
+            same_type(c, f, v);
+            continue;
+        }
+        /* a sequence: its length may grow from one iteration to the next, a data dim of the
+         * loop bounded at o2c_End (its growth per iteration times the trip count's bound) */
+        Sym *len = ir_data_dim(c, n, 2 + k, 0, NULL);
+        x->slen[k] = len;
+        if (v->rank >= 1) {
+            Sym **sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)v->rank);
+            memcpy(sh, v->shape, sizeof(Sym *) * (size_t)v->rank);
+            sh[0] = len;
+            ir_set_shape(c, f, v->dtype, v->rank, sh);
+        } else {
+            f->dtype = v->dtype;
+            f->rank = -1;
+        }
+        f->seq = true;
+        f->seq_len = len;
     }
 }
 
@@ -316,6 +344,53 @@ void infer_scan(Compiler *c, Node *n) {
     }
 }
 
+/* The trip count's bound when it is known: M's value (0 when negative), else NULL. */
+static Sym *trip_bound(Compiler *c, Node *p) {
+    Value *m = node_in(p, 0);
+    Sym **mk = m ? ir_known_ints(c, m) : NULL;
+    return mk ? sym_max(c->sym, mk[0], sym_const(c->sym, 0)) : NULL;
+}
+
+/* o2c_End of a Loop, carried value k a sequence: the body's must grow by a constant number of
+ * elements (0 or more) of the same shape; the length's bound is the initial length's plus
+ * that many per iteration the trip count allows (or a --max on the length's name). */
+static void infer_carried_seq(Compiler *c, Node *n, Node *p, Ctl *x, int k) {
+    Region *b = p->sub[0];
+    Value *so = b->out[1 + k], *si = b->in[2 + k], *init = p->in[2 + k];
+    Sym *len = x->slen[k];
+    if (!so->seq)
+        o2c_error(c, p, "loop-carried value '%s' is a sequence but the body gives the tensor '%s'",
+                  si->name, so->name);
+    if (so->rank < 1 && si->rank < 1)
+        o2c_error(c, p, "loop-carried sequence '%s' stays empty: its elements' shape is unknown",
+                  si->name);
+    if (si->rank < 1) { /* an empty sequence at first: the body's inserts give the shape */
+        Sym **sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)so->rank);
+        memcpy(sh, so->shape, sizeof(Sym *) * (size_t)so->rank);
+        sh[0] = len;
+        ir_set_shape(c, si, so->dtype, so->rank, sh);
+    } else if (so->rank != si->rank || so->dtype != si->dtype)
+        o2c_error(c, p, "loop-carried sequence '%s': the body gives elements of another type or "
+                  "rank", si->name);
+    else
+        for (int d = 1; d < si->rank; d++)
+            ir_constrain(c, n, CK_EQ, so->shape[d], si->shape[d],
+                         "loop-carried sequence '%s': its elements' dimension %d changes", si->name,
+                         d - 1);
+    int64_t inc;
+    if (!sym_get_const(sym_sub(c->sym, so->seq_len, len), &inc) || inc < 0)
+        o2c_error(c, p, "loop-carried sequence '%s' must grow by a constant number of elements "
+                  "per iteration", si->name);
+    Sym *tb = trip_bound(c, p);
+    Dim *dd = &c->g->dims[len->dim];
+    if (tb) {
+        Sym *bound = sym_add(c->sym, ir_data_bounded(c, init->seq_len),
+                             sym_mul(c->sym, sym_const(c->sym, inc), tb));
+        dd->bound = dd->bound ? sym_min(c->sym, dd->bound, bound) : bound;
+        c->g->nbounds = 0; /* ir_data_bounded's substitution is stale */
+    }
+}
+
 /* o2c_End of a Loop or Scan: the carried values keep their shapes; the outputs. */
 static void infer_end_loop(Compiler *c, Node *n, Node *p, bool scan) {
     Region *b = p->sub[0];
@@ -325,8 +400,11 @@ static void infer_end_loop(Compiler *c, Node *n, Node *p, bool scan) {
         o2c_error(c, p, "the body's condition output '%s' must be one bool element",
                   b->out[0]->name);
     for (int k = 0; k < x->nstate; k++)
-        require_same(c, p, n, b->out[first + k], b->in[(scan ? 0 : 2) + k],
-                     scan ? "a state" : "a loop-carried value");
+        if (scan || !x->slen[k])
+            require_same(c, p, n, b->out[first + k], b->in[(scan ? 0 : 2) + k],
+                         scan ? "a state" : "a loop-carried value");
+        else
+            infer_carried_seq(c, n, p, x, k);
     int nscan = b->nout - first - x->nstate;
     if (n->nout > x->nstate + nscan)
         o2c_error(c, p, "%d outputs, but the body gives %d states and %d scan outputs", n->nout,
@@ -336,6 +414,15 @@ static void infer_end_loop(Compiler *c, Node *n, Node *p, bool scan) {
         Value *st = b->in[(scan ? 0 : 2) + k];
         if (!n->out[k])
             continue;
+        if (!x->v8 && x->slen && x->slen[k]) { /* a sequence: its length after the loop */
+            Sym **sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)st->rank);
+            memcpy(sh, st->shape, sizeof(Sym *) * (size_t)st->rank);
+            sh[0] = x->sfinal[k] = ir_data_dim(c, n, k, 0, c->g->dims[x->slen[k]->dim].bound);
+            ir_set_shape(c, n->out[k], st->dtype, st->rank, sh);
+            n->out[k]->seq = true;
+            n->out[k]->seq_len = sh[0];
+            continue;
+        }
         if (!x->v8) {
             same_type(c, n->out[k], st);
             continue;
@@ -388,7 +475,7 @@ static void infer_end_loop(Compiler *c, Node *n, Node *p, bool scan) {
             sh[b0 + d] = d == a ? x->trip : e->shape[k++];
         ir_set_shape(c, y, e->dtype, e->rank + 1 + b0, sh);
     }
-    carry_scratch(c, n, b->in + (scan ? 0 : 2), x->nstate);
+    carry_scratch(c, n, b->out + first, x->nstate);
 }
 
 /* o2c_End of an If: the else branch's outputs against the then branch's, which o2c_Else gave
@@ -486,7 +573,7 @@ static void emit_carry(Compiler *c, Emit *e, Node *n, Value *const *from, Value 
     for (int pass = 0; pass < 2; pass++) {
         Sym *at = sym_const(c->sym, 0);
         for (int k = 0; k < count; k++) {
-            Sym *bytes = sym_mul(c->sym, ir_numel(c, to[k]),
+            Sym *bytes = sym_mul(c->sym, ir_numel(c, from[k]),
                                  sym_const(c->sym, (int64_t)dtype_size(to[k]->dtype)));
             const char *tmp = arena_printf(c->arena, "(ws + %s + %s)", emit_sym(e, n->scratch_offset),
                                            emit_sym(e, at));
@@ -502,7 +589,8 @@ static void emit_carry(Compiler *c, Emit *e, Node *n, Value *const *from, Value 
     }
 }
 
-/* Scratch for emit_carry: the carried values' bytes, when there are two or more. */
+/* Scratch for emit_carry: the bytes of the body's carried outputs, when there are two or
+ * more. */
 static void carry_scratch(Compiler *c, Node *n, Value *const *to, int count) {
     if (count < 2)
         return;
@@ -541,8 +629,16 @@ void emit_loop(Compiler *c, Emit *e, Node *n) {
     x->cnd = emit_tmp(e, "cnd");
     emit_line(e, "int64_t %s = 0;", x->it);
     emit_line(e, "int %s = %s;", x->cnd, cond ? arena_printf(c->arena, "%s[0] != 0", emit_ptr(e, cond)) : "1");
-    for (int k = 0; k < x->nstate; k++)
-        emit_value_copy(c, e, b->in[2 + k], n->in[2 + k]);
+    for (int k = 0; k < x->nstate; k++) {
+        Value *v = n->in[2 + k];
+        if (x->slen[k]) { /* a sequence: its length, then its elements (none when empty) */
+            x->slen_var[k] = emit_tmp(e, "slen");
+            emit_line(e, "int64_t %s = %s;", x->slen_var[k], emit_sym(e, v->seq_len));
+            if (v->rank < 1)
+                continue;
+        }
+        emit_value_copy(c, e, b->in[2 + k], v);
+    }
     emit_line(e, "for (;; %s++) {", x->it);
     emit_indent(e, 1);
     emit_line(e, "if (!%s%s)", x->cnd,
@@ -552,6 +648,9 @@ void emit_loop(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "%s[0] = %s;", emit_ptr(e, b->in[0]), x->it);
     if (b->in[1]->nuses)
         emit_line(e, "%s[0] = (%s)%s;", emit_ptr(e, b->in[1]), dtype_ctype(DT_BOOL), x->cnd);
+    for (int k = 0; k < x->nstate; k++)
+        if (x->slen[k])
+            emit_set_data_dim(e, x->slen[k], x->slen_var[k]);
 }
 
 /* Scan before opset 9: the batch loop around the scan, each batch element's states and its
@@ -667,7 +766,17 @@ void emit_end(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "memcpy(%s + %s * %s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, y), x->it,
                   emit_sym(e, en), emit_ptr(e, el), emit_sym(e, en), dtype_ctype(el->dtype));
     }
+    for (int k = 0; !scan && k < x->nstate; k++)
+        if (x->slen[k]) { /* the grown sequence must fit its buffer before it is copied there */
+            emit_line(e, "if (%s > %s)", emit_sym(e, b->out[first + k]->seq_len),
+                      emit_sym(e, c->g->dims[x->slen[k]->dim].bound));
+            emit_line(e, "    return %d; /* a carried sequence longer than its bound */",
+                      O2C_RUN_EBOUND);
+        }
     emit_carry(c, e, n, b->out + first, b->in + fin, x->nstate);
+    for (int k = 0; !scan && k < x->nstate; k++)
+        if (x->slen[k])
+            emit_line(e, "%s = %s;", x->slen_var[k], emit_sym(e, b->out[first + k]->seq_len));
     emit_indent(e, -1);
     emit_line(e, "}");
     if (x->v8) { /* each batch element's final states, then the batch loop's end */
@@ -682,9 +791,23 @@ void emit_end(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "}");
         return;
     }
-    for (int k = 0; k < x->nstate && k < n->nout; k++)
-        if (n->out[k])
+    for (int k = 0; k < x->nstate && k < n->nout; k++) {
+        if (!n->out[k])
+            continue;
+        if (scan || !x->slen[k]) {
             emit_value_copy(c, e, n->out[k], b->in[fin + k]);
+            continue;
+        }
+        /* a sequence: its length after the last iteration (the data dim of the body keeps
+         * that of the last iteration's start) */
+        Value *st = b->in[fin + k];
+        Sym *el = sym_const(c->sym, 1);
+        for (int d = 1; d < st->rank; d++)
+            el = sym_mul(c->sym, el, st->shape[d]);
+        emit_line(e, "memmove(%s, %s, (size_t)(%s * %s) * sizeof(%s));", emit_ptr(e, n->out[k]),
+                  emit_ptr(e, st), x->slen_var[k], emit_sym(e, el), dtype_ctype(st->dtype));
+        emit_set_data_dim(e, x->sfinal[k], x->slen_var[k]);
+    }
     if (x->trip_data)
         emit_set_data_dim(e, x->trip, x->it);
 }

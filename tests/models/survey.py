@@ -20,6 +20,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 import torchvision
+from typing import List
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from export_util import export, write_set  # noqa: E402
@@ -886,6 +887,33 @@ def _():
     return (torch.jit.script(ScriptRnnLoop()),
             [[torch.randn(2, 5, 4), s[0]], [torch.randn(3, 2, 4), s[2]], [torch.randn(1, 1, 4), s[1]]],
             ["x", "steps"], ["h", "tok", "score"], {"x": {0: "B", 1: "T"}}, 13)
+
+
+class ScriptGreedy(nn.Module):
+    """A scripted greedy decoder that collects its tokens in a Python list: a Loop of 6 steps
+    carrying the hidden state, the last token and the list (SequenceEmpty, SequenceInsert in the
+    body, ConcatFromSequence after: torch.stack(toks, 1))."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(7, 6)
+        self.cell = nn.Linear(12, 6)
+        self.out = nn.Linear(6, 7)
+
+    def forward(self, h):                      # h [B, 6]
+        tok = torch.zeros(h.shape[0], dtype=torch.long)
+        toks: List[torch.Tensor] = []
+        for _ in range(6):
+            h = torch.tanh(self.cell(torch.cat([self.emb(tok), h], 1)))
+            tok = torch.argmax(self.out(h), 1)
+            toks.append(tok)
+        return torch.stack(toks, 1), h
+
+
+@case("script_greedy")
+def _():
+    return (torch.jit.script(ScriptGreedy()), [[torch.randn(2, 6)], [torch.randn(3, 6)], [torch.randn(1, 6)]],
+            ["h"], ["toks", "hn"], {"h": {0: "B"}}, 13)
 
 
 # ---------------------------------------------------------------- driver

@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""Writes the cases of the sequence family (compiler/ops/sequence.c): sequences of tensors of
+one shape inside a graph, and a Loop that grows one.
+
+Run with Debian's python3-onnx (onnx 1.12) and python3-numpy; the outputs are committed:
+
+    /usr/bin/python3 tests/data/sequence/make_sequence.py
+
+cases/CASE/: one model with symbolic input dims and several data sets at different sizes, so
+one generated C file serves them all; references computed here with numpy as the ONNX spec
+describes each op.
+"""
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import gen_util  # noqa: E402
+from gen_util import const, vi  # noqa: E402
+
+CASES = os.path.join(HERE, "cases")
+I64 = TensorProto.INT64
+B = TensorProto.BOOL
+PROD = "onnx2c-make_sequence"
+rng = np.random.default_rng(2028)
+
+
+def case(name, nodes, inputs, outputs, sets, inits=(), opset=13):
+    m = gen_util.make_model(name, nodes, inputs, outputs, inits, opset, PROD)
+    gen_util.write_case(os.path.join(CASES, name), m, sets)
+
+
+# x's rows as a sequence (SplitToSequence, keepdims 0); its length; the last row (SequenceAt
+# -1); y inserted at the front, the element at 1 erased, the rest joined (ConcatFromSequence,
+# new_axis 0); a and b stacked on a new last axis; x split in parts of 2 rows, joined on axis 1
+sets = []
+for n, c in ((3, 4), (1, 2), (4, 3)):
+    x = rng.standard_normal((n, c)).astype(np.float32)
+    y = rng.standard_normal(c).astype(np.float32)
+    a = rng.standard_normal(c).astype(np.float32)
+    b = rng.standard_normal(c).astype(np.float32)
+    rows = [y] + [x[i] for i in range(n)]
+    del rows[1]
+    x2 = np.concatenate([x, x], 0)                       # [2n, c]
+    parts = [x2[2 * i:2 * i + 2] for i in range(n)]
+    sets.append(([x, y, a, b], [np.array(n, np.int64), x[-1], np.concatenate(rows, 0),
+                                np.stack([a, b], 1), np.concatenate(parts, 1)]))
+case("seq_ops_sym",
+     [helper.make_node("SplitToSequence", ["x"], ["s"], axis=0, keepdims=0),
+      helper.make_node("SequenceLength", ["s"], ["len"]),
+      helper.make_node("SequenceAt", ["s", "m1"], ["last"]),
+      helper.make_node("SequenceInsert", ["s", "y", "zero"], ["s2"]),
+      helper.make_node("SequenceErase", ["s2", "one"], ["s3"]),
+      helper.make_node("ConcatFromSequence", ["s3"], ["cat"], axis=0, new_axis=0),
+      helper.make_node("SequenceConstruct", ["a", "b"], ["ab"]),
+      helper.make_node("ConcatFromSequence", ["ab"], ["stack"], axis=-1, new_axis=1),
+      helper.make_node("Concat", ["x", "x"], ["x2"], axis=0),
+      helper.make_node("SplitToSequence", ["x2", "two"], ["p"], axis=0),
+      helper.make_node("ConcatFromSequence", ["p"], ["joined"], axis=1)],
+     [vi("x", ["N", "C"]), vi("y", ["C"]), vi("a", ["C"]), vi("b", ["C"])],
+     [vi("len", [], I64), vi("last", None), vi("cat", None), vi("stack", None), vi("joined", None)],
+     sets, [const("m1", -1, np.int64), const("zero", 0, np.int64), const("one", 1, np.int64),
+            const("two", 2, np.int64)])
+
+# A Loop that builds a list as torch.jit.script exports `out.append(...)`: SequenceEmpty
+# carried, SequenceInsert in the body (each row of x times the iteration number), then
+# ConcatFromSequence stacking on a new axis 1; M from the input's first dim bounds the length
+body = helper.make_graph(
+    [helper.make_node("Gather", ["x", "i"], ["row"], axis=0),
+     helper.make_node("Cast", ["i"], ["fi"], to=TensorProto.FLOAT),
+     helper.make_node("Mul", ["row", "fi"], ["r2"]),
+     helper.make_node("SequenceInsert", ["acc", "r2"], ["acc2"]),
+     helper.make_node("Identity", ["c"], ["c2"])],
+    "body", [vi("i", [], I64), vi("c", [], B),
+             helper.make_tensor_sequence_value_info("acc", TensorProto.FLOAT, None)],
+    [vi("c2", [], B), helper.make_tensor_sequence_value_info("acc2", TensorProto.FLOAT, None)])
+sets = []
+for n, c in ((3, 2), (1, 4), (5, 3)):
+    x = rng.standard_normal((n, c)).astype(np.float32)
+    out = np.stack([x[i] * np.float32(i) for i in range(n)], 1)
+    sets.append(([x], [out]))
+case("seq_loop_sym",
+     [helper.make_node("Shape", ["x"], ["sh"]),
+      helper.make_node("Gather", ["sh", "zero"], ["m"], axis=0),
+      helper.make_node("SequenceEmpty", [], ["s0"], dtype=TensorProto.FLOAT),
+      helper.make_node("Loop", ["m", "", "s0"], ["s"], body=body),
+      helper.make_node("ConcatFromSequence", ["s"], ["y"], axis=1, new_axis=1)],
+     [vi("x", ["N", "C"])], [vi("y", None)], sets, [const("zero", 0, np.int64)])
