@@ -5,8 +5,10 @@
  * whole arena is freed at once when a compile ends.  There is no per-object free.
  *
  * Beside the blocks the arena owns resizable chunks, one per text buffer of the compile (Buf
- * made by buf_init_in): they grow by realloc, so a buffer of the generated C costs no more than
- * a malloc'd one, and an error that unwinds mid-stage leaves nothing to free by hand.
+ * made by buf_init_in) and one per big block that leaves before the compile ends (arena_block:
+ * the model file's bytes, a packed weight while it is written out): they grow by realloc, so a
+ * buffer of the generated C costs no more than a malloc'd one, and an error that unwinds
+ * mid-stage leaves nothing to free by hand.
  *
  * Out of memory is an error like any other during a compile: onnx2c_compile installs a handler
  * for its thread that longjmps to the driver ("FILE: out of memory", exit status 1).  Outside
@@ -210,6 +212,14 @@ static void chunk_free(Arena *a, void *p) {
     chunk_unlink(a, ch);
     free(ch);
 }
+
+void *arena_block(Arena *a, void *p, size_t n) {
+    if (n > SIZE_MAX / 2)
+        arena_oom();
+    return chunk_resize(a, p, n ? n : 1);
+}
+
+void arena_block_free(Arena *a, void *p) { chunk_free(a, p); }
 
 /* Hands the first len bytes of the chunk at p to the caller as a malloc'd block. */
 static char *chunk_release(Arena *a, void *p, size_t len) {

@@ -187,6 +187,17 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
         if ((unsigned char)*p < 32 || (unsigned char)*p > 126 || strchr("\"'\\", *p) ||
             (p[0] == '/' && p[1] == '*') || (p[0] == '*' && p[1] == '/') || (p[0] == '?' && p[1] == '?'))
             usage_error(c, "the output's file name cannot be written into #include \"...\"");
+    if (c->opt->weights_blob) { /* FILE.S names it in a string, OUT.h in comments */
+        const char *wn = c->opt->weights_name ? basename_of(c->opt->weights_name) : "weights.bin";
+        bool bad = !*wn;
+        for (const char *p = wn; *p; p++)
+            bad |= (unsigned char)*p < 32 || (unsigned char)*p > 126 || strchr("\"'\\", *p) ||
+                   (p[0] == '/' && p[1] == '*') || (p[0] == '*' && p[1] == '/') ||
+                   (p[0] == '?' && p[1] == '?');
+        if (bad)
+            usage_error(c, "the weights file's name must be printable ASCII without quotes, "
+                           "backslashes, '/*', '*/' or '\?\?'");
+    }
     ir_cident(c, "", "dims"); /* reserve the generated API's own names */
     load_model(c, path);
     if (c->opt->force_dynamic)
@@ -203,13 +214,20 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     plan_graph(c);
     Buf *h = buf_new(c->arena);
     Buf *src = buf_new(c->arena);
-    emit_graph(c, h, src);
+    Buf *blob = buf_new(c->arena);
+    Buf *asm_src = buf_new(c->arena);
+    uint64_t blob_size = emit_graph(c, h, src, blob, asm_src);
     if (c->opt->report) {
         plan_report(c, c->opt->report_out ? c->opt->report_out : stdout);
         lower_report(c, c->opt->report_out ? c->opt->report_out : stdout);
     }
     out->h_src = buf_steal(h);
-    out->c_src = buf_steal(src);
+    out->c_src = c->opt->c_file ? NULL : buf_steal(src);
+    if (c->opt->weights_blob) {
+        out->weights_size = (size_t)blob_size;
+        out->weights = c->opt->weights_file ? NULL : (unsigned char *)buf_steal(blob);
+        out->s_src = buf_steal(asm_src);
+    }
     out->name = xcalloc(c, strlen(c->prefix) + 1, 1);
     memcpy(out->name, c->prefix, strlen(c->prefix));
     out->ndims = c->g->nin_dims;
@@ -243,6 +261,8 @@ done:
 
 void onnx2c_output_free(Output *out) {
     free(out->c_src);
+    free(out->weights);
+    free(out->s_src);
     free(out->h_src);
     free(out->name);
     free(out->bind);

@@ -1,8 +1,10 @@
-/* emit.c — writes OUT.h and OUT.c.
+/* emit.c — writes OUT.h and OUT.c (with --weights also the weights blob and FILE.S).
  *
  * Layout of OUT.c (CONTRACT.md §2): includes; the kernels used (templates/NAME.c instantiated per
- * element type); the weights (static const); dim names and error texts; then NAME_check,
- * NAME_workspace_size, NAME_input_shape, NAME_output_shape, NAME_run and NAME_strerror.
+ * element type); the weights (static const; with --weights none: they are in the blob); dim
+ * names and error texts; then NAME_check, NAME_workspace_size, NAME_input_shape,
+ * NAME_output_shape, NAME_run (NAME_run_w) and NAME_strerror; with --weights last the blob's
+ * header and NAME_weights_check.
  *
  * Every function is written in two parts.  Its body is emitted first, and while it is, the
  * Syms, dims and value buffers it mentions are recorded; then the prologue declares exactly
@@ -22,6 +24,7 @@
  * n, acc...) inside the block each node gets. */
 #include "onnx2c.h"
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +38,7 @@ extern const O2cTemplate o2c_templates[];
 struct Emit {
     Compiler *c;
     Arena *a;
-    Buf kernels, weights, body;
+    Buf kernels, body;
     int indent;
     /* per function */
     unsigned char *sym_used; /* by Sym id */
@@ -66,7 +69,12 @@ struct Emit {
     bool force_ws; /* declare `ws` even when no temporary lives there (node scratch does) */
     int tmp_counter;
     /* whole file */
-    unsigned char *val_static; /* weight array written */
+    unsigned char *val_static; /* weight array recorded (weight_expr) */
+    Value **wlist;             /* the recorded arrays, in order */
+    int nw, wcap;
+    bool blob;                 /* --weights: the arrays go into the blob */
+    uint64_t *woff;            /* blob: each recorded array's byte offset, by Value id */
+    uint64_t blob_end;         /* blob: the end of the arrays so far */
     unsigned char *val_flash;  /* weight counted in the Node.flash of its first user */
     Node *node;                /* the node being emitted (NAME_run), or NULL */
     const char **tmpl_done;
@@ -356,7 +364,56 @@ const char *emit_literal(Emit *e, DType t, double v) {
     }
 }
 
-/* ---- weights */
+/* ---- weights
+ *
+ * weight_expr records a constant the first time NAME_run's prologue declares its pointer and
+ * returns the expression of its base address; write_weights_c (static arrays of OUT.c) or, with
+ * --weights, write_blob writes the recorded arrays at the end, in that order, one at a time, to
+ * a Sink: the FILE the onnx2c command streams to, or a Buf.  A constant packed for a kernel
+ * (Value.fill, gp_lazy) is made there, written and freed at once, so neither the C text of the
+ * weights nor every packed copy is ever in memory (issue 15: the compiler's peak memory stays
+ * within twice the model file). */
+
+typedef struct Sink {
+    Compiler *c;
+    FILE *f;          /* NULL: into b */
+    Buf *b;
+    const char *what; /* the file's name, for a write error */
+    bool hash;        /* fnv is updated by what is written */
+    uint64_t fnv;     /* FNV-1a 64 */
+    uint64_t n;       /* bytes written */
+} Sink;
+
+enum { SINK_FLUSH = 1 << 16 }; /* text is handed to a FILE in pieces of about this size */
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+static void sink_putn(Sink *s, const void *p, size_t n) {
+    const unsigned char *q = p;
+    if (s->hash) {
+        uint64_t h = s->fnv;
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ q[i]) * FNV_PRIME;
+        s->fnv = h;
+    }
+    s->n += n;
+    if (!s->f)
+        buf_putn(s->b, p, n);
+    else if (n && (errno = 0, fwrite(p, 1, n, s->f) != n))
+        o2c_ioerror(s->c, "cannot write '%s': %s", s->what, strerror(errno ? errno : EIO));
+}
+
+static void sink_puts(Sink *s, const char *t) { sink_putn(s, t, strlen(t)); }
+
+/* Hands the text gathered in tx to the sink and empties tx (its memory is kept). */
+static void sink_flush(Sink *s, Buf *tx) {
+    if (tx->len)
+        sink_putn(s, tx->data, tx->len);
+    tx->len = 0;
+    if (tx->data)
+        tx->data[0] = 0;
+}
 
 /* Writes the elements of a small tensor as literals of its type. */
 static void write_literals(Emit *e, Buf *b, DType t, const void *data, int64_t n) {
@@ -427,26 +484,30 @@ static void write_literal_row(Buf *b, const unsigned char *p, size_t n) {
     buf_putn(b, line, k);
 }
 
-static void write_bytes_union(Buf *b, const char *name, const unsigned char *p, size_t nbytes) {
+/* The union of one big array, its text gathered in tx and handed to s row by row. */
+static void write_bytes_union(Sink *s, Buf *tx, const char *name, const unsigned char *p,
+                              size_t nbytes) {
     size_t rows = nbytes / ROW_BYTES, rest = nbytes % ROW_BYTES;
-    buf_puts(b, "static const union { struct {");
+    buf_puts(tx, "static const union { struct {");
     if (rows)
-        buf_printf(b, " unsigned char b[%zu][%d];", rows, ROW_BYTES);
+        buf_printf(tx, " unsigned char b[%zu][%d];", rows, ROW_BYTES);
     if (rest)
-        buf_printf(b, " unsigned char t[%zu];", rest);
-    buf_printf(b, " } s; double align_; } %s = {{", name);
+        buf_printf(tx, " unsigned char t[%zu];", rest);
+    buf_printf(tx, " } s; double align_; } %s = {{", name);
     if (rows) {
-        buf_puts(b, "{\n");
+        buf_puts(tx, "{\n");
         for (size_t r = 0; r < rows; r++) {
-            write_literal_row(b, p + r * ROW_BYTES, ROW_BYTES);
-            buf_puts(b, r + 1 < rows ? ",\n" : "\n}");
+            write_literal_row(tx, p + r * ROW_BYTES, ROW_BYTES);
+            buf_puts(tx, r + 1 < rows ? ",\n" : "\n}");
+            if (tx->len >= SINK_FLUSH)
+                sink_flush(s, tx);
         }
     }
     if (rest) {
-        buf_puts(b, rows ? ",\n" : "\n");
-        write_literal_row(b, p + rows * ROW_BYTES, rest);
+        buf_puts(tx, rows ? ",\n" : "\n");
+        write_literal_row(tx, p + rows * ROW_BYTES, rest);
     }
-    buf_puts(b, "}};\n");
+    buf_puts(tx, "}};\n");
 }
 
 static const char *value_cname(Emit *e, Value *v, const char *kind) {
@@ -455,46 +516,90 @@ static const char *value_cname(Emit *e, Value *v, const char *kind) {
     return v->cname;
 }
 
-/* Writes the static array of a constant once; returns the expression of its base pointer. */
-static const char *weight_expr(Emit *e, Value *v) {
-    /* The static array must not be named like the run-time pointer (v->cname) that
-     * declare_value initialises from it: `const float *const w__x = w__x;` reads itself.
-     * No other identifier starts with "Ww__", so this name is unique. */
-    const char *name = arena_printf(e->a, "W%s", value_cname(e, v, "w"));
+static bool is_weight(const Value *v) { return v->data || v->fill; }
+
+static size_t weight_bytes(const Value *v) {
     int64_t n = ir_known_len(v);
-    size_t bytes = (size_t)n * dtype_size(v->dtype);
-    bool big = n > 64;
+    return (size_t)(n > 0 ? n : 0) * dtype_size(v->dtype);
+}
+
+/* The static array of v ("W" + its pointer's name: `const float *const w__x = w__x;` would read
+ * itself; no other identifier starts with "Ww__"). */
+static const char *weight_array(Emit *e, Value *v) {
+    return arena_printf(e->a, "W%s", value_cname(e, v, "w"));
+}
+
+/* Records v's array (once) and returns the expression of its base pointer. */
+static const char *weight_expr(Emit *e, Value *v) {
     if (!e->val_static[v->id]) {
         e->val_static[v->id] = 1;
-        Buf *b = &e->weights;
-        buf_puts(b, "/* ");
-        put_comment_text(b, v->name, 160);
-        buf_printf(b, ": %s[", dtype_name(v->dtype));
-        for (int i = 0; i < v->rank; i++) {
-            int64_t d = 0;
-            sym_get_const(v->shape[i], &d);
-            buf_printf(b, "%s%lld", i ? "," : "", (long long)d);
+        e->wlist = arena_grow(e->a, e->wlist, e->nw, &e->wcap, 64, sizeof *e->wlist);
+        e->wlist[e->nw++] = v;
+        if (e->blob) { /* arrays at multiples of 64 bytes after the 64-byte header */
+            e->woff[v->id] = (e->blob_end + 63) / 64 * 64;
+            e->blob_end = e->woff[v->id] + weight_bytes(v);
         }
-        buf_puts(b, "] */\n");
-        if (v->pp_if)
-            buf_printf(b, "#if %s\n", v->pp_if);
-        if (big)
-            write_bytes_union(b, name, v->data, bytes);
-        else {
-            buf_printf(b, "static const %s %s[%lld] = {", dtype_ctype(v->dtype), name,
-                       (long long)(n > 0 ? n : 1));
-            if (n > 0)
-                write_literals(e, b, v->dtype, v->data, n);
-            else
-                buf_puts(b, "0");
-            buf_puts(b, "};\n");
-        }
-        if (v->pp_if)
-            buf_puts(b, "#endif\n");
     }
-    if (big)
-        return arena_printf(e->a, "(const %s *)(const void *)&%s", dtype_ctype(v->dtype), name);
-    return name;
+    const char *ct = dtype_ctype(v->dtype);
+    if (e->blob)
+        return arena_printf(e->a, "(const %s *)(const void *)(o2c_wb + %llu)", ct,
+                            (unsigned long long)e->woff[v->id]);
+    if (ir_known_len(v) > 64)
+        return arena_printf(e->a, "(const %s *)(const void *)&%s", ct, weight_array(e, v));
+    return weight_array(e, v);
+}
+
+/* The bytes of v: its data, or made now by its fill into a block the caller frees with
+ * arena_block_free (*made; NULL when nothing was made). */
+static const unsigned char *weight_data(Emit *e, Value *v, void **made) {
+    *made = NULL;
+    if (v->data)
+        return v->data;
+    *made = arena_block(e->a, NULL, weight_bytes(v));
+    memset(*made, 0, weight_bytes(v));
+    v->fill(v->fill_arg, *made);
+    return *made;
+}
+
+/* The recorded arrays as static const data of OUT.c. */
+static void write_weights_c(Emit *e, Sink *s) {
+    Buf tx;
+    buf_init_in(&tx, e->a);
+    for (int i = 0; i < e->nw; i++) {
+        Value *v = e->wlist[i];
+        int64_t n = ir_known_len(v);
+        buf_puts(&tx, "/* ");
+        put_comment_text(&tx, v->name, 160);
+        buf_printf(&tx, ": %s[", dtype_name(v->dtype));
+        for (int d = 0; d < v->rank; d++) {
+            int64_t k = 0;
+            sym_get_const(v->shape[d], &k);
+            buf_printf(&tx, "%s%lld", d ? "," : "", (long long)k);
+        }
+        buf_puts(&tx, "] */\n");
+        if (v->pp_if)
+            buf_printf(&tx, "#if %s\n", v->pp_if);
+        void *made;
+        const unsigned char *data = weight_data(e, v, &made);
+        if (n > 64)
+            write_bytes_union(s, &tx, weight_array(e, v), data, weight_bytes(v));
+        else {
+            buf_printf(&tx, "static const %s %s[%lld] = {", dtype_ctype(v->dtype),
+                       weight_array(e, v), (long long)(n > 0 ? n : 1));
+            if (n > 0)
+                write_literals(e, &tx, v->dtype, data, n);
+            else
+                buf_puts(&tx, "0");
+            buf_puts(&tx, "};\n");
+        }
+        arena_block_free(e->a, made);
+        if (v->pp_if)
+            buf_puts(&tx, "#endif\n");
+        if (tx.len >= SINK_FLUSH)
+            sink_flush(s, &tx);
+    }
+    sink_flush(s, &tx);
+    buf_free(&tx);
 }
 
 /* ---- buffers */
@@ -507,12 +612,12 @@ const char *emit_ptr(Emit *e, Value *v) {
     }
     /* --report: flash by node; of two alternative arrays (#if X / #if !X: Value.pp_if) only the
      * first, as a target compiles one of them */
-    if (v->data && e->node && !e->val_flash[v->id] && !(v->pp_if && v->pp_if[0] == '!')) {
+    if (is_weight(v) && e->node && !e->val_flash[v->id] && !(v->pp_if && v->pp_if[0] == '!')) {
         e->val_flash[v->id] = 1;
         e->node->flash += ir_known_len(v) * (int64_t)dtype_size(v->dtype);
     }
-    if (v->data || v->kv)
-        return value_cname(e, v, v->data ? "w" : "k");
+    if (is_weight(v) || v->kv)
+        return value_cname(e, v, is_weight(v) ? "w" : "k");
     if (v->kind == VAL_INPUT)
         return value_cname(e, v, "in");
     if (v->is_output)
@@ -523,7 +628,7 @@ const char *emit_ptr(Emit *e, Value *v) {
 /* Declares the pointer of one buffer in the run prologue. */
 static void declare_value(Emit *e, Buf *b, Value *v) {
     const char *ct = dtype_ctype(v->dtype);
-    if (v->data) {
+    if (is_weight(v)) {
         if (v->pp_if)
             buf_printf(b, "#if %s\n", v->pp_if);
         buf_printf(b, "    const %s *const %s = %s;\n", ct, v->cname, weight_expr(e, v));
@@ -928,7 +1033,7 @@ static void end_function(Emit *e, Buf *out, const char *signature, const char *g
     bool uses_ws = false;
     for (int i = 0; i < e->nvals; i++) {
         Value *v = e->vals[i];
-        uses_ws |= !v->data && !v->kv && v->kind == VAL_TEMP && !v->is_output;
+        uses_ws |= !is_weight(v) && !v->kv && v->kind == VAL_TEMP && !v->is_output;
         declare_value(e, &ptrs, v);
     }
     /* Sym locals, children before parents (ids grow with construction) */
@@ -1034,7 +1139,15 @@ static const char *model_base(Compiler *c) {
     return base ? base + 1 : c->path;
 }
 
-static void write_header(Compiler *c, Buf *h) {
+/* --weights: the blob's file name as FILE.S includes it (its last path component). */
+static const char *weights_file_name(Compiler *c) {
+    const char *n = c->opt->weights_name ? c->opt->weights_name : "weights.bin";
+    const char *b = strrchr(n, '/');
+    return b ? b + 1 : n;
+}
+
+/* blob: 0, or with --weights the blob's size in bytes */
+static void write_header(Compiler *c, Buf *h, uint64_t blob) {
     Graph *g = c->g;
     const char *P = c->prefix;
     char U[256];
@@ -1092,9 +1205,30 @@ static void write_header(Compiler *c, Buf *h) {
                       "   passed its bound.%s */\n", U, U, P, P,
                    exact ? "  -4: one the model declares differs from that\n"
                            "   size." : "");
-    buf_printf(h, "int %s_run(%sint64_t *dims, const void *const *inputs, void *const *outputs,\n"
-                  "        void *workspace);\n",
-               P, g->ndims > g->nin_dims ? "" : "const ");
+    if (!blob)
+        buf_printf(h, "int %s_run(%sint64_t *dims, const void *const *inputs, void *const *outputs,\n"
+                      "        void *workspace);\n",
+                   P, g->ndims > g->nin_dims ? "" : "const ");
+    else {
+        const char *file = weights_file_name(c);
+        buf_printf(h, "/* With the weights blob of onnx2c --weights, weights: see below.  Besides the codes\n"
+                      "   above, -8: weights is not this model's blob or not aligned to 64 (its header\n"
+                      "   is checked on every call; its checksum only by %s_weights_check). */\n", P);
+        buf_printf(h, "int %s_run_w(%sint64_t *dims, const void *const *inputs, void *const *outputs,\n"
+                      "        void *workspace, const void *weights);\n",
+                   P, g->ndims > g->nin_dims ? "" : "const ");
+        buf_printf(h, "\n/* The weights blob (onnx2c --weights): the file %s, %s_WEIGHTS_SIZE bytes.  Load\n"
+                      "   it into memory aligned to 64 bytes and check it once with %s_weights_check, or\n"
+                      "   link it in: assemble %s.S with the program (cc -c %s.S -I DIR, DIR its\n"
+                      "   folder), which defines %s_weights.  Layout: README, \"Big models\". */\n",
+                   file, U, P, file, file, P);
+        buf_printf(h, "#define %s_WEIGHTS_SIZE %lluu\n", U, (unsigned long long)blob);
+        buf_printf(h, "extern const unsigned char %s_weights[]; /* in %s.S */\n", P, file);
+        buf_printf(h, "/* 0 when weights holds this model's blob: size bytes, aligned to 64, header and\n"
+                      "   checksum as written (it reads every byte: once, after loading); else -8 (-3:\n"
+                      "   NULL). */\n");
+        buf_printf(h, "int %s_weights_check(const void *weights, size_t size);\n", P);
+    }
     buf_printf(h, "const char *%s_strerror(int code);\n\n", P);
     buf_printf(h, "#ifdef %s_PROFILE\n"
                   "/* The profile build (this file and OUT.c compiled with -D%s_PROFILE): %s_run adds\n"
@@ -1577,7 +1711,122 @@ static void write_check(Compiler *c, Emit *e, Buf *out, Sym *const *sizes, int n
     buf_free(&guard);
 }
 
-void emit_graph(Compiler *c, Buf *h, Buf *src) {
+static void put_le(unsigned char *p, uint64_t v, int n) {
+    for (int i = 0; i < n; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The blob (README "Big models"): a 64-byte header; the recorded arrays at their offsets
+ * (multiples of 64, zero bytes between); then a table of one {offset, bytes} pair (u64, u64) per
+ * array, at a multiple of 64.  Little-endian.  The header: the magic "ONNX2CWB", u32 version 1,
+ * u32 the array count, u64 the blob's size, u64 the FNV-1a 64 checksum of every byte after the
+ * header, u64 the table's offset, 24 zero bytes.  Writes it to s and the header into hdr. */
+static void write_blob(Emit *e, Sink *s, unsigned char hdr[64]) {
+    static const unsigned char zeros[64];
+    sink_putn(s, zeros, 64); /* the header, written again at the end */
+    s->hash = true;
+    s->fnv = FNV_OFFSET;
+    for (int i = 0; i < e->nw; i++) {
+        Value *v = e->wlist[i];
+        while (s->n < e->woff[v->id])
+            sink_putn(s, zeros, (size_t)(e->woff[v->id] - s->n < 64 ? e->woff[v->id] - s->n : 64));
+        void *made;
+        const unsigned char *data = weight_data(e, v, &made);
+        sink_putn(s, data, weight_bytes(v));
+        arena_block_free(e->a, made);
+    }
+    uint64_t table = (s->n + 63) / 64 * 64;
+    sink_putn(s, zeros, (size_t)(table - s->n));
+    for (int i = 0; i < e->nw; i++) {
+        unsigned char ent[16];
+        put_le(ent, e->woff[e->wlist[i]->id], 8);
+        put_le(ent + 8, weight_bytes(e->wlist[i]), 8);
+        sink_putn(s, ent, 16);
+    }
+    memset(hdr, 0, 64);
+    memcpy(hdr, "ONNX2CWB", 8);
+    put_le(hdr + 8, 1, 4);
+    put_le(hdr + 12, (uint64_t)e->nw, 4);
+    put_le(hdr + 16, s->n, 8);
+    put_le(hdr + 24, s->fnv, 8);
+    put_le(hdr + 32, table, 8);
+    if (!s->f) {
+        memcpy(s->b->data, hdr, 64);
+        return;
+    }
+    errno = 0;
+    if (fflush(s->f) != 0 || fseek(s->f, 0, SEEK_SET) != 0 || fwrite(hdr, 1, 64, s->f) != 64 ||
+        fflush(s->f) != 0)
+        o2c_ioerror(s->c, "cannot write '%s': %s", s->what, strerror(errno ? errno : EIO));
+}
+
+/* OUT.c's end with --weights: the blob's expected header, the check NAME_run_w makes on every
+ * call, and NAME_weights_check, which also verifies the checksum. */
+static void write_blob_api(Compiler *c, Buf *out, const unsigned char hdr[64], uint64_t size,
+                           uint64_t fnv) {
+    const char *P = c->prefix;
+    buf_printf(out, "/* ---- the weights blob (%s, see %s) */\n\n", weights_file_name(c), c->header);
+    buf_puts(out, "static const unsigned char o2c_blob_header[64] = {");
+    for (int i = 0; i < 64; i++)
+        buf_printf(out, "%s0x%02x", i % 16 ? ", " : i ? ",\n    " : "\n    ", hdr[i]);
+    buf_puts(out, "};\n\n");
+    buf_puts(out, "/* 1 when weights begins with this model's blob header, aligned to 64, on a\n"
+                  "   little-endian target (the blob's byte order) */\n"
+                  "static int o2c_blob_ok(const void *weights) {\n"
+                  "    const uint16_t one = 1;\n"
+                  "    if (*(const unsigned char *)&one != 1 || ((uintptr_t)weights & 63u) != 0)\n"
+                  "        return 0;\n"
+                  "    return memcmp(weights, o2c_blob_header, 64) == 0;\n"
+                  "}\n\n");
+    buf_printf(out, "int %s_weights_check(const void *weights, size_t size) {\n", P);
+    buf_printf(out, "    const unsigned char *p = (const unsigned char *)weights;\n"
+                    "    uint64_t h = 0x%016llxULL; /* FNV-1a 64 of the bytes after the header */\n"
+                    "    size_t i;\n"
+                    "    if (!weights)\n"
+                    "        return %d;\n"
+                    "    if ((uint64_t)size != %lluULL || !o2c_blob_ok(weights))\n"
+                    "        return %d;\n"
+                    "    for (i = 64; i < size; i++)\n"
+                    "        h = (h ^ p[i]) * 0x%016llxULL;\n"
+                    "    return h == 0x%016llxULL ? 0 : %d;\n"
+                    "}\n",
+               (unsigned long long)FNV_OFFSET, O2C_RUN_ENULL, (unsigned long long)size,
+               O2C_RUN_EWEIGHTS, (unsigned long long)FNV_PRIME, (unsigned long long)fnv,
+               O2C_RUN_EWEIGHTS);
+}
+
+/* FILE.S: the blob linked into a program as NAME_weights (GNU assembler syntax, through the C
+ * preprocessor: gcc, clang, arm-none-eabi-gcc). */
+static void write_blob_asm(Compiler *c, Buf *out) {
+    const char *P = c->prefix, *file = weights_file_name(c);
+    buf_printf(out, "/* %s.S - generated by onnx2c %s from ", file, O2C_VERSION);
+    put_comment_text(out, model_base(c), 160);
+    buf_printf(out, ". Do not edit.\n"
+                    " * The weights blob %s as the symbol %s_weights (64-byte aligned, read-only data),\n"
+                    " * for %s_run_w.  Assemble it with the program, the blob's folder on the include\n"
+                    " * path: cc -c %s.S -I DIR.  ELF and Mach-O targets. */\n", file, P, P, file);
+    buf_printf(out, "#if defined(__APPLE__)\n"
+                    "    .const_data\n"
+                    "    .globl _%s_weights\n"
+                    "    .p2align 6\n"
+                    "_%s_weights:\n"
+                    "    .incbin \"%s\"\n"
+                    "#elif defined(__ELF__)\n"
+                    "    .section .rodata\n"
+                    "    .globl %s_weights\n"
+                    "    .type %s_weights, %%object\n"
+                    "    .balign 64\n"
+                    "%s_weights:\n"
+                    "    .incbin \"%s\"\n"
+                    "    .size %s_weights, . - %s_weights\n"
+                    "    .section .note.GNU-stack, \"\", %%progbits\n"
+                    "#else\n"
+                    "#error \"%s.S: for ELF and Mach-O targets; elsewhere load the blob at run time\"\n"
+                    "#endif\n",
+               P, P, file, P, P, P, file, P, P, file);
+}
+
+uint64_t emit_graph(Compiler *c, Buf *h, Buf *src, Buf *blob, Buf *asm_src) {
     Graph *g = c->g;
     const char *P = c->prefix;
     /* in the arena, and their buffers tracked: an error while emitting (an op's emit may
@@ -1594,10 +1843,13 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         e->dim_names[i] = g->dims[i].name;
         e->dim_local[i] = model_ident(c, "d", g->dims[i].cname);
     }
+    e->blob = c->opt->weights_blob;
+    if (e->blob) {
+        e->woff = arena_alloc(c->arena, sizeof(uint64_t) * (size_t)(g->nvalues + 1));
+        e->blob_end = 64;
+    }
     buf_init_in(&e->kernels, c->arena);
-    buf_init_in(&e->weights, c->arena);
     buf_init_in(&e->body, c->arena);
-    write_header(c, h);
 
     Buf *fns = buf_new(c->arena);
     Buf *api = buf_new(c->arena);
@@ -1630,6 +1882,9 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     buf_printf(fns, "    case %d: return \"the dims are too large: a size would not fit in size_t or int64\";\n",
                O2C_RUN_ETOOBIG);
     buf_printf(fns, "    case %d: return \"an index in the input data is out of range\";\n", O2C_RUN_EINDEX);
+    if (e->blob)
+        buf_printf(fns, "    case %d: return \"the weights are not this model's blob (header, size or "
+                        "checksum) or not aligned to 64 bytes\";\n", O2C_RUN_EWEIGHTS);
     for (int i = 0; i < g->nconstraints; i++) {
         const char *what = g->constraints[i].what;
         buf_printf(fns, "    case %d: return ", O2C_RUN_ECONSTRAINT - i);
@@ -1690,6 +1945,11 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         e->force_ws |= g->nodes[i]->scratch != NULL; /* kernels address their scratch by ws */
     if (e->force_ws)
         buf_printf(pre, "    if (!workspace && %s_workspace_size(dims) > 0)\n        return %d;\n", P, O2C_RUN_ENULL);
+    if (e->blob) /* the arrays are read at their offsets from o2c_wb (weight_expr) */
+        buf_printf(pre, "    if (!weights)\n        return %d;\n"
+                        "    if (!o2c_blob_ok(weights))\n        return %d;\n"
+                        "    const unsigned char *const o2c_wb = (const unsigned char *)weights;\n"
+                        "    (void)o2c_wb;\n", O2C_RUN_ENULL, O2C_RUN_EWEIGHTS);
     emit_line(e, "(void)inputs;");
     emit_line(e, "(void)outputs;");
     emit_line(e, "(void)workspace;");
@@ -1738,9 +1998,10 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
         emit_line(e, "dims[%d] = %s;", d, dimname_cb(d, e));
     emit_line(e, "return 0;");
     end_function(e, api,
-                 arena_printf(c->arena, "int %s_run(%sint64_t *dims, const void *const *inputs, "
-                                        "void *const *outputs,\n        void *workspace)",
-                              P, g->ndims > g->nin_dims ? "" : "const "),
+                 arena_printf(c->arena, "int %s_run%s(%sint64_t *dims, const void *const *inputs, "
+                                        "void *const *outputs,\n        void *workspace%s)",
+                              P, e->blob ? "_w" : "", g->ndims > g->nin_dims ? "" : "const ",
+                              e->blob ? ", const void *weights" : ""),
                  check_guard, pre->data);
     e->nseg = 0;
     e->in_run = false;
@@ -1759,32 +2020,56 @@ void emit_graph(Compiler *c, Buf *h, Buf *src) {
     write_check(c, e, fns, sizes, nsizes);
     buf_puts(fns, api->data ? api->data : "");
 
-    /* assemble */
-    buf_printf(src, "/* %s.c - generated by onnx2c %s from ", P, O2C_VERSION);
-    put_comment_text(src, model_base(c), 160);
-    buf_puts(src, ". Do not edit.\n");
-    buf_printf(src, " * API: see %s.h.  Standalone C99: needs only the C library and libm. */\n", P);
+    /* assemble OUT.c, into Options.c_file as it is made when set; with --weights the blob and
+     * FILE.S; then OUT.h, which gives the blob's size */
+    Sink cs = {.c = c, .f = c->opt->c_file, .b = src,
+               .what = c->opt->out_path ? c->opt->out_path : "OUT.c"};
+    Buf *tx = buf_new(c->arena);
+    buf_printf(tx, "/* %s.c - generated by onnx2c %s from ", P, O2C_VERSION);
+    put_comment_text(tx, model_base(c), 160);
+    buf_puts(tx, ". Do not edit.\n");
+    buf_printf(tx, " * API: see %s.h.  Standalone C99: needs only the C library and libm. */\n", P);
     char U[256];
     upper(U, P, sizeof U);
     /* clock_gettime, for the profile build only */
-    buf_printf(src, "#if defined(%s_PROFILE) && !defined(%s_PROFILE_CLOCK) && !defined(_POSIX_C_SOURCE)\n"
-                    "#define _POSIX_C_SOURCE 199309L\n#endif\n", U, U);
-    buf_printf(src, "#include \"%s\"\n\n#include <float.h>\n#include <limits.h>\n#include <math.h>\n"
-                    "#include <stdint.h>\n#include <string.h>\n\n",
+    buf_printf(tx, "#if defined(%s_PROFILE) && !defined(%s_PROFILE_CLOCK) && !defined(_POSIX_C_SOURCE)\n"
+                   "#define _POSIX_C_SOURCE 199309L\n#endif\n", U, U);
+    buf_printf(tx, "#include \"%s\"\n\n#include <float.h>\n#include <limits.h>\n#include <math.h>\n"
+                   "#include <stdint.h>\n#include <string.h>\n\n",
                c->header);
-    buf_printf(src, "#ifdef %s_PROFILE\n#include <time.h>\n#endif\n\n", U);
+    buf_printf(tx, "#ifdef %s_PROFILE\n#include <time.h>\n#endif\n\n", U);
+    sink_flush(&cs, tx);
     if (e->kernels.len) {
-        buf_puts(src, "/* ---- kernels */\n\n");
-        buf_puts(src, e->kernels.data);
+        sink_puts(&cs, "/* ---- kernels */\n\n");
+        sink_putn(&cs, e->kernels.data, e->kernels.len);
     }
-    if (e->weights.len) {
-        buf_puts(src, "/* ---- weights */\n\n");
-        buf_puts(src, e->weights.data);
-        buf_puts(src, "\n");
-    }
-    buf_puts(src, "/* ---- API */\n\n");
-    buf_puts(src, fns->data);
     buf_free(&e->kernels);
-    buf_free(&e->weights);
+    uint64_t blob_size = 0;
+    if (e->blob) {
+        buf_puts(tx, "static int o2c_blob_ok(const void *weights); /* at the end */\n\n");
+        sink_flush(&cs, tx);
+    } else if (e->nw) {
+        sink_puts(&cs, "/* ---- weights */\n\n");
+        write_weights_c(e, &cs);
+        sink_puts(&cs, "\n");
+    }
+    buf_puts(tx, "/* ---- API */\n\n");
+    sink_flush(&cs, tx);
+    sink_putn(&cs, fns->data, fns->len);
+    if (e->blob) {
+        Sink bs = {.c = c, .f = c->opt->weights_file, .b = blob, .what = weights_file_name(c)};
+        unsigned char hdr[64];
+        write_blob(e, &bs, hdr);
+        blob_size = bs.n;
+        write_blob_api(c, tx, hdr, bs.n, bs.fnv);
+        sink_flush(&cs, tx);
+        write_blob_asm(c, asm_src);
+    }
+    errno = 0;
+    if (cs.f && fflush(cs.f) != 0)
+        o2c_ioerror(c, "cannot write '%s': %s", cs.what, strerror(errno ? errno : EIO));
+    write_header(c, h, blob_size);
+    buf_free(tx);
     buf_free(&e->body);
+    return blob_size;
 }

@@ -562,8 +562,7 @@ void ir_set_const(Compiler *c, Value *v, const Tensor *t) {
     v->kind = VAL_CONST;
     v->param = true;
     ir_set_shape_ints(c, v, t->dtype, t->rank, t->dims);
-    size_t bytes = (size_t)t->nelem * dtype_size(t->dtype);
-    v->data = arena_dup(c->arena, t->data, bytes);
+    v->data = t->data; /* the loader's tensor lives in the arena, and data is never written */
     v->kv = NULL;
 }
 

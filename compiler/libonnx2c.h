@@ -42,6 +42,8 @@ enum {
 #define O2C_RUN_ETOOBIG (-6) /* some size would not fit in size_t or int64 (NAME_check only) */
 #define O2C_RUN_EINDEX (-7)  /* an index in the data is out of range where ONNX calls that an
                               * error (Gather, GatherElements, ScatterND...) */
+#define O2C_RUN_EWEIGHTS (-8) /* --weights builds: the blob is not this model's (magic, version,
+                               * size or checksum differ) or not aligned to 64 bytes */
 /* NAME_check: constraint k of the model (the dims it implies) fails: O2C_RUN_ECONSTRAINT - k. */
 #define O2C_RUN_ECONSTRAINT (-100)
 
@@ -109,6 +111,18 @@ typedef struct Options {
      * memory, no Winograd, elementwise ops in place, weights at their size (issue 10) */
     bool memory_first;
     FILE *report_out;
+    /* onnx2c --weights FILE: every weight goes into a separate blob (README "Big models: the
+     * weights blob") and OUT.c reads it through a pointer: OUT.h declares NAME_run_w and
+     * NAME_weights_check instead of NAME_run.  weights_name is the blob's file name as FILE.S
+     * includes it (.incbin, its last path component; NULL: "weights.bin"). */
+    bool weights_blob;
+    const char *weights_name;
+    /* Streaming (the onnx2c command): when set, OUT.c is written to c_file as it is made and
+     * Output.c_src stays NULL; with weights_blob the blob is written to weights_file (which
+     * must be seekable: its header is written last) and Output.weights stays NULL.  Neither
+     * the C text of the weights nor all packed weights are then ever in memory at once. */
+    FILE *c_file;
+    FILE *weights_file;
     /* Tests: called with the compiled graph at the end of a successful onnx2c_compile (the
      * callback includes onnx2c.h to look inside). */
     void (*inspect)(Compiler *c, void *user);
@@ -128,6 +142,11 @@ typedef struct Output {
     int ndata_dims; /* data dims (CONTRACT §2b): dims[ndims..ndims + ndata_dims) */
     DimBinding *bind; /* malloc'd */
     char *warning;    /* one line (no "onnx2c: warning: " prefix) or NULL, malloc'd */
+    /* Options.weights_blob: the blob (malloc'd, NULL when written to Options.weights_file),
+     * its size in bytes, and FILE.S, which links it into a program as NAME_weights */
+    unsigned char *weights;
+    size_t weights_size;
+    char *s_src;
 } Output;
 
 /* Compiles the model at path. Returns O2C_OK or an exit status; on error writes one line

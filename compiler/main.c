@@ -1,6 +1,7 @@
 /* main.c — the onnx2c command: parses the command line, calls onnx2c_compile, writes OUT.c and
- * OUT.h together or not at all (temporaries renamed into place, the old OUT.h kept until OUT.c
- * is in place), prints every error and warning as one line. */
+ * OUT.h (with --weights also the blob and its .S) together or not at all: temporaries renamed
+ * into place, the old files kept until OUT.c is in place.  OUT.c and the blob are streamed to
+ * their temporaries as they are made.  Prints every error and warning as one line. */
 #include "libonnx2c.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,9 @@ static const char usage[] =
     "  --max DIM=VALUE       an upper bound for DIM; with bounds for every input dim, OUT.h\n"
     "                        defines NAME_WORKSPACE_MAX; on a data dim (a size decided by\n"
     "                        the data, e.g. nonzero_y_1) it lowers the bound (repeatable)\n"
+    "  --weights FILE        put the weights into the binary blob FILE instead of OUT.c, and\n"
+    "                        write FILE.S, which links FILE into a program; OUT.h then\n"
+    "                        declares NAME_run_w, which takes the blob, for NAME_run\n"
     "  --report              print, per node, the op, its output shape and its workspace\n"
     "                        offset and size, then the peak\n"
     "  --no-winograd         convolve 3x3, stride-1 layers by unfold + GEMM only: OUT.c then\n"
@@ -119,45 +123,56 @@ static char *side_name(const char *path, const char *tag, int k) {
     return s;
 }
 
-/* Writes n bytes to a new file "PATH.TAG<pid>.<k>" beside path; returns its malloc'd name, or
- * NULL with errno set (nothing is then left behind). */
-static char *write_temp(const char *path, const char *tag, const char *data, size_t n) {
+/* Creates a new file "PATH.TAG<pid>.<k>" beside path; returns its descriptor and its malloc'd
+ * name in *name, or -1 with errno set. */
+static int create_temp(const char *path, const char *tag, char **name) {
     for (int k = 0; k < 100; k++) {
         char *tmp = side_name(path, tag, k);
         if (!tmp)
-            return NULL;
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0) {
-            int e = errno;
-            free(tmp);
-            if (e == EEXIST)
-                continue;
+            return -1;
+        int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            *name = tmp;
+            return fd;
+        }
+        int e = errno;
+        free(tmp);
+        if (e != EEXIST) {
             errno = e;
-            return NULL;
+            return -1;
         }
-        errno = 0;
-        while (n > 0) {
-            ssize_t w = write(fd, data, n);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0)
-                break;
-            data += w;
-            n -= (size_t)w;
-        }
-        int e = n ? (errno ? errno : EIO) : 0;
-        if (close(fd) != 0 && !e)
-            e = errno;
-        if (e) {
-            unlink(tmp);
-            free(tmp);
-            errno = e;
-            return NULL;
-        }
-        return tmp;
     }
     errno = EEXIST;
-    return NULL;
+    return -1;
+}
+
+/* Writes n bytes to a new file "PATH.TAG<pid>.<k>" beside path; returns its malloc'd name, or
+ * NULL with errno set (nothing is then left behind). */
+static char *write_temp(const char *path, const char *tag, const char *data, size_t n) {
+    char *tmp;
+    int fd = create_temp(path, tag, &tmp);
+    if (fd < 0)
+        return NULL;
+    errno = 0;
+    while (n > 0) {
+        ssize_t w = write(fd, data, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        data += w;
+        n -= (size_t)w;
+    }
+    int e = n ? (errno ? errno : EIO) : 0;
+    if (close(fd) != 0 && !e)
+        e = errno;
+    if (e) {
+        unlink(tmp);
+        free(tmp);
+        errno = e;
+        return NULL;
+    }
+    return tmp;
 }
 
 /* A copy of path beside it, to put back if the rest fails: a hard link, or where the file
@@ -228,59 +243,89 @@ static int check_target(const char *path) {
     return 0;
 }
 
-/* Writes OUT.c and OUT.h so that both appear together or not at all: both temporaries first,
- * then OUT.h is renamed into place, then OUT.c.  Should that last rename fail, the previous
- * OUT.h (kept as a hard link) is put back, or the new one removed when there was none.
- * Temporaries and the backup never stay. */
-static int write_outputs(const char *cpath, const char *csrc, const char *hpath, const char *hsrc) {
-    int rc = check_target(cpath);
-    if (rc || (rc = check_target(hpath)))
-        return rc;
-    char *tc = NULL, *th = NULL, *bak = NULL;
-    bool had_h = false;
-    if (!(tc = write_temp(cpath, "tmp", csrc, strlen(csrc)))) {
-        rc = fail_write(cpath, strerror(errno));
-        goto end;
+/* One file to write: its path, the temporary holding its new contents, a link to (or copy of)
+ * the previous file while it may have to be put back. */
+typedef struct Target {
+    const char *path;
+    char *tmp, *bak;
+    bool had; /* a file was there before */
+} Target;
+
+/* Renames the temporaries into place, in order, so that the files appear together or not at
+ * all: the previous versions of all but the last are kept first (a hard link, or a copy); should
+ * a rename fail, those already renamed are put back (or removed when there were none).  The
+ * temporaries and backups never stay. */
+static int commit(Target *t, int n) {
+    int rc = 0, done = 0;
+    for (int i = 0; i < n - 1 && !rc; i++) {
+        struct stat st;
+        t[i].had = lstat(t[i].path, &st) == 0;
+        if (t[i].had && !(t[i].bak = backup(t[i].path)))
+            rc = fail_write(t[i].path, strerror(errno)); /* cannot keep the old one: change nothing */
     }
-    if (!(th = write_temp(hpath, "tmp", hsrc, strlen(hsrc)))) {
-        rc = fail_write(hpath, strerror(errno));
-        goto end;
+    for (; done < n && !rc; done++)
+        if (rename(t[done].tmp, t[done].path) != 0)
+            rc = fail_write(t[done].path, strerror(errno));
+        else {
+            free(t[done].tmp);
+            t[done].tmp = NULL;
+        }
+    if (rc)
+        done--; /* t[done] failed */
+    for (int i = 0; rc && i < done; i++) {
+        if (t[i].bak ? rename(t[i].bak, t[i].path) != 0 : unlink(t[i].path) != 0)
+            fail_write(t[i].path, "the previous file could not be restored");
+        else if (t[i].bak) {
+            free(t[i].bak);
+            t[i].bak = NULL;
+        }
     }
-    struct stat st;
-    had_h = lstat(hpath, &st) == 0;
-    if (had_h && !(bak = backup(hpath))) {
-        rc = fail_write(hpath, strerror(errno)); /* could not keep the old one: change nothing */
-        goto end;
+    for (int i = 0; i < n; i++) {
+        if (t[i].tmp)
+            unlink(t[i].tmp);
+        if (t[i].bak)
+            unlink(t[i].bak);
+        free(t[i].tmp);
+        free(t[i].bak);
+        t[i].tmp = t[i].bak = NULL;
     }
-    if (rename(th, hpath) != 0) {
-        rc = fail_write(hpath, strerror(errno));
-        goto end;
-    }
-    free(th);
-    th = NULL;
-    if (rename(tc, cpath) != 0) {
-        rc = fail_write(cpath, strerror(errno));
-        if (bak ? rename(bak, hpath) != 0 : unlink(hpath) != 0)
-            fail_write(hpath, "the previous file could not be restored");
-        goto end;
-    }
-    free(tc);
-    tc = NULL;
-end:
-    if (tc)
-        unlink(tc);
-    if (th)
-        unlink(th);
-    if (bak)
-        unlink(bak);
-    free(tc);
-    free(th);
-    free(bak);
     return rc;
 }
 
+/* A temporary beside path opened for writing (and reading: the blob's header is written last);
+ * NULL after printing the error. */
+static FILE *open_temp(Target *t) {
+    int fd = create_temp(t->path, "tmp", &t->tmp);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w+b");
+    if (!f) {
+        int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(t->tmp);
+        }
+        free(t->tmp);
+        t->tmp = NULL;
+        fail_write(t->path, strerror(e));
+    }
+    return f;
+}
+
+/* Closes a temporary opened by open_temp (NULL: nothing); 0, or an error was printed. */
+static int close_temp(Target *t, FILE *f) {
+    if (!f)
+        return 0;
+    errno = 0;
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad)
+        return fail_write(t->path, strerror(errno ? errno : EIO));
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    const char *model = NULL, *out = NULL;
+    const char *model = NULL, *out = NULL, *weights = NULL;
+    Target tg[4] = {{0}}; /* the blob, FILE.S, OUT.h, OUT.c: OUT.c is renamed last */
+    FILE *cf = NULL, *wf = NULL;
+    char *hpath = NULL, *spath = NULL;
     Options opt = {0};
     DimSetting *fix = calloc((size_t)argc, sizeof *fix), *max = calloc((size_t)argc, sizeof *max);
     opt.fix = fix;
@@ -326,6 +371,12 @@ int main(int argc, char **argv) {
                 opt.nfix++;
             else
                 opt.nmax++;
+        } else if (!strcmp(a, "--weights")) {
+            if (!has_next) {
+                rc = fail(O2C_EUSAGE, "%s needs a file name", a);
+                goto end;
+            }
+            weights = argv[++i];
         } else if (!strcmp(a, "--no-winograd")) {
             opt.no_winograd = true;
         } else if (!strcmp(a, "--memory-first")) {
@@ -360,6 +411,42 @@ int main(int argc, char **argv) {
         goto end;
     }
     opt.out_path = out;
+    size_t olen = strlen(out);
+    hpath = malloc(olen + 1);
+    spath = weights ? malloc(strlen(weights) + 3) : NULL;
+    if (!hpath || (weights && !spath)) {
+        rc = fail(O2C_EMODEL, "%s: out of memory", model);
+        goto end;
+    }
+    memcpy(hpath, out, olen + 1);
+    hpath[olen - 1] = 'h';
+    int nt = 0;
+    if (weights) {
+        sprintf(spath, "%s.S", weights);
+        if (!strcmp(weights, out) || !strcmp(weights, hpath) || !strcmp(spath, out) ||
+            !strcmp(spath, hpath)) {
+            rc = fail(O2C_EUSAGE, "--weights %s: the blob and its .S must not be OUT.c or OUT.h",
+                      weights);
+            goto end;
+        }
+        tg[nt++].path = weights;
+        tg[nt++].path = spath;
+    }
+    tg[nt++].path = hpath;
+    tg[nt++].path = out;
+    for (int k = nt - 1; k >= 0 && !rc; k--) /* OUT.c, OUT.h, then the blob's files */
+        rc = check_target(tg[k].path);
+    if (rc)
+        goto end;
+    /* OUT.c and the blob are streamed to their temporaries while they are made */
+    if (!(cf = open_temp(&tg[nt - 1])) || (weights && !(wf = open_temp(&tg[0])))) {
+        rc = O2C_EIO;
+        goto end;
+    }
+    opt.c_file = cf;
+    opt.weights_blob = weights != NULL;
+    opt.weights_name = weights;
+    opt.weights_file = wf;
     Output res;
     char err[1200];
     rc = onnx2c_compile(model, &opt, &res, err, sizeof err);
@@ -367,20 +454,34 @@ int main(int argc, char **argv) {
         fprintf(stderr, "onnx2c: error: %s\n", err);
         goto end;
     }
-    size_t olen = strlen(out);
-    char *hpath = malloc(olen + 1);
-    if (!hpath) {
-        rc = fail(O2C_EMODEL, "%s: out of memory", model);
-    } else {
-        memcpy(hpath, out, olen + 1);
-        hpath[olen - 1] = 'h';
-        rc = write_outputs(out, res.c_src, hpath, res.h_src);
-    }
+    rc = close_temp(&tg[nt - 1], cf);
+    cf = NULL;
+    if (!rc)
+        rc = close_temp(&tg[0], wf);
+    else if (wf)
+        fclose(wf);
+    wf = NULL;
+    if (!rc && !(tg[nt - 2].tmp = write_temp(hpath, "tmp", res.h_src, strlen(res.h_src))))
+        rc = fail_write(hpath, strerror(errno));
+    if (!rc && weights && !(tg[1].tmp = write_temp(spath, "tmp", res.s_src, strlen(res.s_src))))
+        rc = fail_write(spath, strerror(errno));
+    if (!rc)
+        rc = commit(tg, nt);
     if (!rc && res.warning) /* after the error lines: a failure prints one line only */
         fprintf(stderr, "onnx2c: warning: %s\n", res.warning);
-    free(hpath);
     onnx2c_output_free(&res);
 end:
+    if (cf)
+        fclose(cf);
+    if (wf)
+        fclose(wf);
+    for (int k = 0; k < 4; k++) /* what a failure left: temporaries only, never a target */
+        if (tg[k].tmp) {
+            unlink(tg[k].tmp);
+            free(tg[k].tmp);
+        }
+    free(hpath);
+    free(spath);
     free(fix);
     free(max);
     return rc;

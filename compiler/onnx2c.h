@@ -51,6 +51,13 @@ Arena *arena_new(void);
 void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n);
 void *arena_dup(Arena *a, const void *p, size_t n);
+/* A big block the arena owns that may be resized or freed before the compile ends (the one
+ * exception to "freed at once", for memory that would otherwise stay: the model file's bytes,
+ * a weight materialized while it is written out).  arena_block(a, NULL, n) makes one of n
+ * bytes, not zeroed, 16-byte aligned; arena_block(a, p, n) resizes p (contents kept, p may
+ * move); arena_block_free(a, p) frees it (NULL: nothing).  Out of memory unwinds as usual. */
+void *arena_block(Arena *a, void *p, size_t n);
+void arena_block_free(Arena *a, void *p);
 /* The one growth helper of arrays (Lua's luaM_growvector).  p is an array of elem-byte
  * elements with capacity *cap, of which the first n are in use.  arena_reserve makes room for
  * need elements: when *cap is smaller, the capacity doubles (from first when 0) until it holds
@@ -318,6 +325,11 @@ struct Value {
      * torch.arange(S, dtype=float)).  Check the dtype before folding on kv.  Either may be NULL. */
     void *data;
     Sym **kv;
+    /* A constant made only when it is written out (emit.c), from other constants: a weight
+     * packed or transformed for a kernel (gp_lazy in ops/gemm_plan.h).  fill writes its
+     * ir_known_len elements to dst; data is NULL then.  Only emit_ptr reads such a value. */
+    void (*fill)(const void *arg, void *dst);
+    const void *fill_arg;
     Node *producer;
     int nuses;         /* consumers (nodes) */
     /* The shape the model file declares (graph outputs, value_info), used when the shape
@@ -511,7 +523,8 @@ bool ir_bcast_dim(const Sym *in, const Sym *out);
 /* Applies the dim unifications recorded so far to a Sym (identity when there are none). */
 Sym *ir_unified(Compiler *c, Sym *e);
 void ir_toposort(Compiler *c); /* orders g->nodes; errors on cycles and dangling inputs */
-/* Makes v a constant from a tensor (copies data, sets shape). */
+/* Makes v a constant from a tensor: its data (shared: t must live as long as the arena; data
+ * is never written once set) and its shape. */
 void ir_set_const(Compiler *c, Value *v, const Tensor *t);
 /* Known integer contents: fills kv from data if needed. Returns NULL when not known. */
 Sym **ir_known_ints(Compiler *c, Value *v);
@@ -699,7 +712,9 @@ void plan_report(Compiler *c, FILE *f);
 /* ------------------------------------------------------------------ emit.c
  * Writes OUT.h and OUT.c.  Op emitters print code through these helpers; every Sym they print
  * becomes a local computed once at the top of the function. */
-void emit_graph(Compiler *c, Buf *h, Buf *src);
+/* OUT.h into h; OUT.c into Options.c_file when set, else src; with Options.weights_blob the
+ * blob into Options.weights_file when set, else blob, and FILE.S into asm_src. */
+uint64_t emit_graph(Compiler *c, Buf *h, Buf *src, Buf *blob, Buf *asm_src); /* the blob's size */
 /* Appends text at the current indentation (fmt is printf; a trailing newline is added). */
 void emit_line(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends raw text (no indentation, no newline). */

@@ -43,6 +43,7 @@ typedef struct Ld {
     void *owned[MAX_OWNED]; /* standalone mode: blocks to free if decoding fails */
     int nowned;
     char realdir[PATH_MAX]; /* realpath of dir, once external data needs it ("" before) */
+    const struct Payloads *pl; /* the raw_data moved out of the message (strip_payloads), or NULL */
 } Ld;
 
 /* Records the first error; returns false so callers can `return fail(...)`. */
@@ -135,9 +136,23 @@ static bool read_at(int fd, void *buf, size_t n, off_t offset) {
 
 enum { READ_OK, READ_OPEN, READ_TOO_BIG, READ_NOMEM, READ_IO };
 
-/* Reads a whole regular file into a malloc'd buffer.  Returns READ_OK, or the kind of failure
- * with *why set (READ_OPEN, READ_IO). */
-static int read_file(const char *path, uint8_t **out, size_t *len, const char **why) {
+/* Out of memory while a file is open: it is closed before unwinding. */
+typedef struct FdOom {
+    int fd;
+    OomHandler prev;
+} FdOom;
+
+static void fd_oom(void *user) {
+    FdOom *f = user;
+    close(f->fd);
+    arena_on_oom(f->prev);
+    arena_oom();
+}
+
+/* Reads a whole regular file into a malloc'd buffer, or with a not NULL into an arena block
+ * (arena_block; out of memory then unwinds).  Returns READ_OK, or the kind of failure with
+ * *why set (READ_OPEN, READ_IO). */
+static int read_file(const char *path, uint8_t **out, size_t *len, const char **why, Arena *a) {
     struct stat st;
     int fd = open_regular(path, &st, why);
     if (fd < 0)
@@ -147,7 +162,14 @@ static int read_file(const char *path, uint8_t **out, size_t *len, const char **
         return READ_TOO_BIG;
     }
     size_t n = (size_t)st.st_size;
-    uint8_t *buf = malloc(n ? n : 1);
+    uint8_t *buf;
+    if (a) {
+        FdOom fo = {fd, {NULL, NULL}};
+        fo.prev = arena_on_oom((OomHandler){fd_oom, &fo});
+        buf = arena_block(a, NULL, n ? n : 1);
+        arena_on_oom(fo.prev);
+    } else
+        buf = malloc(n ? n : 1);
     if (!buf) {
         close(fd);
         return READ_NOMEM;
@@ -156,7 +178,10 @@ static int read_file(const char *path, uint8_t **out, size_t *len, const char **
     int err = errno;
     close(fd);
     if (!ok) {
-        free(buf);
+        if (a)
+            arena_block_free(a, buf);
+        else
+            free(buf);
         *why = err ? strerror(err) : "the file shrank while it was read";
         return READ_IO;
     }
@@ -235,6 +260,143 @@ static int wire_check(const ProtobufCMessageDescriptor *d, const uint8_t *p, siz
         }
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------ the weights' bytes
+ * A model of hundreds of MB is almost all raw_data of its initializers, and protobuf-c copies
+ * every bytes field out of the buffer it unpacks: the file would be in memory twice, and once
+ * more if the loader then copied the tensors.  So the file's bytes, once wire_check found them
+ * well-formed, are rewritten first (strip_payloads): the payload of every TensorProto raw_data
+ * field moves to the front of the same buffer (16-byte aligned, in file order) and the message
+ * without them, each raw_data replaced by the field o2c_payload = its index, goes to a small new
+ * buffer that protobuf-c unpacks.  The file's buffer then shrinks to the payloads, and the
+ * tensors point into it: the weights are in memory once, from the file to the end of the compile.
+ * The walk enters only the fields on the way to a TensorProto (ModelProto.graph; GraphProto.node
+ * and initializer; NodeProto.attribute; AttributeProto t, g, tensors and graphs; wire_check
+ * bounds its depth); a sub-message's length is written as a 5-byte varint, patched when its end
+ * is known (protobuf accepts padded varints).  A file's own field 2047 in a TensorProto is
+ * dropped, so every o2c_payload is the loader's. */
+
+typedef struct Payload {
+    size_t off, len; /* len bytes at off in the file's buffer ... */
+    uint8_t *own;    /* ... or, when not NULL, here (see move_payload) */
+} Payload;
+
+typedef struct Payloads {
+    int n, cap;
+    Payload *p;
+    uint8_t **data; /* once the buffer has its final place: where payload k is */
+    size_t *len;
+} Payloads;
+
+typedef enum { PB_MODEL, PB_GRAPH, PB_NODE, PB_ATTR, PB_TENSOR, PB_OTHER } PbKind;
+enum { F_PAYLOAD = 2047 }; /* TensorProto.o2c_payload */
+
+/* The kind of message field f of a k message holds, where the walk enters it. */
+static PbKind pb_sub(PbKind k, uint64_t f) {
+    switch (k) {
+    case PB_MODEL: return f == 7 ? PB_GRAPH : PB_OTHER;
+    case PB_GRAPH: return f == 1 ? PB_NODE : f == 5 ? PB_TENSOR : PB_OTHER;
+    case PB_NODE: return f == 5 ? PB_ATTR : PB_OTHER;
+    case PB_ATTR: return f == 5 || f == 10 ? PB_TENSOR : f == 6 || f == 11 ? PB_GRAPH : PB_OTHER;
+    default: return PB_OTHER;
+    }
+}
+
+typedef struct Strip {
+    Compiler *c;
+    uint8_t *buf;  /* the file's bytes */
+    size_t len;
+    size_t front;  /* the payloads moved so far end here */
+    Buf *msg;      /* the message without them */
+    Payloads *pl;
+} Strip;
+
+static void put_varint(Buf *b, uint64_t v) {
+    char t[10];
+    size_t n = 0;
+    do {
+        t[n++] = (char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    buf_putn(b, t, n);
+}
+
+/* Moves payload [p, p + n) of the buffer to its front, 16-byte aligned, and records it; returns
+ * its index.  Everything below p + n has been read by then, so the move may overwrite it; when
+ * the alignment would take it past p (a payload after a few bytes of message), it is copied to
+ * a block of its own instead. */
+static uint64_t move_payload(Strip *S, size_t p, size_t n) {
+    Payloads *pl = S->pl;
+    Arena *a = S->c->arena;
+    pl->p = arena_grow(a, pl->p, pl->n, &pl->cap, 256, sizeof *pl->p);
+    Payload *e = &pl->p[pl->n];
+    size_t at = (S->front + 15) & ~(size_t)15;
+    e->len = n;
+    if (n && at <= p) {
+        memmove(S->buf + at, S->buf + p, n);
+        e->off = at;
+        S->front = at + n;
+    } else /* (an empty one too: a tensor's data is never NULL) */
+        e->own = arena_dup(a, S->buf + p, n);
+    return (uint64_t)pl->n++;
+}
+
+/* Writes the message [pos, end) of kind k without its payloads into S->msg. */
+static void strip_msg(Strip *S, PbKind k, size_t pos, size_t end) {
+    while (pos < end) { /* wire_check passed: every read below succeeds */
+        size_t start = pos;
+        uint64_t tag = 0, v = 0;
+        read_varint(S->buf, end, &pos, &tag);
+        uint64_t f = tag >> 3;
+        if ((tag & 7) != 2) {
+            if ((tag & 7) == 0)
+                read_varint(S->buf, end, &pos, &v);
+            else
+                pos += (tag & 7) == 1 ? 8 : 4;
+            if (!(k == PB_TENSOR && f == F_PAYLOAD))
+                buf_putn(S->msg, (const char *)S->buf + start, pos - start);
+            continue;
+        }
+        read_varint(S->buf, end, &pos, &v);
+        size_t p = pos;
+        pos += (size_t)v;
+        PbKind sub = pb_sub(k, f);
+        if (k == PB_TENSOR && f == 9) { /* raw_data */
+            put_varint(S->msg, (uint64_t)F_PAYLOAD << 3);
+            put_varint(S->msg, move_payload(S, p, (size_t)v));
+        } else if (k == PB_TENSOR && f == F_PAYLOAD) {
+            /* not ONNX's: dropped */
+        } else if (sub == PB_OTHER)
+            buf_putn(S->msg, (const char *)S->buf + start, pos - start);
+        else {
+            put_varint(S->msg, tag);
+            size_t at = S->msg->len;
+            buf_putn(S->msg, "\0\0\0\0\0", 5);
+            strip_msg(S, sub, p, pos);
+            size_t n = S->msg->len - at - 5;
+            for (int i = 0; i < 5; i++) /* a padded varint: 4 bytes with continuation bits */
+                S->msg->data[at + (size_t)i] = (char)(((n >> (7 * i)) & 0x7f) | (i < 4 ? 0x80 : 0));
+        }
+    }
+}
+
+/* strip_payloads on buf (len bytes, an arena block): the message without its payloads goes to
+ * msg, the payloads to pl, and the buffer shrinks to them (freed when there are none). */
+static void strip_payloads(Compiler *c, uint8_t *buf, size_t len, Buf *msg, Payloads *pl) {
+    Strip S = {c, buf, len, 0, msg, pl};
+    strip_msg(&S, PB_MODEL, 0, len);
+    uint8_t *kept = NULL;
+    if (S.front)
+        kept = arena_block(c->arena, buf, S.front);
+    else
+        arena_block_free(c->arena, buf);
+    pl->data = arena_alloc(c->arena, sizeof(uint8_t *) * (size_t)(pl->n + 1));
+    pl->len = arena_alloc(c->arena, sizeof(size_t) * (size_t)(pl->n + 1));
+    for (int k = 0; k < pl->n; k++) {
+        pl->data[k] = pl->p[k].own ? pl->p[k].own : kept + pl->p[k].off;
+        pl->len[k] = pl->p[k].len;
+    }
 }
 
 /* ------------------------------------------------------------------ tensors */
@@ -432,17 +594,29 @@ static bool convert_tensor(Ld *L, const Onnx__TensorProto *tp, const char *what,
         to_host_order(t->data, t->nelem, esize);
         return true;
     }
-    if (tp->has_raw_data) {
-        if (tp->raw_data.len != bytes)
+    ProtobufCBinaryData raw = tp->raw_data;
+    bool has_raw = tp->has_raw_data, moved = false;
+    if (L->pl && tp->has_o2c_payload && tp->o2c_payload < (uint64_t)L->pl->n) {
+        raw.data = L->pl->data[tp->o2c_payload];
+        raw.len = L->pl->len[tp->o2c_payload];
+        has_raw = moved = true;
+    }
+    if (moved && raw.len == bytes) { /* the bytes stay where strip_payloads put them */
+        t->data = raw.data;
+        to_host_order(t->data, t->nelem, esize);
+        return true;
+    }
+    if (has_raw) {
+        if (raw.len != bytes)
             return fail(L, O2C_EMODEL,
                         "%s has %zu bytes of raw_data but its shape %s of %s needs %zu", what,
-                        tp->raw_data.len, shape_str(sh, sizeof sh, rank, t->dims),
+                        raw.len, shape_str(sh, sizeof sh, rank, t->dims),
                         dtype_name(dt), bytes);
         t->data = ld_alloc(L, bytes);
         if (!t->data)
             return fail(L, O2C_EMODEL, "%s: out of memory", what);
         if (bytes)
-            memcpy(t->data, tp->raw_data.data, bytes);
+            memcpy(t->data, raw.data, bytes);
         to_host_order(t->data, t->nelem, esize);
         return true;
     }
@@ -1120,10 +1294,10 @@ static void parse_oom(void *user) {
     arena_oom();
 }
 
-/* Reads the file at path into a malloc'd buffer, or throws. */
+/* Reads the file at path into an arena block, or throws. */
 static uint8_t *load_bytes(Compiler *c, const char *path, size_t *len, const char **why) {
     uint8_t *buf = NULL;
-    switch (read_file(path, &buf, len, why)) {
+    switch (read_file(path, &buf, len, why, c->arena)) {
     case READ_OK: return buf;
     case READ_TOO_BIG:
         o2c_error(c, NULL, "not a valid ONNX model: the file is larger than 2 GB (the "
@@ -1140,20 +1314,31 @@ void load_model(Compiler *c, const char *path) {
     const char *why = NULL;
     uint8_t *buf = load_bytes(c, path, &len, &why);
     if (len == 0) {
-        free(buf);
+        arena_block_free(c->arena, buf);
         o2c_error(c, NULL, "not a valid ONNX model: the file is empty");
     }
     size_t where = 0;
     int wire = wire_check(&onnx__model_proto__descriptor, buf, len, 0, 0, &where);
     if (wire == 1) {
-        free(buf);
+        arena_block_free(c->arena, buf);
         o2c_error(c, NULL, "not a valid ONNX model: messages are nested more than %d deep "
                   "(at byte %zu)", MAX_NESTING, where);
     }
+    /* well-formed: the weights' bytes stay in buf, and protobuf-c unpacks the rest (a file that
+     * is not is unpacked as it is, to fail with the position wire_check found) */
+    Payloads *pl = NULL;
+    Buf *msg = buf_new(c->arena);
+    if (wire == 0) {
+        pl = arena_alloc(c->arena, sizeof *pl);
+        strip_payloads(c, buf, len, msg, pl);
+        buf = NULL;
+    }
     bool nomem = false;
     ProtobufCAllocator pa = {pb_alloc, pb_free, &nomem};
-    Onnx__ModelProto *m = onnx__model_proto__unpack(&pa, len, buf);
-    free(buf);
+    Onnx__ModelProto *m = onnx__model_proto__unpack(&pa, pl ? msg->len : len,
+                                                    pl ? (const uint8_t *)msg->data : buf);
+    arena_block_free(c->arena, buf);
+    buf_free(msg);
     if (!m) {
         if (nomem)
             o2c_error(c, NULL, "out of memory");
@@ -1169,7 +1354,7 @@ void load_model(Compiler *c, const char *path) {
         const char *slash = strrchr(path, '/');
         dir = slash ? arena_strndup(c->arena, path, slash == path ? 1 : (size_t)(slash - path)) : ".";
     }
-    Ld L = {.c = c, .dir = dir};
+    Ld L = {.c = c, .dir = dir, .pl = pl};
     LdModel M = {0};
     ParseOom po = {.m = m};
     po.prev = arena_on_oom((OomHandler){parse_oom, &po});
@@ -1201,7 +1386,7 @@ int onnx2c_load_tensor(const char *path, Tensor **out, char *err, size_t errlen)
     size_t len = 0;
     uint8_t *buf = NULL;
     const char *why = NULL;
-    switch (read_file(path, &buf, &len, &why)) {
+    switch (read_file(path, &buf, &len, &why, NULL)) {
     case READ_OK: break;
     case READ_TOO_BIG:
         set_err(err, errlen, "%s: not a serialized onnx.TensorProto: larger than 2 GB", path);

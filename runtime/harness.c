@@ -5,7 +5,8 @@
  * them, size the outputs and the workspace through the generated API, run, compare.  Each case
  * runs in a child process, so a crash or a hang is one failed case, not a dead run.
  * Prints "PASS name" or "FAIL name: stage: message" per case and closes with
- * "N passed, N failed". */
+ * "N passed, N failed".  With --weights each case is built both ways (onnx2c --weights, and
+ * inline weights) and the two must give the same output bytes. */
 #include "runtime.h"
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +22,8 @@ typedef int (*check_fn)(const int64_t *);
 typedef size_t (*ws_fn)(const int64_t *);
 typedef int (*shape_fn)(const int64_t *, int, int64_t *);
 typedef int (*run_fn)(int64_t *, const void *const *, void *const *, void *);
+typedef int (*run_w_fn)(int64_t *, const void *const *, void *const *, void *, const void *);
+typedef int (*wcheck_fn)(const void *, size_t);
 
 typedef struct Config {
     const char *cc;
@@ -31,8 +34,16 @@ typedef struct Config {
     bool no_declared;
     bool no_winograd;
     bool memory_first;
+    bool weights;
     int timeout;
 } Config;
+
+/* --weights: the case compiled with its weights in a blob, run through model_run_w, and
+ * compiled again with inline weights, whose outputs must be the same bytes. */
+typedef struct Blob {
+    const void *data; /* the blob, 64-byte aligned */
+    Jit *inline_j;    /* the inline build */
+} Blob;
 
 static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -134,7 +145,8 @@ static bool same_shape(int i, int r, const int64_t *shape, const Tensor *want, c
 }
 
 /* Runs one test_data_set; returns 0 or writes the failure (stage: message) into msg. */
-static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_t msglen) {
+static int run_set(const Output *o, Jit *j, const Blob *blob, const char *setdir, char *msg,
+                   size_t msglen) {
     char err[600];
     Tensor **in = NULL, **want = NULL;
     int nin = read_tensors(setdir, "input", &in, err, sizeof err);
@@ -160,8 +172,12 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
     ws_fn wsize = (ws_fn)jit_symbol(j, "model_workspace_size");
     shape_fn ishape = (shape_fn)jit_symbol(j, "model_input_shape");
     shape_fn oshape = (shape_fn)jit_symbol(j, "model_output_shape");
-    run_fn run = (run_fn)jit_symbol(j, "model_run");
-    if (!check || !wsize || !ishape || !oshape || !run) {
+    run_fn run = blob ? NULL : (run_fn)jit_symbol(j, "model_run");
+    run_w_fn run_w = blob ? (run_w_fn)jit_symbol(j, "model_run_w") : NULL;
+    run_fn run_inline = blob ? (run_fn)jit_symbol(blob->inline_j, "model_run") : NULL;
+    void **outs_inline = calloc((size_t)nout + 1, sizeof(void *));
+    size_t *obytes = calloc((size_t)nout + 1, sizeof(size_t));
+    if (!check || !wsize || !ishape || !oshape || !(blob ? run_w && run_inline : run != NULL)) {
         snprintf(msg, msglen, "api: a generated function is missing");
         goto done;
     }
@@ -224,6 +240,7 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
             size_t bytes = n * onnx2c_dtype_size(want[i]->dtype);
             outs[i] = calloc(1, bytes + 64);
             memset(outs[i], 0xAB, bytes);
+            obytes[i] = bytes;
             continue;
         }
         if (!same_shape(i, r, shape, want[i], "", msg, msglen))
@@ -231,6 +248,7 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
         size_t bytes = (size_t)want[i]->nelem * onnx2c_dtype_size(want[i]->dtype);
         outs[i] = calloc(1, bytes + 64);
         memset(outs[i], 0xAB, bytes); /* garbage, so an unwritten output cannot pass */
+        obytes[i] = bytes;
     }
     size_t wsb = wsize(dims);
     if (wsb)
@@ -240,10 +258,31 @@ static int run_set(const Output *o, Jit *j, const char *setdir, char *msg, size_
         inptr[i] = noread[i]                                ? noread[i]
                    : in[i]->nelem == 0 && empty_input() ? empty_input()
                                                          : in[i]->data;
-    int r = run(dims, inptr, outs, ws);
+    int64_t *dims0 = NULL; /* the dims before the run, for the inline build's run */
+    if (blob) {
+        dims0 = calloc((size_t)(o->ndims + o->ndata_dims) + 1, sizeof(int64_t));
+        memcpy(dims0, dims, sizeof(int64_t) * (size_t)(o->ndims + o->ndata_dims));
+    }
+    int r = blob ? run_w(dims, inptr, outs, ws, blob->data) : run(dims, inptr, outs, ws);
     if (r) {
-        snprintf(msg, msglen, "run: model_run returned %d", r);
+        snprintf(msg, msglen, "run: model_run%s returned %d", blob ? "_w" : "", r);
+        free(dims0);
         goto done;
+    }
+    if (blob) { /* the inline build: the same bytes */
+        for (int i = 0; i < nout; i++) {
+            outs_inline[i] = calloc(1, obytes[i] + 64);
+            memset(outs_inline[i], 0xAB, obytes[i]);
+        }
+        int ri = run_inline(dims0, inptr, outs_inline, ws);
+        bool same = ri == 0;
+        for (int i = 0; same && i < nout; i++)
+            same = memcmp(outs[i], outs_inline[i], obytes[i]) == 0;
+        free(dims0);
+        if (!same) {
+            snprintf(msg, msglen, "weights: the inline build %s", ri ? "failed" : "gave other bytes");
+            goto done;
+        }
     }
     for (int d = o->ndims; d < o->ndims + o->ndata_dims; d++)
         if (dims[d] < 0) {
@@ -268,9 +307,13 @@ done:
     for (int i = 0; i < 64; i++)
         if (noread_len[i])
             munmap(noread[i], noread_len[i]);
-    for (int i = 0; i < nout; i++)
+    for (int i = 0; i < nout; i++) {
         free(outs[i]);
+        free(outs_inline[i]);
+    }
     free(outs);
+    free(outs_inline);
+    free(obytes);
     free(ws);
     free(dims);
     free_tensors(in, nin);
@@ -289,13 +332,33 @@ static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen
     opt.drop_declared = cfg->no_declared;
     opt.no_winograd = cfg->no_winograd;
     opt.memory_first = cfg->memory_first;
-    Output o;
+    opt.weights_blob = cfg->weights;
+    opt.weights_name = "model.bin";
+    Output o, oi = {0};
     if (onnx2c_compile(path, &opt, &o, err, sizeof err)) {
         snprintf(msg, msglen, "compile: %s", err);
         return -1;
     }
     int rc = -1;
     Jit *j = NULL;
+    Blob blob = {0}, *bp = NULL;
+    void *aligned = NULL;
+    if (cfg->weights) {
+        opt.weights_blob = false;
+        if (onnx2c_compile(path, &opt, &oi, err, sizeof err)) {
+            snprintf(msg, msglen, "compile (inline weights): %s", err);
+            goto done;
+        }
+        blob.inline_j = jit_compile(oi.c_src, "model.h", oi.h_src, cfg->cc, err, sizeof err);
+        if (!blob.inline_j) {
+            snprintf(msg, msglen, "cc (inline weights): %s", err);
+            goto done;
+        }
+        aligned = aligned_alloc(64, (o.weights_size + 63) / 64 * 64);
+        memcpy(aligned, o.weights, o.weights_size);
+        blob.data = aligned;
+        bp = &blob;
+    }
     if (cfg->keep) {
         const char *base = strrchr(dir, '/');
         base = base ? base + 1 : dir;
@@ -330,6 +393,14 @@ static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen
         snprintf(msg, msglen, "cc: %s", err);
         goto done;
     }
+    if (bp) {
+        wcheck_fn wcheck = (wcheck_fn)jit_symbol(j, "model_weights_check");
+        int wr = wcheck ? wcheck(blob.data, o.weights_size) : -100;
+        if (wr) {
+            snprintf(msg, msglen, "weights: model_weights_check returned %d", wr);
+            goto done;
+        }
+    }
     char **sets;
     int nsets = list_dir(dir, "test_data_set_", &sets);
     if (nsets == 0) {
@@ -341,7 +412,7 @@ static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen
     for (int s = 0; s < nsets && rc == 0; s++) {
         char setdir[1400], m[900];
         snprintf(setdir, sizeof setdir, "%s/%s", dir, sets[s]);
-        if (run_set(&o, j, setdir, m, sizeof m)) {
+        if (run_set(&o, j, bp, setdir, m, sizeof m)) {
             snprintf(msg, msglen, "%s: %s", sets[s], m);
             rc = -1;
         }
@@ -349,7 +420,10 @@ static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen
     free_list(sets, nsets);
 done:
     jit_free(j);
+    jit_free(blob.inline_j);
+    free(aligned);
     onnx2c_output_free(&o);
+    onnx2c_output_free(&oi);
     return rc;
 }
 
@@ -403,6 +477,9 @@ static const char usage[] =
     "                    value_info (with --dynamic: a dynamic export without them)\n"
     "  --no-winograd     compile with onnx2c --no-winograd (3x3 convs by unfold + GEMM)\n"
     "  --memory-first    compile with onnx2c --memory-first (the smallest workspace)\n"
+    "  --weights         compile with the weights in a blob (onnx2c --weights), check it with\n"
+    "                    model_weights_check, run model_run_w, and require the same output\n"
+    "                    bytes as the build with inline weights\n"
     "  --root DIR        case names are relative to DIR\n"
     "  --list FILE       add the case names listed in FILE (one per line, # comments)\n"
     "  --keep DIR        write each case's generated model.c/model.h under DIR/CASE/\n"
@@ -432,6 +509,8 @@ int main(int argc, char **argv) {
             cfg.no_winograd = true;
         else if (!strcmp(a, "--memory-first"))
             cfg.memory_first = true;
+        else if (!strcmp(a, "--weights"))
+            cfg.weights = true;
         else if (!strcmp(a, "--root") && i + 1 < argc)
             root = argv[++i];
         else if (!strcmp(a, "--keep") && i + 1 < argc)

@@ -220,6 +220,49 @@ static int64_t wino_skew(DType t) {
     return 64 / (int64_t)dtype_size(t);
 }
 
+/* The transformed weight of a Winograd layer, for gp_lazy: W (M x C x 3 x 3) at 16 points. */
+typedef struct WinoJob {
+    Compiler *c;       /* for the scratch of one point */
+    const Value *w;
+    int64_t M, C, per; /* per: elements of one point's packing */
+    int64_t nr;
+    bool t;            /* ConvPlan.wino_t: U^T as the engine's B operand */
+} WinoJob;
+
+/* U[xi][m][c], xi = 4 i + j: G g G^T with G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1], each point's
+ * M x C matrix packed in turn (one point's U at a time in scratch). */
+static void wino_fill(const void *arg, void *dst) {
+    static const double G[4][3] = {{1, 0, 0}, {.5, .5, .5}, {.5, -.5, .5}, {0, 0, 1}};
+    const WinoJob *jb = arg;
+    const Value *w = jb->w;
+    const int64_t M = jb->M, C = jb->C;
+    size_t es = dtype_size(w->dtype);
+    unsigned char *u = arena_block(jb->c->arena, NULL, (size_t)(M * C) * es);
+    for (int xi = 0; xi < 16; xi++) {
+        const int i = xi / 4, j = xi % 4;
+        for (int64_t m = 0; m < M; m++)
+            for (int64_t ci = 0; ci < C; ci++) {
+                const int64_t base = (m * C + ci) * 9;
+                double gg[3]; /* row i of G g */
+                for (int b = 0; b < 3; b++)
+                    gg[b] = G[i][0] * const_at(w, base + b) + G[i][1] * const_at(w, base + 3 + b) +
+                            G[i][2] * const_at(w, base + 6 + b);
+                double t = gg[0] * G[j][0] + gg[1] * G[j][1] + gg[2] * G[j][2];
+                size_t at = (size_t)(m * C + ci);
+                if (w->dtype == DT_FLOAT)
+                    ((float *)(void *)u)[at] = (float)t;
+                else
+                    ((double *)(void *)u)[at] = t;
+            }
+        unsigned char *dx = (unsigned char *)dst + (size_t)(xi * jb->per) * es;
+        if (jb->t)
+            gp_pack(u, es, C, M, C, 1, false, jb->nr, dx);
+        else
+            gp_pack(u, es, M, C, C, 0, true, 0, dx);
+    }
+    arena_block_free(jb->c->arena, u);
+}
+
 /* Whether a Conv (not depthwise, not wide) takes Winograd F(2x2, 3x3), and if so its plan:
  * the weight transformed at compile time (U = G g G^T per output and input channel, see
  * templates/conv_wino.c), each of the 16 points' M x C matrix packed as the engine's A operand;
@@ -251,42 +294,15 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
         return false;
     p->wino = true;
     p->wino_t = sym_get_const(p->tiles, &tl) && tl < WINO_T_TILES;
-    /* U[xi][m][c], xi = 4 i + j: G g G^T with G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1] */
-    static const double G[4][3] = {{1, 0, 0}, {.5, .5, .5}, {.5, -.5, .5}, {0, 0, 1}};
+    /* each point's U (M x C) as the engine's A operand, or U^T (C x M) as its B operand,
+     * made when the weight is written out (wino_fill) */
     size_t es = dtype_size(w->dtype);
-    unsigned char *u = arena_alloc(c->arena, (size_t)(16 * M * C) * es + 1);
-    for (int64_t m = 0; m < M; m++)
-        for (int64_t ci = 0; ci < C; ci++) {
-            const int64_t base = (m * C + ci) * 9;
-            double gg[4][3]; /* G g */
-            for (int i = 0; i < 4; i++)
-                for (int b = 0; b < 3; b++)
-                    gg[i][b] = G[i][0] * const_at(w, base + b) + G[i][1] * const_at(w, base + 3 + b) +
-                               G[i][2] * const_at(w, base + 6 + b);
-            for (int i = 0; i < 4; i++)
-                for (int j = 0; j < 4; j++) {
-                    double t = gg[i][0] * G[j][0] + gg[i][1] * G[j][1] + gg[i][2] * G[j][2];
-                    size_t at = (size_t)(((i * 4 + j) * M + m) * C + ci);
-                    if (w->dtype == DT_FLOAT)
-                        ((float *)(void *)u)[at] = (float)t;
-                    else
-                        ((double *)(void *)u)[at] = t;
-                }
-        }
-    /* each point's U (M x C) as the engine's A operand, or U^T (C x M) as its B operand */
     const int64_t nr = gp_nr(x->dtype);
     int64_t per = p->wino_t ? gp_pack(NULL, es, C, M, C, 1, false, nr, NULL)
                             : gp_pack(NULL, es, M, C, C, 0, true, 0, NULL);
-    unsigned char *d = arena_alloc(c->arena, (size_t)(16 * per) * es + 1);
-    for (int xi = 0; xi < 16; xi++) {
-        const unsigned char *ux = u + (size_t)(xi * M * C) * es;
-        unsigned char *dx = d + (size_t)(xi * per) * es;
-        if (p->wino_t)
-            gp_pack(ux, es, C, M, C, 1, false, nr, dx);
-        else
-            gp_pack(ux, es, M, C, C, 0, true, 0, dx);
-    }
-    p->wpk = gp_const(c, w->name, w->dtype, 16 * per, d);
+    WinoJob *job = arena_alloc(c->arena, sizeof *job);
+    *job = (WinoJob){c, w, M, C, per, nr, p->wino_t};
+    p->wpk = gp_lazy(c, w->name, w->dtype, 16 * per, wino_fill, job);
     p->wper = per;
     /* tiles per chunk: whole engine panels, the chunk's scratch near WINO_ELEMS.  Scratch: V
      * (16 x C x tiles rounded up to the panel width: NR, or MR transposed), then the products
@@ -447,12 +463,11 @@ void infer_conv(Compiler *c, Node *n) {
     if (c->opt->memory_first && w->data && sym_get_const(p->k[0], &one) && one == 1 &&
         sym_get_const(p->in[0], &one) && one == 1 && sym_get_const(p->group, &G) &&
         sym_get_const(p->mg, &mgv) && sym_get_const(p->rows, &rowsv)) {
-        size_t es = dtype_size(w->dtype);
-        unsigned char *d = arena_alloc(c->arena, (size_t)(G * mgv * rowsv) * es + 1);
-        for (int64_t g = 0; g < G; g++)
-            gp_row_blocks((const unsigned char *)w->data + (size_t)(g * mgv * rowsv) * es, es, mgv,
-                          rowsv, d + (size_t)(g * mgv * rowsv) * es);
-        p->wpk = gp_const(c, w->name, w->dtype, G * mgv * rowsv, d);
+        p->wpk = gp_lazy_job(c, w->name, w->dtype, G * mgv * rowsv,
+                             (GpJob){.kind = GPJ_ROW_BLOCKS, .src = w->data,
+                                     .es = dtype_size(w->dtype), .groups = G,
+                                     .sstep = mgv * rowsv, .dstep = mgv * rowsv, .rows = mgv,
+                                     .cols = rowsv});
         p->cdirect = true;
         n->scratch = NULL;
         n->priv = p;
@@ -483,11 +498,10 @@ void infer_conv(Compiler *c, Node *n) {
         sym_get_const(p->rows, &rowsv)) {
         size_t es = dtype_size(w->dtype);
         int64_t per = gp_pack(NULL, es, mgv, rowsv, rowsv, 0, true, 0, NULL);
-        unsigned char *d = arena_alloc(c->arena, (size_t)(per * G) * es + 1);
-        for (int64_t g = 0; g < G; g++)
-            gp_pack((const unsigned char *)w->data + (size_t)(g * mgv * rowsv) * es, es, mgv, rowsv,
-                    rowsv, 0, true, 0, d + (size_t)(g * per) * es);
-        p->wpk = gp_const(c, w->name, w->dtype, per * G, d);
+        p->wpk = gp_lazy_job(c, w->name, w->dtype, per * G,
+                             (GpJob){.kind = GPJ_PACK, .src = w->data, .es = es, .groups = G,
+                                     .sstep = mgv * rowsv, .dstep = per, .rows = mgv,
+                                     .cols = rowsv, .ld = rowsv, .as_a = true});
     }
     plan_ind(c, p, x);
     p->tile = p->direct ? p->osp : tile_size(c, p->rows, p->osp);

@@ -96,6 +96,53 @@ static inline Value *gp_const(Compiler *c, const char *stem, DType t, int64_t co
     return v;
 }
 
+/* A constant of `count` elements of type t made only when emit.c writes it out: fill(arg, dst)
+ * writes them into zeroed memory (Value.fill).  Packing at compile time so costs no memory
+ * until then, one weight at a time; arg must live in the arena and read only constants. */
+static inline Value *gp_lazy(Compiler *c, const char *stem, DType t, int64_t count,
+                             void (*fill)(const void *arg, void *dst), const void *arg) {
+    Value *v = gp_const(c, stem, t, count, NULL);
+    v->fill = fill;
+    v->fill_arg = arg;
+    return v;
+}
+
+/* The recipe of a weight in one of the layouts above, for gp_lazy: `groups` blocks (a conv's
+ * groups), block g read from src + g * sstep elements and written at g * dstep. */
+typedef enum {
+    GPJ_PACK,       /* gp_pack(rows, cols, ld, trans, as_a, nr) */
+    GPJ_ROW_BLOCKS, /* gp_row_blocks(M = rows, K = cols) */
+    GPJ_GEMV,       /* gp_gemv_blocks(K = rows, N = cols, ld, trans) */
+} GpJobKind;
+typedef struct GpJob {
+    GpJobKind kind;
+    const unsigned char *src;
+    size_t es;
+    int64_t groups, sstep, dstep;
+    int64_t rows, cols, ld, nr;
+    int trans;
+    bool as_a;
+} GpJob;
+
+static inline void gp_job_fill(const void *arg, void *dst) {
+    const GpJob *j = arg;
+    for (int64_t g = 0; g < j->groups; g++) {
+        const unsigned char *src = j->src + (size_t)(g * j->sstep) * j->es;
+        unsigned char *d = (unsigned char *)dst + (size_t)(g * j->dstep) * j->es;
+        switch (j->kind) {
+        case GPJ_PACK: gp_pack(src, j->es, j->rows, j->cols, j->ld, j->trans, j->as_a, j->nr, d); break;
+        case GPJ_ROW_BLOCKS: gp_row_blocks(src, j->es, j->rows, j->cols, d); break;
+        case GPJ_GEMV: gp_gemv_blocks(src, j->es, j->rows, j->cols, j->ld, j->trans, d); break;
+        }
+    }
+}
+
+/* gp_lazy of the weight job describes (copied into the arena). */
+static inline Value *gp_lazy_job(Compiler *c, const char *stem, DType t, int64_t count,
+                                 GpJob job) {
+    return gp_lazy(c, stem, t, count, gp_job_fill, arena_dup(c->arena, &job, sizeof job));
+}
+
 /* Activation of a fused epilogue: what the lower pass (compiler/lower.c) set in the node. */
 static inline void gp_epi_attrs(const Node *n, int *act, float *p0, float *p1) {
     *act = n->epi_act;

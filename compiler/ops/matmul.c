@@ -80,10 +80,10 @@ static Value *gemv_weight(Compiler *c, Value *a, Value *b, Sym *k, Sym *n, int t
     if (!c->opt->memory_first || a->dtype != DT_FLOAT || !b->data || !sym_get_const(k, &kk) ||
         !sym_get_const(n, &nn))
         return NULL;
-    size_t es = dtype_size(b->dtype);
-    unsigned char *d = arena_alloc(c->arena, (size_t)(kk * nn) * es + 1);
-    gp_gemv_blocks(b->data, es, kk, nn, trans ? kk : nn, trans, d);
-    return gp_const(c, b->name, b->dtype, kk * nn, d);
+    return gp_lazy_job(c, b->name, b->dtype, kk * nn,
+                       (GpJob){.kind = GPJ_GEMV, .src = b->data, .es = dtype_size(b->dtype),
+                               .groups = 1, .rows = kk, .cols = nn, .ld = trans ? kk : nn,
+                               .trans = trans});
 }
 
 /* The call of templates/gemv.c: y[m * N + n] = act(alpha * sum_k x[m * xm + k * xk] * w'[n][k]
@@ -135,9 +135,9 @@ void infer_matmul(Compiler *c, Node *n) {
     if (b->data && rb <= 2 && sym_get_const(p->sh.k, &kk) && sym_get_const(p->sh.n, &nn)) {
         size_t es = dtype_size(b->dtype);
         int64_t cnt = gp_pack(NULL, es, kk, nn, nn, 0, false, gp_nr(b->dtype), NULL);
-        unsigned char *d = arena_alloc(c->arena, (size_t)cnt * es + 1);
-        gp_pack(b->data, es, kk, nn, nn, 0, false, gp_nr(b->dtype), d);
-        p->bpk = gp_const(c, b->name, b->dtype, cnt, d);
+        p->bpk = gp_lazy_job(c, b->name, b->dtype, cnt,
+                             (GpJob){.kind = GPJ_PACK, .src = b->data, .es = es, .groups = 1,
+                                     .rows = kk, .cols = nn, .ld = nn, .nr = gp_nr(b->dtype)});
     }
     Sym *mm = p->sh.m; /* emit_matmul folds A's batch dims into M when B has none */
     if (rb <= 2)
@@ -283,9 +283,10 @@ void infer_gemm(Compiler *c, Node *n) {
         size_t es = dtype_size(b->dtype);
         int64_t ld = p->trans_b ? kk : nn;
         int64_t cnt = gp_pack(NULL, es, kk, nn, ld, p->trans_b, false, gp_nr(b->dtype), NULL);
-        unsigned char *d = arena_alloc(c->arena, (size_t)cnt * es + 1);
-        gp_pack(b->data, es, kk, nn, ld, p->trans_b, false, gp_nr(b->dtype), d);
-        p->bpk = gp_const(c, b->name, b->dtype, cnt, d);
+        p->bpk = gp_lazy_job(c, b->name, b->dtype, cnt,
+                             (GpJob){.kind = GPJ_PACK, .src = b->data, .es = es, .groups = 1,
+                                     .rows = kk, .cols = nn, .ld = ld, .trans = p->trans_b,
+                                     .nr = gp_nr(b->dtype)});
     }
     p->bias_row = cc && p->beta == 1.0f && cc->rank >= 1 && cc->shape[cc->rank - 1] == p->n &&
                   (cc->rank == 1 || (sym_get_const(cc->shape[0], &one) && one == 1));

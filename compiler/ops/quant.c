@@ -212,6 +212,28 @@ static Sym *qi8_scratch_rows(Compiler *c, Sym *rows, Sym *kp) {
 
 static bool cdata(const QParam *q) { return q->mode == QP_NONE || (q->v && q->v->data); }
 
+/* The engine's packed weight (QFast.wpk), for gp_lazy: qfast_build's layout. */
+typedef struct QPackJob {
+    const uint8_t *wb;
+    int64_t wm, wk, M, K, mg, mb, mgp, kp;
+    bool dw, w_s8;
+} QPackJob;
+
+static void qpack_fill(const void *arg, void *dst) {
+    const QPackJob *j = arg;
+    int8_t *pk = dst;
+    for (int64_t m = 0; m < j->M; m++) {
+        int64_t g = m / j->mg, i = m % j->mg;
+        for (int64_t k = 0; k < j->K; k++) {
+            uint8_t byte = j->wb[m * j->wm + k * j->wk];
+            int64_t at = j->dw ? m * j->K + k
+                               : g * j->mgp * j->kp + (i / j->mb) * j->mb * j->kp +
+                                     (k / 4) * 4 * j->mb + (i % j->mb) * 4 + k % 4;
+            pk[at] = (int8_t)(j->w_s8 ? byte : (uint8_t)(byte ^ 0x80));
+        }
+    }
+}
+
 /* Builds the engine's constants for M outputs in G groups of K terms: W[m][k] (m = g mg + i)
  * is byte wt[m * wm + k * wk] of the weight (int8 when w_s8).  zx, zw: the zero points (x's a
  * scalar); for a QLinear op the scales (sw per output or scalar), y's zero point and the
@@ -230,8 +252,8 @@ static QFast *qfast_build(Compiler *c, Node *n, int64_t G, int64_t M, int64_t K,
     f->kp = dw ? K : kp;
     f->zx = (int32_t)(cint(zx, 0) - (xt == DT_UINT8 ? 128 : 0));
     int64_t count = dw ? M * K : G * mgp * kp;
-    int8_t *pk = arena_alloc(c->arena, (size_t)count + 1);
-    memset(pk, 0, (size_t)count + 1);
+    QPackJob *job = arena_alloc(c->arena, sizeof *job);
+    *job = (QPackJob){w->data, wm, wk, M, K, mg, mb, mgp, kp, dw, w_s8};
     int32_t *cb = arena_alloc(c->arena, sizeof(int32_t) * (size_t)M);
     int32_t *cbu = arena_alloc(c->arena, sizeof(int32_t) * (size_t)M);
     int32_t *zt = arena_alloc(c->arena, sizeof(int32_t) * (size_t)M);
@@ -240,16 +262,11 @@ static QFast *qfast_build(Compiler *c, Node *n, int64_t G, int64_t M, int64_t K,
     bool anyzw = false;
     const uint8_t *wb = w->data;
     for (int64_t m = 0; m < M; m++) {
-        int64_t g = m / mg, i = m % mg;
         uint32_t sum = 0;
         for (int64_t k = 0; k < K; k++) {
             uint8_t byte = wb[m * wm + k * wk];
             int8_t v = (int8_t)(w_s8 ? byte : (uint8_t)(byte ^ 0x80));
             sum += (uint32_t)(int32_t)v;
-            int64_t at = dw ? m * K + k
-                            : g * mgp * kp + (i / mb) * mb * kp + (k / 4) * 4 * mb + (i % mb) * 4 +
-                                  k % 4;
-            pk[at] = v;
         }
         int32_t z = (int32_t)(cint(zw, m) - (w_s8 ? 0 : 128));
         zt[m] = z;
@@ -264,7 +281,7 @@ static QFast *qfast_build(Compiler *c, Node *n, int64_t G, int64_t M, int64_t K,
         }
     }
     const char *stem = n->name && n->name[0] ? n->name : n->op_type;
-    f->wpk = gp_const(c, stem, DT_INT8, count, (unsigned char *)pk);
+    f->wpk = gp_lazy(c, stem, DT_INT8, count, qpack_fill, job);
     f->cb = gp_const(c, stem, DT_INT32, M, (unsigned char *)cb);
     f->cbu = dw ? NULL : gp_const(c, stem, DT_INT32, M, (unsigned char *)cbu);
     f->zw = anyzw ? gp_const(c, stem, DT_INT32, M, (unsigned char *)zt) : NULL;
@@ -757,6 +774,24 @@ typedef struct QconvPlan {
  * spatial axes, a weight without zero points, an 8-bit output; not with --memory-first, whose
  * scratch stays a tile): wx[((b T + t) CQ + cq) 64 + 4 i + j] = W[16 b + i][4 cq + j][t]
  * (T taps, CQ channel quads).  Returns the scratch that path needs (NULL: not this path). */
+typedef struct QconvxJob {
+    const uint8_t *wb;
+    int64_t m, cin, nt, cq;
+    bool w_s8;
+} QconvxJob;
+
+static void qconvx_fill(const void *arg, void *dst) {
+    const QconvxJob *j = arg;
+    int8_t *pk = dst;
+    for (int64_t o = 0; o < j->m; o++)
+        for (int64_t ci = 0; ci < j->cin; ci++)
+            for (int64_t t = 0; t < j->nt; t++) {
+                uint8_t byte = j->wb[(o * j->cin + ci) * j->nt + t];
+                pk[((o / 16 * j->nt + t) * j->cq + ci / 4) * 64 + o % 16 * 4 + ci % 4] =
+                    (int8_t)(j->w_s8 ? byte : (uint8_t)(byte ^ 0x80));
+            }
+}
+
 static Sym *qconvx_build(Compiler *c, Node *n, QconvPlan *p, const Value *w) {
     SymCtx *s = c->sym;
     QFast *f = p->fast;
@@ -770,18 +805,10 @@ static Sym *qconvx_build(Compiler *c, Node *n, QconvPlan *p, const Value *w) {
         !sym_get_const(p->m, &m) || !sym_get_const(p->cg, &cin) || k1 * k2 > 128)
         return NULL; /* (128: the kernel's table of taps, QX_TAPS) */
     int64_t nt = k1 * k2, cq = (cin + 3) / 4, nb = (m + 15) / 16, count = nb * nt * cq * 64;
-    bool w_s8 = w->dtype == DT_INT8;
-    int8_t *pk = arena_alloc(c->arena, (size_t)count);
-    const uint8_t *wb = w->data;
-    for (int64_t o = 0; o < m; o++)
-        for (int64_t ci = 0; ci < cin; ci++)
-            for (int64_t t = 0; t < nt; t++) {
-                uint8_t byte = wb[(o * cin + ci) * nt + t];
-                pk[((o / 16 * nt + t) * cq + ci / 4) * 64 + o % 16 * 4 + ci % 4] =
-                    (int8_t)(w_s8 ? byte : (uint8_t)(byte ^ 0x80));
-            }
+    QconvxJob *job = arena_alloc(c->arena, sizeof *job);
+    *job = (QconvxJob){w->data, m, cin, nt, cq, w->dtype == DT_INT8};
     const char *stem = n->name && n->name[0] ? n->name : n->op_type;
-    f->wx = gp_const(c, stem, DT_INT8, count, (unsigned char *)pk);
+    f->wx = gp_lazy(c, stem, DT_INT8, count, qconvx_fill, job);
     f->wx->pp_if = "QI8_CONVX";
     f->wpk->pp_if = "!QI8_CONVX";
     f->cb->pp_if = "!QI8_CONVX"; /* (qi8_convx reads cbu) */

@@ -283,10 +283,7 @@ Test(cli, header_target_is_directory) {
 
 /* The last step, renaming OUT.c into place, fails (an LD_PRELOAD shim makes rename() to a ".c"
  * name fail): the previous OUT.h is put back, or the new one removed when there was none. */
-Test(cli, failed_rename_restores_header) {
-#ifdef UNDER_ASAN
-    SKIP_TEST("LD_PRELOAD does not mix with ASan");
-#endif
+static void build_shim(void) {
     static const char shim[] =
         "#define _GNU_SOURCE\n#include <dlfcn.h>\n#include <errno.h>\n#include <stdlib.h>\n"
         "#include <string.h>\n"
@@ -302,9 +299,17 @@ Test(cli, failed_rename_restores_header) {
         "    if (getenv(\"SHIM_NOLINK\")) { errno = EPERM; return -1; }\n"
         "    return real(a, b);\n}\n";
     write_file("shim.c", shim, strlen(shim));
-    char cmd[800], err[4096], buf[64], full[2000];
+    char cmd[800];
     snprintf(cmd, sizeof cmd, "cd '%s' && cc -shared -fPIC -o shim.so shim.c -ldl", tmpdir);
     cr_assert_eq(system(cmd), 0);
+}
+
+Test(cli, failed_rename_restores_header) {
+#ifdef UNDER_ASAN
+    SKIP_TEST("LD_PRELOAD does not mix with ASan");
+#endif
+    build_shim();
+    char err[4096], buf[64], full[2000];
     for (int nolink = 0; nolink < 2; nolink++) { /* the old header kept by a link, a copy */
         write_file("out.h", "old header", 10);
         write_file("out.c", "old source", 10);
@@ -328,6 +333,77 @@ Test(cli, failed_rename_restores_header) {
     int st = system(full);
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 3);
     cr_assert(!exists("out.c") && !exists("out.h") && !any_tmp_left());
+}
+
+/* --weights FILE: the blob and FILE.S appear with OUT.c and OUT.h, or none of them. */
+Test(cli, weights_files) {
+    char err[4096], p[600], buf[8192];
+    cr_assert_eq(run(NODE "test_conv_with_strides_padding/model.onnx -o out.c --weights w.bin",
+                     err, sizeof err), 0, "%s", err);
+    cr_assert(exists("out.c") && exists("out.h") && exists("w.bin") && exists("w.bin.S"));
+    snprintf(p, sizeof p, "%s/out.h", tmpdir);
+    tu_read_text(p, buf, sizeof buf);
+    cr_assert(strstr(buf, "int out_run_w(const int64_t *dims"), "%s", buf);
+    cr_assert(!strstr(buf, "int out_run("), "%s", buf);
+    const char *def = strstr(buf, "#define OUT_WEIGHTS_SIZE ");
+    cr_assert_not_null(def);
+    struct stat st;
+    snprintf(p, sizeof p, "%s/w.bin", tmpdir);
+    cr_assert_eq(stat(p, &st), 0);
+    cr_assert_eq((long long)st.st_size, atoll(def + strlen("#define OUT_WEIGHTS_SIZE ")));
+    snprintf(p, sizeof p, "%s/w.bin.S", tmpdir);
+    tu_read_text(p, buf, sizeof buf);
+    cr_assert(strstr(buf, ".incbin \"w.bin\""), "%s", buf);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "cd '%s' && cc -c w.bin.S -o w.o && nm w.o | grep -q ' R out_weights' "
+             "&& cc -std=c99 -Wall -Wextra -pedantic -Werror -c out.c -o out.o", tmpdir);
+    cr_assert_eq(system(cmd), 0, "FILE.S or OUT.c does not build");
+    snprintf(cmd, sizeof cmd, "cd '%s' && rm -f out.* w.*", tmpdir);
+    cr_assert_eq(system(cmd), 0);
+    /* a bad model, a bad blob name, the blob named as OUT.h: nothing written, nothing left */
+    write_file("bad.onnx", "garbage", 7);
+    cr_assert_eq(run("bad.onnx -o out.c --weights w.bin", err, sizeof err), 1, "%s", err);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o out.c --weights 'w\"x.bin'", err, sizeof err), 2,
+                 "%s", err);
+    cr_assert_eq(count_lines(err), 1, "%s", err);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o out.c --weights out.h", err, sizeof err), 2, "%s",
+                 err);
+    cr_assert_eq(run(NODE "test_add/model.onnx -o out.c --weights", err, sizeof err), 2, "%s", err);
+    cr_assert(!exists("out.c") && !exists("out.h") && !exists("w.bin") && !exists("w.bin.S"));
+    cr_assert(!any_tmp_left(), "a temporary file was left behind");
+}
+
+/* With --weights, the last rename (OUT.c) failing puts the previous blob, FILE.S and OUT.h back
+ * (or removes the new ones when there were none). */
+Test(cli, failed_rename_restores_blob) {
+#ifdef UNDER_ASAN
+    SKIP_TEST("LD_PRELOAD does not mix with ASan");
+#endif
+    build_shim();
+    static const char *const names[] = {"out.h", "w.bin", "w.bin.S", "out.c"};
+    char full[2000], buf[64], err[4096];
+    snprintf(full, sizeof full, "cd '%s' && env LD_PRELOAD='%s/shim.so' %s %s -o out.c "
+             "--weights w.bin >/dev/null 2>stderr.txt", tmpdir, tmpdir, ONNX2C,
+             NODE "test_conv_with_strides_padding/model.onnx");
+    for (size_t i = 0; i < 4; i++)
+        write_file(names[i], "old", 3);
+    int st = system(full);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+    read_in("stderr.txt", err, sizeof err);
+    cr_assert(strstr(err, "cannot write 'out.c'"), "%s", err);
+    for (size_t i = 0; i < 4; i++) {
+        read_in(names[i], buf, sizeof buf);
+        cr_assert_str_eq(buf, "old", "%s was not put back", names[i]);
+    }
+    cr_assert(!any_tmp_left());
+    char cmd[800];
+    snprintf(cmd, sizeof cmd, "cd '%s' && rm -f out.* w.*", tmpdir);
+    cr_assert_eq(system(cmd), 0);
+    st = system(full);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+    for (size_t i = 0; i < 4; i++)
+        cr_assert(!exists(names[i]), "%s appeared", names[i]);
+    cr_assert(!any_tmp_left());
 }
 
 /* The model named on the command line is a FIFO or a directory: exit 3, one line, no wait. */
