@@ -370,7 +370,7 @@ const char *emit_literal(Emit *e, DType t, double v) {
  * returns the expression of its base address; write_weights_c (static arrays of OUT.c) or, with
  * --weights, write_blob writes the recorded arrays at the end, in that order, one at a time, to
  * a Sink: the FILE the onnx2c command streams to, or a Buf.  A constant packed for a kernel
- * (Value.fill, gp_lazy) is made there, written and freed at once, so neither the C text of the
+ * (Value.fill, gp_lazy) is made there a part at a time (WeightReader), so neither the C text of the
  * weights nor every packed copy is ever in memory (issue 15: the compiler's peak memory stays
  * within twice the model file). */
 
@@ -484,9 +484,14 @@ static void write_literal_row(Buf *b, const unsigned char *p, size_t n) {
     buf_putn(b, line, k);
 }
 
-/* The union of one big array, its text gathered in tx and handed to s row by row. */
-static void write_bytes_union(Sink *s, Buf *tx, const char *name, const unsigned char *p,
+typedef struct WeightReader WeightReader;
+static void wr_read(WeightReader *r, unsigned char *dst, size_t n);
+
+/* The union of one big array of nbytes bytes read from r, its text gathered in tx and handed to
+ * s row by row. */
+static void write_bytes_union(Sink *s, Buf *tx, const char *name, WeightReader *r,
                               size_t nbytes) {
+    unsigned char row[ROW_BYTES];
     size_t rows = nbytes / ROW_BYTES, rest = nbytes % ROW_BYTES;
     buf_puts(tx, "static const union { struct {");
     if (rows)
@@ -496,16 +501,18 @@ static void write_bytes_union(Sink *s, Buf *tx, const char *name, const unsigned
     buf_printf(tx, " } s; double align_; } %s = {{", name);
     if (rows) {
         buf_puts(tx, "{\n");
-        for (size_t r = 0; r < rows; r++) {
-            write_literal_row(tx, p + r * ROW_BYTES, ROW_BYTES);
-            buf_puts(tx, r + 1 < rows ? ",\n" : "\n}");
+        for (size_t k = 0; k < rows; k++) {
+            wr_read(r, row, ROW_BYTES);
+            write_literal_row(tx, row, ROW_BYTES);
+            buf_puts(tx, k + 1 < rows ? ",\n" : "\n}");
             if (tx->len >= SINK_FLUSH)
                 sink_flush(s, tx);
         }
     }
     if (rest) {
         buf_puts(tx, rows ? ",\n" : "\n");
-        write_literal_row(tx, p + rows * ROW_BYTES, rest);
+        wr_read(r, row, rest);
+        write_literal_row(tx, row, rest);
     }
     buf_puts(tx, "}};\n");
 }
@@ -549,17 +556,63 @@ static const char *weight_expr(Emit *e, Value *v) {
     return weight_array(e, v);
 }
 
-/* The bytes of v: its data, or made now by its fill into a block the caller frees with
- * arena_block_free (*made; NULL when nothing was made). */
-static const unsigned char *weight_data(Emit *e, Value *v, void **made) {
-    *made = NULL;
-    if (v->data)
-        return v->data;
-    *made = arena_block(e->a, NULL, weight_bytes(v));
-    memset(*made, 0, weight_bytes(v));
-    v->fill(v->fill_arg, *made);
-    return *made;
+/* Reads a weight's bytes in order: from its data, or part by part as its fill makes them, one
+ * part in memory at a time. */
+typedef struct WeightReader {
+    Emit *e;
+    const Value *v;
+    const unsigned char *p; /* the bytes at hand */
+    size_t n;               /* their count */
+    int64_t next;           /* the next part to make */
+    unsigned char *block;   /* the parts' memory (arena_block), or NULL */
+    size_t es, cap;
+} WeightReader;
+
+static void wr_open(WeightReader *r, Emit *e, const Value *v) {
+    memset(r, 0, sizeof *r);
+    r->e = e;
+    r->v = v;
+    r->es = dtype_size(v->dtype);
+    if (v->data) {
+        r->p = v->data;
+        r->n = weight_bytes(v);
+        return;
+    }
+    r->cap = (size_t)v->fill->max * r->es;
+    r->block = arena_block(e->a, NULL, r->cap);
 }
+
+/* The next bytes (at most max of them), or NULL at the end; *n receives their count. */
+static const unsigned char *wr_next(WeightReader *r, size_t max, size_t *n) {
+    while (!r->n && r->block && r->next < r->v->fill->nparts) {
+        memset(r->block, 0, r->cap);
+        int64_t k = r->v->fill->part(r->v->fill->arg, r->next++, r->block);
+        O2C_ASSERT(r->e->c, k >= 0 && (size_t)k * r->es <= r->cap);
+        r->p = r->block;
+        r->n = (size_t)k * r->es;
+    }
+    if (!r->n)
+        return NULL;
+    const unsigned char *p = r->p;
+    *n = r->n < max ? r->n : max;
+    r->p += *n;
+    r->n -= *n;
+    return p;
+}
+
+/* Copies the next n bytes into dst (the weight has them). */
+static void wr_read(WeightReader *r, unsigned char *dst, size_t n) {
+    while (n) {
+        size_t k = 0;
+        const unsigned char *p = wr_next(r, n, &k);
+        O2C_ASSERT(r->e->c, p != NULL);
+        memcpy(dst, p, k);
+        dst += k;
+        n -= k;
+    }
+}
+
+static void wr_close(WeightReader *r) { arena_block_free(r->e->a, r->block); }
 
 /* The recorded arrays as static const data of OUT.c. */
 static void write_weights_c(Emit *e, Sink *s) {
@@ -579,20 +632,22 @@ static void write_weights_c(Emit *e, Sink *s) {
         buf_puts(&tx, "] */\n");
         if (v->pp_if)
             buf_printf(&tx, "#if %s\n", v->pp_if);
-        void *made;
-        const unsigned char *data = weight_data(e, v, &made);
+        WeightReader r;
+        wr_open(&r, e, v);
         if (n > 64)
-            write_bytes_union(s, &tx, weight_array(e, v), data, weight_bytes(v));
+            write_bytes_union(s, &tx, weight_array(e, v), &r, weight_bytes(v));
         else {
+            unsigned char small[64 * 8];
+            wr_read(&r, small, weight_bytes(v));
             buf_printf(&tx, "static const %s %s[%lld] = {", dtype_ctype(v->dtype),
                        weight_array(e, v), (long long)(n > 0 ? n : 1));
             if (n > 0)
-                write_literals(e, &tx, v->dtype, data, n);
+                write_literals(e, &tx, v->dtype, small, n);
             else
                 buf_puts(&tx, "0");
             buf_puts(&tx, "};\n");
         }
-        arena_block_free(e->a, made);
+        wr_close(&r);
         if (v->pp_if)
             buf_puts(&tx, "#endif\n");
         if (tx.len >= SINK_FLUSH)
@@ -1730,10 +1785,13 @@ static void write_blob(Emit *e, Sink *s, unsigned char hdr[64]) {
         Value *v = e->wlist[i];
         while (s->n < e->woff[v->id])
             sink_putn(s, zeros, (size_t)(e->woff[v->id] - s->n < 64 ? e->woff[v->id] - s->n : 64));
-        void *made;
-        const unsigned char *data = weight_data(e, v, &made);
-        sink_putn(s, data, weight_bytes(v));
-        arena_block_free(e->a, made);
+        WeightReader r;
+        wr_open(&r, e, v);
+        const unsigned char *p;
+        size_t n;
+        while ((p = wr_next(&r, SIZE_MAX, &n)))
+            sink_putn(s, p, n);
+        wr_close(&r);
     }
     uint64_t table = (s->n + 63) / 64 * 64;
     sink_putn(s, zeros, (size_t)(table - s->n));

@@ -32,6 +32,15 @@ typedef struct Emit Emit;
 typedef struct OpDef OpDef;
 typedef struct Plan Plan;
 
+/* How emit.c makes a constant that is computed only when it is written out (Value.fill): its
+ * elements come in nparts consecutive parts of at most max elements; part(arg, k, dst) writes
+ * part k into dst (zeroed) and returns its element count.  One part is in memory at a time. */
+typedef struct ValueFill {
+    int64_t (*part)(const void *arg, int64_t k, void *dst);
+    const void *arg;
+    int64_t nparts, max;
+} ValueFill;
+
 /* ------------------------------------------------------------------ arena.c
  * One arena owns the IR.  Allocation is zeroed, 16-byte aligned and never returns NULL: out of
  * memory (arena or Buf) calls the handler onnx2c_compile installs for its thread, which unwinds
@@ -326,10 +335,9 @@ struct Value {
     void *data;
     Sym **kv;
     /* A constant made only when it is written out (emit.c), from other constants: a weight
-     * packed or transformed for a kernel (gp_lazy in ops/gemm_plan.h).  fill writes its
-     * ir_known_len elements to dst; data is NULL then.  Only emit_ptr reads such a value. */
-    void (*fill)(const void *arg, void *dst);
-    const void *fill_arg;
+     * packed or transformed for a kernel (gp_lazy in ops/gemm_plan.h); data is NULL then.
+     * Only emit_ptr reads such a value. */
+    const ValueFill *fill;
     Node *producer;
     int nuses;         /* consumers (nodes) */
     /* The shape the model file declares (graph outputs, value_info), used when the shape

@@ -6,12 +6,13 @@
 # output and the inline build's (onnx2c-test --weights, libtcc) where CHECK lists the model.
 # Runs one thing at a time: the machine may be shared.  Needs python3-torch, torchvision and a
 # build in BUILD.
-#   tools/big-models.sh [BUILD [MODEL...]]     (default: build, resnet18 resnet50 vgg11_bn)
+#   tools/big-models.sh [BUILD [MODEL...]]
+# (default: build, resnet18 resnet50 vgg11_bn vit_b_16; about 4 minutes, 7.5 GB for gcc on VGG)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$(realpath "${1:-build}")
 [ $# -gt 0 ] && shift
-models=(resnet18 resnet50 vgg11_bn)
+models=(resnet18 resnet50 vgg11_bn vit_b_16)
 [ $# -gt 0 ] && models=("$@")
 check=${CHECK:-resnet18}
 out=$build/big

@@ -229,38 +229,36 @@ typedef struct WinoJob {
     bool t;            /* ConvPlan.wino_t: U^T as the engine's B operand */
 } WinoJob;
 
-/* U[xi][m][c], xi = 4 i + j: G g G^T with G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1], each point's
- * M x C matrix packed in turn (one point's U at a time in scratch). */
-static void wino_fill(const void *arg, void *dst) {
+/* U[xi][m][c], xi = 4 i + j: G g G^T with G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]; part xi
+ * of the weight is point xi's M x C matrix, packed (its U in scratch meanwhile). */
+static int64_t wino_part(const void *arg, int64_t xi, void *dst) {
     static const double G[4][3] = {{1, 0, 0}, {.5, .5, .5}, {.5, -.5, .5}, {0, 0, 1}};
     const WinoJob *jb = arg;
     const Value *w = jb->w;
     const int64_t M = jb->M, C = jb->C;
+    const int i = (int)xi / 4, j = (int)xi % 4;
     size_t es = dtype_size(w->dtype);
     unsigned char *u = arena_block(jb->c->arena, NULL, (size_t)(M * C) * es);
-    for (int xi = 0; xi < 16; xi++) {
-        const int i = xi / 4, j = xi % 4;
-        for (int64_t m = 0; m < M; m++)
-            for (int64_t ci = 0; ci < C; ci++) {
-                const int64_t base = (m * C + ci) * 9;
-                double gg[3]; /* row i of G g */
-                for (int b = 0; b < 3; b++)
-                    gg[b] = G[i][0] * const_at(w, base + b) + G[i][1] * const_at(w, base + 3 + b) +
-                            G[i][2] * const_at(w, base + 6 + b);
-                double t = gg[0] * G[j][0] + gg[1] * G[j][1] + gg[2] * G[j][2];
-                size_t at = (size_t)(m * C + ci);
-                if (w->dtype == DT_FLOAT)
-                    ((float *)(void *)u)[at] = (float)t;
-                else
-                    ((double *)(void *)u)[at] = t;
-            }
-        unsigned char *dx = (unsigned char *)dst + (size_t)(xi * jb->per) * es;
-        if (jb->t)
-            gp_pack(u, es, C, M, C, 1, false, jb->nr, dx);
-        else
-            gp_pack(u, es, M, C, C, 0, true, 0, dx);
-    }
+    for (int64_t m = 0; m < M; m++)
+        for (int64_t ci = 0; ci < C; ci++) {
+            const int64_t base = (m * C + ci) * 9;
+            double gg[3]; /* row i of G g */
+            for (int b = 0; b < 3; b++)
+                gg[b] = G[i][0] * const_at(w, base + b) + G[i][1] * const_at(w, base + 3 + b) +
+                        G[i][2] * const_at(w, base + 6 + b);
+            double t = gg[0] * G[j][0] + gg[1] * G[j][1] + gg[2] * G[j][2];
+            size_t at = (size_t)(m * C + ci);
+            if (w->dtype == DT_FLOAT)
+                ((float *)(void *)u)[at] = (float)t;
+            else
+                ((double *)(void *)u)[at] = t;
+        }
+    if (jb->t)
+        gp_pack(u, es, C, M, C, 1, false, jb->nr, dst);
+    else
+        gp_pack(u, es, M, C, C, 0, true, 0, dst);
     arena_block_free(jb->c->arena, u);
+    return jb->per;
 }
 
 /* Whether a Conv (not depthwise, not wide) takes Winograd F(2x2, 3x3), and if so its plan:
@@ -295,14 +293,14 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
     p->wino = true;
     p->wino_t = sym_get_const(p->tiles, &tl) && tl < WINO_T_TILES;
     /* each point's U (M x C) as the engine's A operand, or U^T (C x M) as its B operand,
-     * made when the weight is written out (wino_fill) */
+     * made when the weight is written out (wino_part) */
     size_t es = dtype_size(w->dtype);
     const int64_t nr = gp_nr(x->dtype);
     int64_t per = p->wino_t ? gp_pack(NULL, es, C, M, C, 1, false, nr, NULL)
                             : gp_pack(NULL, es, M, C, C, 0, true, 0, NULL);
     WinoJob *job = arena_alloc(c->arena, sizeof *job);
     *job = (WinoJob){c, w, M, C, per, nr, p->wino_t};
-    p->wpk = gp_lazy(c, w->name, w->dtype, 16 * per, wino_fill, job);
+    p->wpk = gp_lazy(c, w->name, w->dtype, 16 * per, wino_part, job, 16, per);
     p->wper = per;
     /* tiles per chunk: whole engine panels, the chunk's scratch near WINO_ELEMS.  Scratch: V
      * (16 x C x tiles rounded up to the panel width: NR, or MR transposed), then the products

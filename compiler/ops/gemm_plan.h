@@ -29,27 +29,46 @@ static inline Sym *gp_work(Compiler *c, DType t, Sym *m, Sym *n, Sym *k, bool pa
 }
 
 /* Packs op(X) (rows x cols of a row-major matrix with leading dim ld, transposed when trans)
- * the way the engine packs A (panel = MR rows, as_a) or B (panel = NR columns), for all K
- * blocks: the layout of GEMM_PACKED operands.  es: element size.  Returns the element count. */
+ * the way the engine packs A (panel = MR rows, as_a) or B (panel = NR columns), K block kb
+ * only (K rows from kb * KC, at most KC): its bp x kc elements, bp the panel dim rounded up
+ * to whole panels, at dst (zeroed), where the whole packing has them at kb * KC * bp.  Returns
+ * their count. */
+static inline int64_t gp_pack_block(const unsigned char *src, size_t es, int64_t rows,
+                                    int64_t cols, int64_t ld, int trans, bool as_a, int64_t nr,
+                                    int64_t kb, unsigned char *dst) {
+    /* A: rows = M, cols = K, panels over rows.  B: rows = K, cols = N, panels over cols. */
+    int64_t P = as_a ? GP_MR : nr, big = as_a ? rows : cols, K = as_a ? cols : rows;
+    int64_t bp = (big + P - 1) / P * P, k0 = kb * GP_KC;
+    int64_t kc = K - k0 < GP_KC ? K - k0 : GP_KC;
+    for (int64_t q = 0; q < big; q++) {
+        int64_t panel = q / P, lane = q % P;
+        for (int64_t k = 0; k < kc; k++) {
+            int64_t r = as_a ? q : k0 + k, cc = as_a ? k0 + k : q; /* in op(X) */
+            int64_t at = trans ? cc * ld + r : r * ld + cc;
+            int64_t to = panel * P * kc + k * P + lane;
+            memcpy(dst + (size_t)to * es, src + (size_t)at * es, es);
+        }
+    }
+    return bp * kc;
+}
+
+/* The K blocks of gp_pack_block for rows x cols. */
+static inline int64_t gp_kblocks(int64_t rows, int64_t cols, bool as_a) {
+    int64_t K = as_a ? cols : rows;
+    return (K + GP_KC - 1) / GP_KC;
+}
+
+/* The whole packing, every K block: the layout of GEMM_PACKED operands.  es: element size.
+ * Returns the element count (dst NULL: only that). */
 static inline int64_t gp_pack(const unsigned char *src, size_t es, int64_t rows, int64_t cols,
                               int64_t ld, int trans, bool as_a, int64_t nr, unsigned char *dst) {
-    /* A: rows = M, cols = K, panels over rows.  B: rows = K, cols = N, panels over cols. */
     int64_t P = as_a ? GP_MR : nr, big = as_a ? rows : cols, K = as_a ? cols : rows;
     int64_t bp = (big + P - 1) / P * P;
     if (dst) {
         memset(dst, 0, (size_t)(bp * K) * es);
-        for (int64_t k0 = 0; k0 < K; k0 += GP_KC) {
-            int64_t kc = K - k0 < GP_KC ? K - k0 : GP_KC;
-            for (int64_t q = 0; q < big; q++) {
-                int64_t panel = q / P, lane = q % P;
-                for (int64_t k = 0; k < kc; k++) {
-                    int64_t r = as_a ? q : k0 + k, cc = as_a ? k0 + k : q; /* in op(X) */
-                    int64_t at = trans ? cc * ld + r : r * ld + cc;
-                    int64_t to = k0 * bp + panel * P * kc + k * P + lane;
-                    memcpy(dst + (size_t)to * es, src + (size_t)at * es, es);
-                }
-            }
-        }
+        for (int64_t kb = 0; kb < gp_kblocks(rows, cols, as_a); kb++)
+            gp_pack_block(src, es, rows, cols, ld, trans, as_a, nr, kb,
+                          dst + (size_t)(kb * GP_KC * bp) * es);
     }
     return bp * K;
 }
@@ -96,15 +115,39 @@ static inline Value *gp_const(Compiler *c, const char *stem, DType t, int64_t co
     return v;
 }
 
-/* A constant of `count` elements of type t made only when emit.c writes it out: fill(arg, dst)
- * writes them into zeroed memory (Value.fill).  Packing at compile time so costs no memory
- * until then, one weight at a time; arg must live in the arena and read only constants. */
+/* A constant of `count` elements of type t made only when emit.c writes it out, in nparts
+ * parts of at most max elements: part(arg, k, dst) writes part k into zeroed memory and returns
+ * its count (Value.fill).  Packing at compile time so costs no memory until then, one part at a
+ * time; arg must live in the arena and read only constants. */
 static inline Value *gp_lazy(Compiler *c, const char *stem, DType t, int64_t count,
-                             void (*fill)(const void *arg, void *dst), const void *arg) {
+                             int64_t (*part)(const void *arg, int64_t k, void *dst),
+                             const void *arg, int64_t nparts, int64_t max) {
     Value *v = gp_const(c, stem, t, count, NULL);
-    v->fill = fill;
-    v->fill_arg = arg;
+    ValueFill *f = arena_alloc(c->arena, sizeof *f);
+    *f = (ValueFill){part, arg, nparts, max};
+    v->fill = f;
     return v;
+}
+
+/* A weight made in one part: fill(arg, dst) writes all count elements. */
+typedef struct GpOne {
+    void (*fill)(const void *arg, void *dst);
+    const void *arg;
+    int64_t count;
+} GpOne;
+
+static inline int64_t gp_one_part(const void *arg, int64_t k, void *dst) {
+    const GpOne *o = arg;
+    (void)k;
+    o->fill(o->arg, dst);
+    return o->count;
+}
+
+static inline Value *gp_lazy1(Compiler *c, const char *stem, DType t, int64_t count,
+                              void (*fill)(const void *arg, void *dst), const void *arg) {
+    GpOne *o = arena_alloc(c->arena, sizeof *o);
+    *o = (GpOne){fill, arg, count};
+    return gp_lazy(c, stem, t, count, gp_one_part, o, 1, count);
 }
 
 /* The recipe of a weight in one of the layouts above, for gp_lazy: `groups` blocks (a conv's
@@ -124,23 +167,35 @@ typedef struct GpJob {
     bool as_a;
 } GpJob;
 
-static inline void gp_job_fill(const void *arg, void *dst) {
+/* Part k of a GpJob's weight: a K block of a group for GPJ_PACK (a big fully connected layer
+ * is then made a few MB at a time), a whole group otherwise. */
+static inline int64_t gp_job_part(const void *arg, int64_t k, void *dst) {
     const GpJob *j = arg;
-    for (int64_t g = 0; g < j->groups; g++) {
-        const unsigned char *src = j->src + (size_t)(g * j->sstep) * j->es;
-        unsigned char *d = (unsigned char *)dst + (size_t)(g * j->dstep) * j->es;
-        switch (j->kind) {
-        case GPJ_PACK: gp_pack(src, j->es, j->rows, j->cols, j->ld, j->trans, j->as_a, j->nr, d); break;
-        case GPJ_ROW_BLOCKS: gp_row_blocks(src, j->es, j->rows, j->cols, d); break;
-        case GPJ_GEMV: gp_gemv_blocks(src, j->es, j->rows, j->cols, j->ld, j->trans, d); break;
-        }
+    int64_t nkb = j->kind == GPJ_PACK ? gp_kblocks(j->rows, j->cols, j->as_a) : 1;
+    int64_t g = k / nkb;
+    const unsigned char *src = j->src + (size_t)(g * j->sstep) * j->es;
+    switch (j->kind) {
+    case GPJ_PACK:
+        return gp_pack_block(src, j->es, j->rows, j->cols, j->ld, j->trans, j->as_a, j->nr, k % nkb,
+                             dst);
+    case GPJ_ROW_BLOCKS: gp_row_blocks(src, j->es, j->rows, j->cols, dst); break;
+    case GPJ_GEMV: gp_gemv_blocks(src, j->es, j->rows, j->cols, j->ld, j->trans, dst); break;
     }
+    return j->rows * j->cols;
 }
 
 /* gp_lazy of the weight job describes (copied into the arena). */
 static inline Value *gp_lazy_job(Compiler *c, const char *stem, DType t, int64_t count,
                                  GpJob job) {
-    return gp_lazy(c, stem, t, count, gp_job_fill, arena_dup(c->arena, &job, sizeof job));
+    int64_t nkb = 1, max = job.rows * job.cols;
+    if (job.kind == GPJ_PACK) {
+        int64_t P = job.as_a ? GP_MR : job.nr, big = job.as_a ? job.rows : job.cols;
+        int64_t K = job.as_a ? job.cols : job.rows;
+        nkb = gp_kblocks(job.rows, job.cols, job.as_a);
+        max = (big + P - 1) / P * P * (K < GP_KC ? K : GP_KC);
+    }
+    return gp_lazy(c, stem, t, count, gp_job_part, arena_dup(c->arena, &job, sizeof job),
+                   job.groups * nkb, max);
 }
 
 /* Activation of a fused epilogue: what the lower pass (compiler/lower.c) set in the node. */

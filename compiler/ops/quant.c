@@ -281,7 +281,7 @@ static QFast *qfast_build(Compiler *c, Node *n, int64_t G, int64_t M, int64_t K,
         }
     }
     const char *stem = n->name && n->name[0] ? n->name : n->op_type;
-    f->wpk = gp_lazy(c, stem, DT_INT8, count, qpack_fill, job);
+    f->wpk = gp_lazy1(c, stem, DT_INT8, count, qpack_fill, job);
     f->cb = gp_const(c, stem, DT_INT32, M, (unsigned char *)cb);
     f->cbu = dw ? NULL : gp_const(c, stem, DT_INT32, M, (unsigned char *)cbu);
     f->zw = anyzw ? gp_const(c, stem, DT_INT32, M, (unsigned char *)zt) : NULL;
@@ -808,7 +808,7 @@ static Sym *qconvx_build(Compiler *c, Node *n, QconvPlan *p, const Value *w) {
     QconvxJob *job = arena_alloc(c->arena, sizeof *job);
     *job = (QconvxJob){w->data, m, cin, nt, cq, w->dtype == DT_INT8};
     const char *stem = n->name && n->name[0] ? n->name : n->op_type;
-    f->wx = gp_lazy(c, stem, DT_INT8, count, qconvx_fill, job);
+    f->wx = gp_lazy1(c, stem, DT_INT8, count, qconvx_fill, job);
     f->wx->pp_if = "QI8_CONVX";
     f->wpk->pp_if = "!QI8_CONVX";
     f->cb->pp_if = "!QI8_CONVX"; /* (qi8_convx reads cbu) */
