@@ -189,3 +189,49 @@ case("if_shapes_sym",
       helper.make_node("ReduceSum", ["y", "ax1o"], ["s"], keepdims=1)],
      [vi("cond", [], B), vi("x", ["N", "C"])], [vi("y", None), vi("s", None)], sets,
      [const("ax1o", [1], np.int64)])
+
+
+# ---- models for tests/unit/test_ops_control.c (no data sets: read by the unit tests)
+
+def model(name, nodes, inputs, outputs, inits=(), opset=13):
+    gen_util.save(os.path.join(HERE, name + ".onnx"),
+                  gen_util.make_model(name, nodes, inputs, outputs, inits, opset, PROD))
+
+
+# a constraint inside a branch (x + y broadcasts N against M) binds only when it runs
+model("if_guarded",
+      [helper.make_node("If", ["cond"], ["z"],
+                        then_branch=graph("t", [helper.make_node("Add", ["x", "y"], ["z_t"])], [], [vi("z_t", None)]),
+                        else_branch=graph("e", [helper.make_node("Neg", ["x"], ["z_e"])], [], [vi("z_e", None)]))],
+      [vi("cond", [], B), vi("x", ["N"]), vi("y", ["M"])], [vi("z", None)])
+# hostile or unsupported shapes of control flow: each a clear error
+model("if_no_branches", [helper.make_node("If", ["cond"], ["z"])], [vi("cond", [], B)], [vi("z", None)])
+model("relu_with_graph",
+      [helper.make_node("Relu", ["x"], ["y"], body=graph("g", [], [], [vi("x", None)]))],
+      [vi("x", ["N"])], [vi("y", None)])
+model("if_ranks_differ",
+      [helper.make_node("If", ["cond"], ["z"],
+                        then_branch=graph("t", [helper.make_node("Identity", ["x"], ["z_t"])], [], [vi("z_t", None)]),
+                        else_branch=graph("e", [helper.make_node("Unsqueeze", ["x", "ax"], ["z_e"])], [],
+                                          [vi("z_e", None)], [const("ax", [0], np.int64)]))],
+      [vi("cond", [], B), vi("x", ["N"])], [vi("z", None)])
+model("loop_bad_body",
+      [helper.make_node("Loop", ["m", "", "x"], ["y"],
+                        body=graph("b", [helper.make_node("Identity", ["i"], ["o"])], [vi("i", [], I64)],
+                                   [vi("o", None)]))],
+      [vi("m", [], I64), vi("x", ["N"])], [vi("y", None)])
+model("if_undefined_output",
+      [helper.make_node("If", ["cond"], ["z"],
+                        then_branch=graph("t", [], [], [vi("nowhere", None)]),
+                        else_branch=graph("e", [helper.make_node("Neg", ["x"], ["z_e"])], [], [vi("z_e", None)]))],
+      [vi("cond", [], B), vi("x", ["N"])], [vi("z", None)])
+# a list grown by a loop of M iterations, M runtime data: its length needs --max
+body = helper.make_graph(
+    [helper.make_node("SequenceInsert", ["acc", "x"], ["acc2"]), helper.make_node("Identity", ["c"], ["c2"])],
+    "body", [vi("i", [], I64), vi("c", [], B), helper.make_tensor_sequence_value_info("acc", TensorProto.FLOAT, None)],
+    [vi("c2", [], B), helper.make_tensor_sequence_value_info("acc2", TensorProto.FLOAT, None)])
+model("seq_loop_runtime_m",
+      [helper.make_node("SequenceEmpty", [], ["s0"], dtype=TensorProto.FLOAT),
+       helper.make_node("Loop", ["m", "", "s0"], ["s"], body=body),
+       helper.make_node("ConcatFromSequence", ["s"], ["y"], axis=0, new_axis=1)],
+      [vi("m", [], I64), vi("x", ["N"])], [vi("y", None)])
