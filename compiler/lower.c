@@ -34,9 +34,7 @@ static bool is_op(const Node *n, const char *op) {
     return (!n->domain || !n->domain[0] || !strcmp(n->domain, "ai.onnx")) && !strcmp(n->op_type, op);
 }
 
-/* The only live consumer of v, or NULL (several, none, v is a graph output, or the consumer
- * runs in another region than v's producer: an If branch or a loop body, ops/control.c, is
- * no place to fuse across). */
+/* The only live consumer of v, or NULL (several, none, or v is a graph output). */
 static Node *sole_consumer(Graph *g, Value *v) {
     Node *found = NULL;
     if (v->is_output || v->kind != VAL_TEMP)
@@ -52,8 +50,6 @@ static Node *sole_consumer(Graph *g, Value *v) {
                 found = n;
             }
     }
-    if (found && v->producer && found->region != v->producer->region)
-        return NULL;
     return found;
 }
 

@@ -191,6 +191,39 @@ case("if_shapes_sym",
      [const("ax1o", [1], np.int64)])
 
 
+# A Conv before a Loop whose output only the body reads, through a residual Add with a body
+# value and a Relu: nothing may be fused into the Conv (the body value does not exist yet there)
+body = graph(
+    "body",
+    [helper.make_node("Cast", ["i"], ["fi"], to=F),
+     helper.make_node("Mul", ["acc", "half"], ["h"]),
+     helper.make_node("Add", ["conv", "h"], ["a"]),
+     helper.make_node("Sub", ["a", "fi"], ["a2"]),
+     helper.make_node("Relu", ["a2"], ["acc2"]),
+     helper.make_node("Identity", ["c"], ["c2"])],
+    [vi("i", [], I64), vi("c", [], B), vi("acc", None)], [vi("c2", [], B), vi("acc2", None)],
+    [const("half", 0.5, np.float32)])
+w = (rng.standard_normal((2, 1, 3, 3)) * 0.5).astype(np.float32)
+sets = []
+for hgt, wid, m in ((5, 6, 3), (3, 3, 1), (4, 7, 0)):
+    x = rng.standard_normal((1, 1, hgt, wid)).astype(np.float32)
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    conv = np.zeros((1, 2, hgt, wid), np.float32)
+    for o in range(2):
+        for r in range(hgt):
+            for q in range(wid):
+                conv[0, o, r, q] = np.sum(xp[0, 0, r:r + 3, q:q + 3] * w[o, 0])
+    acc = np.zeros((1, 2, hgt, wid), np.float32)
+    for i in range(m):
+        acc = np.maximum(conv + acc * np.float32(0.5) - np.float32(i), 0).astype(np.float32)
+    sets.append(([np.array(m, np.int64), x], [acc]))
+case("loop_no_fusion_sym",
+     [helper.make_node("Conv", ["x", "w"], ["conv"], pads=[1, 1, 1, 1]),
+      helper.make_node("Shape", ["conv"], ["sh"]),
+      helper.make_node("ConstantOfShape", ["sh"], ["z0"], value=helper.make_tensor("v", F, [1], [0.0])),
+      helper.make_node("Loop", ["m", "", "z0"], ["y"], body=body)],
+     [vi("m", [], I64), vi("x", [1, 1, "H", "W"])], [vi("y", None)], sets, [const("w", w, np.float32)])
+
 # ---- models for tests/unit/test_ops_control.c (no data sets: read by the unit tests)
 
 def model(name, nodes, inputs, outputs, inits=(), opset=13):
