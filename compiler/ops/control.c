@@ -156,7 +156,14 @@ static bool bool_scalar(const Value *v) {
 /* out gets in's type and shape (a formal input from its initial value; an output from the
  * region's). */
 static void same_type(Compiler *c, Value *out, const Value *in) {
-    ir_set_shape(c, out, in->dtype, in->rank, in->shape);
+    if (in->rank >= 0)
+        ir_set_shape(c, out, in->dtype, in->rank, in->shape);
+    else { /* an empty sequence of unknown elements */
+        out->dtype = in->dtype;
+        out->rank = -1;
+    }
+    out->seq = in->seq;
+    out->seq_len = in->seq_len;
 }
 
 static const char *shape_text(Compiler *c, const Value *v) {
@@ -520,8 +527,11 @@ static void infer_end_if(Compiler *c, Node *n, Node *p) {
             c->g->dims[f->dim->dim].producer = n->index; /* set after the If (emit_end) */
             sh[d] = f->dim;
         }
-        if (sh)
+        if (sh) {
             ir_set_shape(c, y, y->dtype, y->rank, sh);
+            if (y->seq)
+                y->seq_len = sh[0];
+        }
     }
 }
 
