@@ -224,6 +224,9 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
             if (v->shape[d]->kind == SYM_DIM)
                 out->bind[out->nbind++] = (DimBinding){i, d, v->shape[d]->dim};
     }
+    out->noutputs = c->g->noutputs;
+    out->checks = xcalloc(c, (size_t)c->g->noutputs + 1, sizeof(OutputCheck));
+    random_checks(c, out->checks);
     if (c->g->opset > NEWEST_OPSET) {
         char *w = arena_printf(c->arena, "%s: opset %d of domain 'ai.onnx' is newer than %d, the "
                                "newest onnx2c implements: operators changed since may compile "
@@ -247,5 +250,6 @@ void onnx2c_output_free(Output *out) {
     free(out->name);
     free(out->bind);
     free(out->warning);
+    free(out->checks);
     memset(out, 0, sizeof *out);
 }

@@ -58,7 +58,7 @@ void infer_graph(Compiler *c) {
             o2c_error(c, n, "operator '%s' does not exist before opset %d; the model imports "
                             "opset %d", n->op_type, op->since, n->opset);
         /* every op's first output is required, but for the RNNs' (Y) */
-        bool rnn = op->variant == OPV_LSTM || op->variant == OPV_GRU || op->variant == OPV_RNN;
+        bool rnn = strcmp(op->family, "rnn") == 0;
         if ((n->nout == 0 && !n->nsub && !n->ctl) || (n->nout && !n->out[0] && !rnn))
             o2c_error(c, n, "output 0 is missing (it is required)");
         for (int k = 0; k < n->nin; k++) {

@@ -18,5 +18,16 @@ void jit_free(Jit *j);
 /* Compares got with want under CONTRACT.md §3.  Returns true when it matches; writes a short
  * description of the largest error into msg otherwise. */
 bool compare_tensor(const Tensor *want, const void *got, char *msg, size_t msglen);
+/* Element i of a dense buffer of type t as a double: any number type or bool (16-bit floats
+ * decoded); NaN for other types. */
+double tensor_value(DType t, const void *p, int64_t i);
+
+/* Checks output i of a run: got[0..nout) the outputs, want[0..nout) the reference tensors (their
+ * shapes already compared), in[0..nin) the inputs.  First the element type (o->checks[i]),
+ * then the values with compare_tensor or, for an output that depends on random draws, the
+ * property its ops guarantee (libonnx2c.h, OutputCheck; runtime/draws.c), which may read the
+ * inputs and the other outputs.  Returns true when it holds; else a short message in msg. */
+bool check_output(const Output *o, int i, Tensor *const *in, int nin, Tensor *const *want,
+                  void *const *got, int nout, char *msg, size_t msglen);
 
 #endif
