@@ -224,6 +224,39 @@ case("loop_no_fusion_sym",
       helper.make_node("Loop", ["m", "", "z0"], ["y"], body=body)],
      [vi("m", [], I64), vi("x", [1, 1, "H", "W"])], [vi("y", None)], sets, [const("w", w, np.float32)])
 
+# Loops nested: the outer over the rows of x, the inner over the columns (M from Shape) summing
+# row[j] * (i + j) with the outer's iteration number read from inside; the outer carries the
+# total and stacks each row's sum
+inner = graph(
+    "inner",
+    [helper.make_node("Gather", ["row", "j"], ["e"], axis=0),
+     helper.make_node("Add", ["i", "j"], ["ij"]),
+     helper.make_node("Cast", ["ij"], ["fij"], to=F),
+     helper.make_node("Mul", ["e", "fij"], ["p"]),
+     helper.make_node("Add", ["s", "p"], ["s2"]),
+     helper.make_node("Identity", ["ci"], ["ci2"])],
+    [vi("j", [], I64), vi("ci", [], B), vi("s", [])], [vi("ci2", [], B), vi("s2", [])])
+outer = graph(
+    "outer",
+    [helper.make_node("Gather", ["x", "i"], ["row"], axis=0),
+     helper.make_node("Loop", ["cm", "", "fz"], ["rs"], body=inner),
+     helper.make_node("Add", ["tot", "rs"], ["tot2"]),
+     helper.make_node("Identity", ["co"], ["co2"]),
+     helper.make_node("Identity", ["rs"], ["rs_out"])],
+    [vi("i", [], I64), vi("co", [], B), vi("tot", [])], [vi("co2", [], B), vi("tot2", []), vi("rs_out", [])])
+sets = []
+for n, c in ((3, 4), (1, 1), (2, 5)):
+    x = rng.standard_normal((n, c)).astype(np.float32)
+    sums = np.array([sum(np.float32(x[i, j]) * np.float32(i + j) for j in range(c)) for i in range(n)], np.float32)
+    sets.append(([x], [np.float32(sums.sum()).reshape(()), sums]))
+case("loop_nested_sym",
+     [helper.make_node("Shape", ["x"], ["sh"]),
+      helper.make_node("Gather", ["sh", "zero_i"], ["rm"], axis=0),
+      helper.make_node("Gather", ["sh", "one_i"], ["cm"], axis=0),
+      helper.make_node("Loop", ["rm", "", "fz"], ["total", "row_sums"], body=outer)],
+     [vi("x", ["N", "C"])], [vi("total", []), vi("row_sums", None)], sets,
+     [const("zero_i", 0, np.int64), const("one_i", 1, np.int64), const("fz", np.float32(0), np.float32)])
+
 # ---- models for tests/unit/test_ops_control.c (no data sets: read by the unit tests)
 
 def model(name, nodes, inputs, outputs, inits=(), opset=13):
