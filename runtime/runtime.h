@@ -77,4 +77,13 @@ bool jm_compare(const JitModel *m, const int64_t *dims, int i, const Tensor *wan
 int jm_read_set(const char *dir, const char *prefix, Tensor ***out, char *err, size_t errlen);
 void jm_free_set(Tensor **ts, int n);
 
+/* ---- npy.c: NumPy .npy files (versions 1.0 to 3.0 read, 1.0 written; little-endian, C order;
+ * the types of CONTRACT.md §2, bfloat16 as its bits '<u2'). */
+/* Reads path into a malloc'd *out (onnx2c_tensor_free); O2C_OK, O2C_EIO or O2C_EMODEL with a
+ * one-line message in err. */
+int npy_read(const char *path, Tensor **out, char *err, size_t errlen);
+/* Writes a dense tensor; O2C_OK, O2C_EIO, or O2C_EUSAGE for a type .npy lacks. */
+int npy_write(const char *path, DType dtype, int rank, const int64_t *dims, const void *data,
+              char *err, size_t errlen);
+
 #endif
