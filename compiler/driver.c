@@ -248,6 +248,8 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
         out->in_types[i] = c->g->inputs[i]->dtype;
     for (int i = 0; i < c->g->noutputs; i++)
         out->out_types[i] = c->g->outputs[i]->dtype;
+    out->checks = xcalloc(c, (size_t)c->g->noutputs + 1, sizeof(OutputCheck));
+    random_checks(c, out->checks);
     if (c->g->opset > NEWEST_OPSET) {
         char *w = arena_printf(c->arena, "%s: opset %d of domain 'ai.onnx' is newer than %d, the "
                                "newest onnx2c implements: operators changed since may compile "
@@ -273,5 +275,6 @@ void onnx2c_output_free(Output *out) {
     free(out->in_types);
     free(out->out_types);
     free(out->warning);
+    free(out->checks);
     memset(out, 0, sizeof *out);
 }

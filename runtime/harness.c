@@ -2,8 +2,9 @@
  *
  * For each case folder: compile model.onnx to C, compile that C once (libtcc in memory, or
  * --cc "gcc -O2"), then for every test_data_set_*: derive the dims from the input shapes, check
- * them, size the outputs and the workspace through the generated API, run, compare.  Each case
- * runs in a child process, so a crash or a hang is one failed case, not a dead run.
+ * them, size the outputs and the workspace through the generated API, run, compare (check_output
+ * in draws.c: the type, then the values, or what random ops guarantee).  Each case runs in a
+ * child process, so a crash or a hang is one failed case, not a dead run.
  * Prints "PASS name" or "FAIL name: stage: message" per case and closes with
  * "N passed, N failed". */
 #include "runtime.h"
@@ -163,7 +164,7 @@ static int run_set(const JitModel *m, const char *setdir, char *msg, size_t msgl
     if (jm_run(m, dims, inptr, outs, 1, NULL, msg, msglen))
         goto done;
     for (int i = 0; i < nout; i++)
-        if (!jm_compare(m, dims, i, want[i], outs[i], msg, msglen))
+        if (!jm_compare(m, dims, i, in, nin, want, outs, nout, msg, msglen))
             goto done;
     rc = 0;
 done:
@@ -285,6 +286,15 @@ static const char usage[] =
     "\n"
     "Runs ONNX backend-test style cases (model.onnx + test_data_set_*/{input,output}_N.pb):\n"
     "compiles each model with onnx2c, compiles the C once, runs every data set, compares.\n"
+    "\n"
+    "Every output must have the reference's shape and type.  Outputs made of random draws\n"
+    "(RandomUniform, RandomNormal, their -Like forms, Bernoulli, Multinomial, Dropout in\n"
+    "training mode, and what keeps their property: Identity, Reshape, Cast..., a comparison\n"
+    "of a uniform draw with a deterministic tensor) cannot match the reference's values: they\n"
+    "are checked for what the op guarantees (0 or 1, and 0 where p = 0, 1 where p = 1; values\n"
+    "in [low, high); finite; a class of nonzero probability; Dropout's kept values x / (1 -\n"
+    "ratio) and a mask that agrees with them).  The compiler finds them by walking back from\n"
+    "each graph output (README, \"Op notes\"); every other output is compared value by value.\n"
     "\n"
     "options:\n"
     "  --cc \"CMD\"        compile with CMD (e.g. \"gcc -O2\") instead of libtcc in memory\n"

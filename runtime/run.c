@@ -5,8 +5,9 @@
  * (--compare DIR: input_K.pb or NAME.npy), else random with a fixed seed; the dims from --dim
  * and from the given inputs' shapes; outputs allocated at their size (a data dim at its bound,
  * CONTRACT.md §2b); the run timed (median of --repeat); each output's shape and summary
- * printed, written as .npy (--output-dir), compared with references (--compare, CONTRACT.md
- * §3's tolerance).  Exit status: 0 pass, 1 fail, 2 bad usage. */
+ * printed, written as .npy (--output-dir), compared with references (--compare: model.c's
+ * jm_compare, so check_output of draws.c: CONTRACT.md §3's tolerance, or for an output made of
+ * random draws what its ops guarantee).  Exit status: 0 pass, 1 fail, 2 bad usage. */
 #include "runtime.h"
 #include <errno.h>
 #include <math.h>
@@ -31,8 +32,10 @@ static const char usage[] =
     "                      have are taken from their shapes\n"
     "  --input NAME=FILE   input NAME (or its index) from FILE: .npy, or else a serialized\n"
     "                      onnx.TensorProto (.pb) (repeatable); inputs not given are random\n"
-    "  --compare DIR       compare the outputs with DIR/output_K.pb or DIR/NAME.npy; inputs\n"
-    "                      not given come from DIR/input_K.pb or DIR/NAME.npy when there\n"
+    "  --compare DIR       compare the outputs with DIR/output_K.pb or DIR/NAME.npy (one\n"
+    "                      made of random draws: what its ops guarantee, as onnx2c-test\n"
+    "                      checks); inputs not given come from DIR/input_K.pb or\n"
+    "                      DIR/NAME.npy when there\n"
     "  --output-dir DIR    write each output as DIR/NAME.npy\n"
     "  --repeat N          run N times; the time printed is the median (default 1)\n"
     "  --seed S            the seed of the random inputs (default 1): floats in [-1, 1),\n"
@@ -261,7 +264,7 @@ static void print_summary(DType t, const void *p, int64_t n) {
     double lo = INFINITY, hi = -INFINITY, sum = 0;
     int64_t nan = 0, inf = 0, fin = 0;
     for (int64_t i = 0; i < n; i++) {
-        double v = compare_value(t, p, i);
+        double v = tensor_value(t, p, i);
         if (isnan(v)) {
             nan++;
             continue;
@@ -464,8 +467,13 @@ static int run(const Args *a) {
     const void **inptr = calloc((size_t)nin + 1, sizeof(void *));
     double *secs = calloc((size_t)a->repeat, sizeof(double));
     int64_t *dims = jm_new_dims(&m);
+    /* --compare: the references, their files, the inputs as tensors */
+    Tensor **want = calloc((size_t)nout + 1, sizeof(Tensor *));
+    char (*paths)[4200] = calloc((size_t)nout + 1, sizeof *paths);
+    Tensor *inview = calloc((size_t)nin + 1, sizeof(Tensor));
+    Tensor **inv = calloc((size_t)nin + 1, sizeof(Tensor *));
     int rc = EXIT_PASS;
-    if (!in || !outs || !inptr || !secs || !dims) {
+    if (!in || !outs || !inptr || !secs || !dims || !want || !paths || !inview || !inv) {
         rc = fail(EXIT_FAIL, "out of memory");
         goto done;
     }
@@ -556,25 +564,35 @@ static int run(const Args *a) {
     if (a->outdir)
         printf("outputs written to %s/\n", a->outdir);
     if (a->compare) {
+        /* all the references first: check_output reads the inputs and, for Dropout's output
+         * and mask, the other outputs */
         int compared = 0, failed = 0;
-        for (int i = 0; i < nout; i++) {
-            Tensor *want;
-            char path[4200];
-            if ((rc = load_reference(a->compare, &m, i, &want, path, sizeof path)))
+        for (int i = 0; i < nout; i++)
+            if ((rc = load_reference(a->compare, &m, i, &want[i], paths[i], sizeof paths[i])))
                 goto done;
-            if (!want) {
+        for (int i = 0; i < nin; i++) {
+            int64_t n = 1;
+            for (int d = 0; d < in[i].rank; d++)
+                n *= in[i].shape[d];
+            inview[i] = (Tensor){.name = m.input_names[i], .dtype = m.out.in_types[i],
+                                 .rank = in[i].rank, .dims = in[i].shape, .nelem = n,
+                                 .data = in[i].data};
+            inv[i] = &inview[i];
+        }
+        for (int i = 0; i < nout; i++) {
+            if (!want[i]) {
                 printf("compare output %d '%s': no reference in %s\n", i, m.output_names[i],
                        a->compare);
                 continue;
             }
             compared++;
-            if (jm_compare(&m, dims, i, want, outs[i], msg, sizeof msg))
+            if (jm_compare(&m, dims, i, inv, nin, want, outs, nout, msg, sizeof msg))
                 printf("compare output %d '%s': ok\n", i, m.output_names[i]);
             else {
                 failed++;
-                printf("compare output %d '%s': FAIL %s (%s)\n", i, m.output_names[i], msg, path);
+                printf("compare output %d '%s': FAIL %s (%s)\n", i, m.output_names[i], msg,
+                       paths[i]);
             }
-            onnx2c_tensor_free(want);
         }
         if (!compared) {
             rc = fail(EXIT_USAGE, "--compare: no reference in '%s' (output_K.pb or NAME.npy)",
@@ -593,13 +611,21 @@ done:
         if (in[i].own_source)
             free((void *)in[i].source);
     }
-    for (int i = 0; outs && i < nout; i++)
-        free(outs[i]);
+    for (int i = 0; i < nout; i++) {
+        if (outs)
+            free(outs[i]);
+        if (want)
+            onnx2c_tensor_free(want[i]);
+    }
     free(in);
     free(outs);
     free(inptr);
     free(secs);
     free(dims);
+    free(want);
+    free(paths);
+    free(inview);
+    free(inv);
     jm_close(&m);
     fflush(stdout);
     return rc;

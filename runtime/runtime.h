@@ -18,13 +18,22 @@ void jit_free(Jit *j);
 /* Compares got with want under CONTRACT.md §3.  Returns true when it matches; writes a short
  * description of the largest error into msg otherwise. */
 bool compare_tensor(const Tensor *want, const void *got, char *msg, size_t msglen);
-/* Element i of a dense array of type t as a double (float16 and bfloat16 decoded, bool 0/1,
- * 0 for types without a number). */
-double compare_value(DType t, const void *p, int64_t i);
+/* Element i of a dense buffer of type t as a double: any number type or bool (16-bit floats
+ * decoded); NaN for other types. */
+double tensor_value(DType t, const void *p, int64_t i);
+
+/* Checks output i of a run: got[0..nout) the outputs, want[i] its reference tensor (its shape
+ * already compared; the other entries are not read), in[0..nin) the inputs.  First the element
+ * type (o->checks[i]; a bfloat16 output may have a uint16 reference of the same bits),
+ * then the values with compare_tensor or, for an output that depends on random draws, the
+ * property its ops guarantee (libonnx2c.h, OutputCheck; runtime/draws.c), which may read the
+ * inputs and the other outputs.  Returns true when it holds; else a short message in msg. */
+bool check_output(const Output *o, int i, Tensor *const *in, int nin, Tensor *const *want,
+                  void *const *got, int nout, char *msg, size_t msglen);
 
 /* ---- model.c: a model compiled and loaded, run through its generated API (CONTRACT.md §2);
  * shared by onnx2c-test and onnx2c-run.  Messages are "stage: what" (compile, cc, api,
- * outputs, run, shape, type, compare), one line. */
+ * outputs, run, shape, compare), one line. */
 enum { JM_MAX_RANK = 64, JM_MAX_IO = 64 };
 typedef int (*JmCheckFn)(const int64_t *dims);
 typedef size_t (*JmSizeFn)(const int64_t *dims);
@@ -69,9 +78,12 @@ int jm_alloc_output(const JitModel *m, const int64_t *dims, int i, void **buf, s
  * 0 or -1. */
 int jm_run(const JitModel *m, int64_t *dims, const void *const *inputs, void *const *outputs,
            int repeat, double *seconds, char *msg, size_t msglen);
-/* Output i (got) after the run is want: shape, element type, values (compare_tensor). */
-bool jm_compare(const JitModel *m, const int64_t *dims, int i, const Tensor *want, const void *got,
-                char *msg, size_t msglen);
+/* Output i (got[i]) after the run against want[i]: its shape, then check_output (its element
+ * type, and its values or, for an output made of random draws, what its ops guarantee, which
+ * may read the inputs in[0..nin) and the other outputs got[0..nout)).  want[k] for k != i is
+ * not read (it may be NULL). */
+bool jm_compare(const JitModel *m, const int64_t *dims, int i, Tensor *const *in, int nin,
+                Tensor *const *want, void *const *got, int nout, char *msg, size_t msglen);
 /* Reads DIR/PREFIX_0.pb, PREFIX_1.pb... up to the first missing one (at most JM_MAX_IO) into a
  * calloc'd array of JM_MAX_IO entries; returns the count, or -1 with the message in err. */
 int jm_read_set(const char *dir, const char *prefix, Tensor ***out, char *err, size_t errlen);

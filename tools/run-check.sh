@@ -6,8 +6,10 @@
 #   3. set 0's inputs given one by one (--input K=FILE.pb), compared with the .npy outputs run 1
 #      wrote (--output-dir, then --compare of that folder): must pass;
 # then on the .npy files NumPy wrote (tests/data/run/<model>/NAME.npy): inputs by name
-# (--input NAME=FILE.npy) and from the folder, compared with its .npy references; and the
-# exit status of a failed comparison (1) and of missing dims (2).
+# (--input NAME=FILE.npy) and from the folder, compared with its .npy references; on the cases
+# of random ops (tests/data/random/cases: outputs made of draws, checked for what their ops
+# guarantee, runtime/draws.c); and the exit status of a failed comparison (1) and of missing
+# dims (2).
 #   tools/run-check.sh [BUILD_DIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -58,6 +60,26 @@ for dir in tests/data/run/*/; do
     { bad "$name: NumPy's .npy (--input NAME=FILE)"; tail -3 "$tmp/$name.npy.log"; }
 done
 
+# outputs made of random draws: no reference holds their values; each data set must pass by
+# what the ops guarantee, and a reference of another type still fails
+randoms=0
+for dir in tests/data/random/cases/*/; do
+  dir=${dir%/}
+  name=random_$(basename "$dir")
+  for set in "$dir"/test_data_set_*; do
+    randoms=$((randoms + 1))
+    "$run" "$dir/model.onnx" --compare "$set" > "$tmp/$name.log" 2>&1 ||
+      { bad "$name: --compare $(basename "$set")"; tail -3 "$tmp/$name.log"; }
+  done
+done
+mkdir -p "$tmp/random_wrong"
+cp tests/data/random/cases/bernoulli_sym/test_data_set_0/input_0.pb "$tmp/random_wrong/"
+cp tests/data/random/wrong/bernoulli_type.pb "$tmp/random_wrong/output_0.pb"
+"$run" tests/data/random/cases/bernoulli_sym/model.onnx --compare "$tmp/random_wrong" \
+  > "$tmp/random_wrong.log" 2>&1
+[ $? = 1 ] && grep -q "FAIL compare: output 0: type float, want double" "$tmp/random_wrong.log" ||
+  bad "a random output's reference of another type does not exit 1"
+
 # other values than the reference's fail (1): random inputs (the folder has only outputs) at
 # set 0's dims; a wrong shape fails too; no dims is bad usage (2)
 "$run" tests/models/segnet_dynamic/model.onnx --dim N=1 --dim H=32 --dim W=32 \
@@ -71,5 +93,5 @@ done
 "$run" tests/models/segnet_dynamic/model.onnx > "$tmp/nodims.log" 2>&1
 [ $? = 2 ] && grep -q "missing dims" "$tmp/nodims.log" || bad "no dims does not exit 2 naming them"
 
-echo "$models models, $fails failed"
+echo "$models models, $randoms data sets of random ops, $fails failed"
 [ "$fails" = 0 ]

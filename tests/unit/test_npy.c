@@ -34,8 +34,8 @@ static void expect_arange(const char *name, DType dtype) {
             want = i >= 2 ? i - 2 : (double)((1ull << (8 * onnx2c_dtype_size(dtype))) - 2 + (unsigned)i);
         if (dtype == DT_UINT64 && i < 2)
             continue; /* 2^64 - 2 and 2^64 - 1: beyond a double's integers */
-        cr_assert_eq(compare_value(dtype, t->data, i), want, "%s element %d: %g, want %g", name, i,
-                     compare_value(dtype, t->data, i), want);
+        cr_assert_eq(tensor_value(dtype, t->data, i), want, "%s element %d: %g, want %g", name, i,
+                     tensor_value(dtype, t->data, i), want);
     }
     onnx2c_tensor_free(t);
 }
