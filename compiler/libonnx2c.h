@@ -94,6 +94,9 @@ typedef struct DimSetting {
     int64_t value;
 } DimSetting;
 
+/* Parses "NAME=VALUE" (the last '='; VALUE a decimal >= 0) into out; false when malformed. */
+bool onnx2c_parse_setting(const char *arg, DimSetting *out);
+
 typedef struct Options {
     const char *name;  /* C prefix; NULL: derived from the output path or "model" */
     const char *out_path; /* OUT.c: names the header "OUT.h" that OUT.c includes (may be NULL) */
@@ -176,9 +179,10 @@ typedef struct Output {
     int ndims, nbind;
     int ndata_dims; /* data dims (CONTRACT §2b): dims[ndims..ndims + ndata_dims) */
     DimBinding *bind; /* malloc'd */
+    int ninputs, noutputs;        /* runtime inputs and graph outputs, in graph order */
+    DType *in_types, *out_types;  /* their element types, malloc'd */
+    OutputCheck *checks;          /* one per graph output (what a driver checks), malloc'd */
     char *warning;    /* one line (no "onnx2c: warning: " prefix) or NULL, malloc'd */
-    int noutputs;          /* graph outputs */
-    OutputCheck *checks;   /* one per graph output, malloc'd */
 } Output;
 
 /* Compiles the model at path. Returns O2C_OK or an exit status; on error writes one line

@@ -1,6 +1,6 @@
-/* draws.c — what onnx2c-test and onnx2c-emb check of one output of a run: its element type,
- * then its values (compare.c, CONTRACT.md §3) or, for an output that depends on random draws,
- * the property its ops guarantee.  The type must be the reference's for every output.
+/* draws.c — what onnx2c-test, onnx2c-run (both through model.c's jm_compare) and onnx2c-emb
+ * check of one output of a run: its element type, then its values (compare.c, CONTRACT.md §3)
+ * or, for an output that depends on random draws, the property its ops guarantee.  The type must be the reference's for every output.
  *
  * No reference can hold the values of onnx2c's generator (README "Op notes"), so such an
  * output passes when its shape (compared by the caller) and type are the reference's and:
