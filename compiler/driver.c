@@ -5,6 +5,7 @@
  * Every stage reports errors by longjmp back here; onnx2c_compile returns the status and the
  * one-line message, so the CLI, the harness and the unit tests all see the same thing. */
 #include "onnx2c.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,21 @@ static void *xcalloc(Compiler *c, size_t n, size_t size) {
     return p;
 }
 
+bool onnx2c_parse_setting(const char *arg, DimSetting *out) {
+    const char *eq = strrchr(arg, '=');
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof out->name)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(eq + 1, &end, 10);
+    if (errno || *end || end == eq + 1 || v < 0)
+        return false;
+    memcpy(out->name, arg, (size_t)(eq - arg));
+    out->name[eq - arg] = 0;
+    out->value = v;
+    return true;
+}
+
 int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err, size_t errlen) {
     static const Options no_options;
     memset(out, 0, sizeof *out);
@@ -242,6 +258,16 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
             if (v->shape[d]->kind == SYM_DIM)
                 out->bind[out->nbind++] = (DimBinding){i, d, v->shape[d]->dim};
     }
+    out->ninputs = c->g->ninputs;
+    out->noutputs = c->g->noutputs;
+    out->in_types = xcalloc(c, (size_t)c->g->ninputs + 1, sizeof(DType));
+    out->out_types = xcalloc(c, (size_t)c->g->noutputs + 1, sizeof(DType));
+    for (int i = 0; i < c->g->ninputs; i++)
+        out->in_types[i] = c->g->inputs[i]->dtype;
+    for (int i = 0; i < c->g->noutputs; i++)
+        out->out_types[i] = c->g->outputs[i]->dtype;
+    out->checks = xcalloc(c, (size_t)c->g->noutputs + 1, sizeof(OutputCheck));
+    random_checks(c, out->checks);
     if (c->g->opset > NEWEST_OPSET) {
         char *w = arena_printf(c->arena, "%s: opset %d of domain 'ai.onnx' is newer than %d, the "
                                "newest onnx2c implements: operators changed since may compile "
@@ -266,6 +292,9 @@ void onnx2c_output_free(Output *out) {
     free(out->h_src);
     free(out->name);
     free(out->bind);
+    free(out->in_types);
+    free(out->out_types);
     free(out->warning);
+    free(out->checks);
     memset(out, 0, sizeof *out);
 }

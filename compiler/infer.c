@@ -58,7 +58,7 @@ void infer_graph(Compiler *c) {
             o2c_error(c, n, "operator '%s' does not exist before opset %d; the model imports "
                             "opset %d", n->op_type, op->since, n->opset);
         /* every op's first output is required, but for the RNNs' (Y) */
-        bool rnn = op->variant == OPV_LSTM || op->variant == OPV_GRU || op->variant == OPV_RNN;
+        bool rnn = strcmp(op->family, "rnn") == 0;
         if ((n->nout == 0 && !n->nsub && !n->ctl) || (n->nout && !n->out[0] && !rnn))
             o2c_error(c, n, "output 0 is missing (it is required)");
         for (int k = 0; k < n->nin; k++) {
@@ -71,9 +71,24 @@ void infer_graph(Compiler *c) {
                 o2c_error(c, n, "input '%s' has type %s, which is not supported", v->name,
                           dtype_name(v->dtype));
         }
+        bool identity = !op->domain[0] && !strcmp(op->name, "Identity");
+        for (int k = 0; k < n->nin; k++) /* sequences: their ops, control flow, Identity */
+            if (n->in[k] && n->in[k]->seq && strcmp(op->family, "sequence") &&
+                strcmp(op->family, "control") && !identity)
+                o2c_error(c, n, "input '%s' is a sequence: %s takes tensors", n->in[k]->name,
+                          n->op_type);
         infer_require_inputs(c, n, op->in_min, op->in_max);
         c->cur = n;
-        op->infer(c, n);
+        if (identity && n->in[0] && n->in[0]->seq) { /* a sequence passed on */
+            Value *x = n->in[0], *y = n->out[0];
+            if (x->rank >= 0)
+                ir_set_shape(c, y, x->dtype, x->rank, x->shape);
+            else
+                y->dtype = x->dtype, y->rank = -1;
+            y->seq = true;
+            y->seq_len = x->seq_len;
+        } else
+            op->infer(c, n);
         ir_data_declared(c, n); /* a pending data dim the model declares gets its bound */
         c->cur = NULL;
         bool all_known = n->nout > 0;

@@ -833,8 +833,8 @@ void ir_toposort(Compiler *c) {
         for (int k = 0; k < n->nin; k++) {
             Value *v = n->in[k];
             if (v && !v->producer && v->kind != VAL_INPUT && v->kind != VAL_CONST)
-                o2c_error(c, n, "input '%s' is not produced by any node, graph input or initializer",
-                          v->name);
+                o2c_error(c, n->ctl ? n->ctl : n, "%s '%s' is not produced by any node, graph "
+                          "input or initializer", n->ctl ? "subgraph output" : "input", v->name);
         }
     }
     for (int i = 0; i < g->noutputs; i++) {

@@ -96,6 +96,9 @@ typedef struct DimSetting {
     int64_t value;
 } DimSetting;
 
+/* Parses "NAME=VALUE" (the last '='; VALUE a decimal >= 0) into out; false when malformed. */
+bool onnx2c_parse_setting(const char *arg, DimSetting *out);
+
 typedef struct Options {
     const char *name;  /* C prefix; NULL: derived from the output path or "model" */
     const char *out_path; /* OUT.c: names the header "OUT.h" that OUT.c includes (may be NULL) */
@@ -134,6 +137,55 @@ typedef struct DimBinding {
     int input, axis, dim;
 } DimBinding;
 
+/* What a test driver can check of one graph output (Output.checks): its element type and, for
+ * an output that depends on random draws, the property the ops guarantee in place of values.
+ *
+ * The random ops (RandomUniform, RandomNormal, their -Like forms, Bernoulli, Multinomial) and
+ * Dropout in training mode draw from onnx2c's own generator (README "Op notes"), so their
+ * values cannot match another implementation's.  onnx2c_compile walks back from each graph
+ * output that depends on a draw, through the ops that keep the property element by element
+ * (Identity, Reshape, Flatten, Squeeze, Unsqueeze; Cast where it keeps the values), to a
+ * random op, or to a comparison (Less, Greater, LessOrEqual, GreaterOrEqual) of a uniform
+ * draw with a tensor that depends on no draw (Bernoulli's expanded form).  Every other output,
+ * deterministic or computed from draws in any other way, is O2C_DRAWS_NONE: its values are
+ * compared with the reference (CONTRACT.md §3). */
+typedef enum {
+    O2C_DRAWS_NONE = 0, /* no draws: compare the values */
+    O2C_DRAWS_BINARY,   /* each element 0 or 1; 0 where ref[i] zero_if zero_at, 1 where
+                         * ref[i] one_if one_at (Bernoulli: p <= 0 gives 0, p >= 1 gives 1) */
+    O2C_DRAWS_RANGE,    /* each element in [lo, hi) (RandomUniform) */
+    O2C_DRAWS_FINITE,   /* each element finite (RandomNormal) */
+    O2C_DRAWS_DROPOUT,  /* Dropout's output: each element 0 or ref[i] / (1 - ratio); ref
+                         * itself when training is off or ratio is 0 (compare the values) */
+    O2C_DRAWS_MASK,     /* Dropout's mask: each element 0 or 1, 1 exactly where the output
+                         * (graph output `pair`) kept the element; the reference's when
+                         * training is off or ratio is 0 */
+    O2C_DRAWS_CLASS,    /* Multinomial: each element a class in [0, classes), never one whose
+                         * log-probability in ref (row b of [batch, classes]) is -inf */
+} DrawsKind;
+
+/* A comparison of ref[i] with a constant, for O2C_DRAWS_BINARY (NONE: no rule). */
+typedef enum { O2C_CMP_NONE, O2C_CMP_LT, O2C_CMP_LE, O2C_CMP_GT, O2C_CMP_GE } CmpKind;
+
+typedef struct OutputCheck {
+    DType dtype;     /* the output's element type */
+    DrawsKind draws;
+    char op[48];     /* the random op the output comes from ("" for NONE), for messages */
+    int ref;         /* the runtime input the property reads (BINARY, DROPOUT: element i for
+                      * output element i, of the same shape; CLASS: the log-probabilities), or
+                      * -1: the property holds without it (BINARY: only 0 or 1) */
+    CmpKind zero_if, one_if; /* BINARY */
+    double zero_at, one_at;
+    double lo, hi;           /* RANGE */
+    /* DROPOUT, MASK: ratio and training_mode, each a runtime input (its index) or, when that
+     * is -1, the constant beside it */
+    int ratio_in, train_in;
+    double ratio;
+    bool train;
+    int pair;        /* DROPOUT: the graph output of its mask; MASK: of its output; or -1 */
+    int64_t classes; /* CLASS: the class count when constant, else -1 (ref's dims tell) */
+} OutputCheck;
+
 typedef struct Output {
     char *c_src; /* malloc'd */
     char *h_src; /* malloc'd */
@@ -141,6 +193,9 @@ typedef struct Output {
     int ndims, nbind;
     int ndata_dims; /* data dims (CONTRACT §2b): dims[ndims..ndims + ndata_dims) */
     DimBinding *bind; /* malloc'd */
+    int ninputs, noutputs;        /* runtime inputs and graph outputs, in graph order */
+    DType *in_types, *out_types;  /* their element types, malloc'd */
+    OutputCheck *checks;          /* one per graph output (what a driver checks), malloc'd */
     char *warning;    /* one line (no "onnx2c: warning: " prefix) or NULL, malloc'd */
     /* Options.weights_blob: the blob (malloc'd, NULL when written to Options.weights_file),
      * its size in bytes, and FILE.S, which links it into a program as NAME_weights */

@@ -76,21 +76,6 @@ static void list_ops(void) {
     }
 }
 
-static int parse_setting(const char *arg, DimSetting *out) {
-    const char *eq = strrchr(arg, '=');
-    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof out->name)
-        return -1;
-    char *end;
-    errno = 0;
-    long long v = strtoll(eq + 1, &end, 10);
-    if (errno || *end || end == eq + 1 || v < 0)
-        return -1;
-    memcpy(out->name, arg, (size_t)(eq - arg));
-    out->name[eq - arg] = 0;
-    out->value = v;
-    return 0;
-}
-
 /* The output's file name reaches the C (OUT.c includes "STEM.h"): it must have a stem and
  * hold nothing that could end a string or a comment, or form a trigraph.  NULL when fine, else
  * what is wrong. */
@@ -362,7 +347,7 @@ int main(int argc, char **argv) {
             opt.name = argv[++i];
         } else if (!strcmp(a, "--fix") || !strcmp(a, "--max")) {
             bool isfix = a[2] == 'f';
-            if (!has_next || parse_setting(argv[i + 1], isfix ? &fix[opt.nfix] : &max[opt.nmax])) {
+            if (!has_next || !onnx2c_parse_setting(argv[i + 1], isfix ? &fix[opt.nfix] : &max[opt.nmax])) {
                 rc = fail(O2C_EUSAGE, "%s needs DIM=VALUE with VALUE >= 0", a);
                 goto end;
             }

@@ -664,6 +664,7 @@ enum {
     OPV_SQUEEZE = 1, OPV_UNSQUEEZE,
     OPV_HANN = 1, OPV_HAMMING, OPV_BLACKMAN,
     OPV_SOFTMAX = 1, OPV_LOGSOFTMAX, OPV_HARDMAX,
+    OPV_UNIFORM = 1, OPV_NORMAL, OPV_UNIFORM_LIKE, OPV_NORMAL_LIKE,
 };
 
 const OpDef *ops_find(const char *domain, const char *op_type);
@@ -702,6 +703,9 @@ bool plan_same_buffer(const Value *a, const Value *b);
 /* shape.c, for the plan: Dropout n copies its input (inference; not training mode, which may
  * drop at run time). */
 bool dropout_is_copy(const Node *n);
+/* random.c, for onnx2c_compile: Output.checks, one per graph output (libonnx2c.h): its type
+ * and, for an output that depends on random draws, the property its ops guarantee. */
+void random_checks(Compiler *c, OutputCheck *ck);
 /* layout.c, for the plan: the element of Concat n's output at which input k's block starts,
  * when that block is contiguous there (every dim before the axis is 1), else NULL. */
 Sym *concat_block_at(Compiler *c, const Node *n, int k);

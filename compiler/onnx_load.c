@@ -892,11 +892,13 @@ static bool parse_input(Ld *L, const Onnx__ValueInfoProto *vi, LdInput *in) {
     switch (tp->value_case) {
     case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE: break;
     case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
-        return fail(L, O2C_EMODEL, "input '%s' is a sequence: only tensor inputs are supported", name);
+        return fail(L, O2C_EMODEL, "input '%s' is a sequence: the generated API takes dense tensors only "
+                    "(CONTRACT.md); sequences are supported inside the graph", name);
     case ONNX__TYPE_PROTO__VALUE_MAP_TYPE:
         return fail(L, O2C_EMODEL, "input '%s' is a map: only tensor inputs are supported", name);
     case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
-        return fail(L, O2C_EMODEL, "input '%s' is an optional: only tensor inputs are supported", name);
+        return fail(L, O2C_EMODEL, "input '%s' is an optional: the generated API takes dense tensors only "
+                    "(CONTRACT.md)", name);
     case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE:
         return fail(L, O2C_EMODEL, "input '%s' is a sparse tensor: only dense tensor inputs are "
                     "supported", name);
@@ -907,7 +909,9 @@ static bool parse_input(Ld *L, const Onnx__ValueInfoProto *vi, LdInput *in) {
     char what[300];
     snprintf(what, sizeof what, "input '%s'", name);
     if (tt->has_elem_type && tt->elem_type == DT_STRING)
-        return fail(L, O2C_EMODEL, "input '%s' is a string tensor: strings are not supported", name);
+        return fail(L, O2C_EMODEL, "input '%s' is a string tensor: strings are not supported (CONTRACT.md: "
+                    "the generated API carries numeric tensors; no C form of strings is defined)",
+                    name);
     if (!check_dtype(L, what, tt->has_elem_type, tt->elem_type))
         return false;
     in->dtype = (DType)tt->elem_type;

@@ -27,13 +27,21 @@ static double bf16_to_double(uint16_t h) {
     return f;
 }
 
-static double get_float(DType t, const void *p, int64_t i) {
+double tensor_value(DType t, const void *p, int64_t i) {
     switch (t) {
     case DT_FLOAT: return ((const float *)p)[i];
     case DT_DOUBLE: return ((const double *)p)[i];
     case DT_FLOAT16: return half_to_double(((const uint16_t *)p)[i]);
     case DT_BFLOAT16: return bf16_to_double(((const uint16_t *)p)[i]);
-    default: return 0;
+    case DT_INT8: return ((const int8_t *)p)[i];
+    case DT_INT16: return ((const int16_t *)p)[i];
+    case DT_INT32: return ((const int32_t *)p)[i];
+    case DT_INT64: return (double)((const int64_t *)p)[i];
+    case DT_UINT8: case DT_BOOL: return ((const uint8_t *)p)[i];
+    case DT_UINT16: return ((const uint16_t *)p)[i];
+    case DT_UINT32: return ((const uint32_t *)p)[i];
+    case DT_UINT64: return (double)((const uint64_t *)p)[i];
+    default: return NAN;
     }
 }
 
@@ -43,7 +51,7 @@ bool compare_tensor(const Tensor *want, const void *got, char *msg, size_t msgle
     if (t == DT_FLOAT || t == DT_DOUBLE || t == DT_FLOAT16 || t == DT_BFLOAT16) {
         double maxw = 0;
         for (int64_t i = 0; i < n; i++) {
-            double w = get_float(t, want->data, i);
+            double w = tensor_value(t, want->data, i);
             if (isfinite(w) && fabs(w) > maxw)
                 maxw = fabs(w);
         }
@@ -51,7 +59,7 @@ bool compare_tensor(const Tensor *want, const void *got, char *msg, size_t msgle
         double worst = 0;
         int64_t worst_i = -1;
         for (int64_t i = 0; i < n; i++) {
-            double w = get_float(t, want->data, i), g = get_float(t, got, i);
+            double w = tensor_value(t, want->data, i), g = tensor_value(t, got, i);
             bool ok;
             double err = 0;
             if (isnan(w) || isnan(g))
@@ -70,7 +78,7 @@ bool compare_tensor(const Tensor *want, const void *got, char *msg, size_t msgle
         }
         if (worst_i >= 0) {
             snprintf(msg, msglen, "element %lld: got %.9g, want %.9g (%.3g x tolerance)",
-                     (long long)worst_i, get_float(t, got, worst_i), get_float(t, want->data, worst_i),
+                     (long long)worst_i, tensor_value(t, got, worst_i), tensor_value(t, want->data, worst_i),
                      worst);
             return false;
         }

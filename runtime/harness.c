@@ -2,11 +2,12 @@
  *
  * For each case folder: compile model.onnx to C, compile that C once (libtcc in memory, or
  * --cc "gcc -O2"), then for every test_data_set_*: derive the dims from the input shapes, check
- * them, size the outputs and the workspace through the generated API, run, compare.  Each case
- * runs in a child process, so a crash or a hang is one failed case, not a dead run.
+ * them, size the outputs and the workspace through the generated API, run, compare (check_output
+ * in draws.c: the type, then the values, or what random ops guarantee).  Each case runs in a
+ * child process, so a crash or a hang is one failed case, not a dead run.
  * Prints "PASS name" or "FAIL name: stage: message" per case and closes with
  * "N passed, N failed".  With --weights each case is built both ways (onnx2c --weights, and
- * inline weights) and the two must give the same output bytes. */
+ * inline weights: model.c's jm_twin) and the two must give the same output bytes. */
 #include "runtime.h"
 #include <dirent.h>
 #include <errno.h>
@@ -17,13 +18,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-typedef int (*check_fn)(const int64_t *);
-typedef size_t (*ws_fn)(const int64_t *);
-typedef int (*shape_fn)(const int64_t *, int, int64_t *);
-typedef int (*run_fn)(int64_t *, const void *const *, void *const *, void *);
-typedef int (*run_w_fn)(int64_t *, const void *const *, void *const *, void *, const void *);
-typedef int (*wcheck_fn)(const void *, size_t);
 
 typedef struct Config {
     const char *cc;
@@ -37,13 +31,6 @@ typedef struct Config {
     bool weights;
     int timeout;
 } Config;
-
-/* --weights: the case compiled with its weights in a blob, run through model_run_w, and
- * compiled again with inline weights, whose outputs must be the same bytes. */
-typedef struct Blob {
-    const void *data; /* the blob, 64-byte aligned */
-    Jit *inline_j;    /* the inline build */
-} Blob;
 
 static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -77,32 +64,6 @@ static void free_list(char **v, int n) {
     free(v);
 }
 
-static int read_tensors(const char *dir, const char *prefix, Tensor ***out, char *err, size_t errlen) {
-    int n = 0;
-    Tensor **ts = calloc(64, sizeof(Tensor *));
-    for (int i = 0; i < 64; i++) {
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s_%d.pb", dir, prefix, i);
-        if (access(path, F_OK) != 0)
-            break;
-        if (onnx2c_load_tensor(path, &ts[i], err, errlen)) {
-            for (int k = 0; k < i; k++)
-                onnx2c_tensor_free(ts[k]);
-            free(ts);
-            return -1;
-        }
-        n++;
-    }
-    *out = ts;
-    return n;
-}
-
-static void free_tensors(Tensor **ts, int n) {
-    for (int i = 0; i < n; i++)
-        onnx2c_tensor_free(ts[i]);
-    free(ts);
-}
-
 /* The buffer given for an input of no elements: a page that cannot be read, so generated code
  * that reads an empty input (say, a padding value from its first element) crashes the case
  * instead of passing on whatever lies there.  NULL when the page cannot be had (then the
@@ -126,74 +87,35 @@ static void *unreadable(size_t bytes) {
     return p == MAP_FAILED ? NULL : p;
 }
 
-/* Output i's shape (rank r) is want's; else false and "shape: output i is [..]WHEN, want [..]"
- * in msg. */
-static bool same_shape(int i, int r, const int64_t *shape, const Tensor *want, const char *when,
-                       char *msg, size_t msglen) {
-    bool same = r == want->rank;
-    for (int d = 0; same && d < r; d++)
-        same = shape[d] == want->dims[d];
-    if (same)
-        return true;
-    char a[200] = "", b[200] = "";
-    for (int d = 0; d < r; d++)
-        snprintf(a + strlen(a), sizeof a - strlen(a), "%s%lld", d ? "," : "", (long long)shape[d]);
-    for (int d = 0; d < want->rank; d++)
-        snprintf(b + strlen(b), sizeof b - strlen(b), "%s%lld", d ? "," : "", (long long)want->dims[d]);
-    snprintf(msg, msglen, "shape: output %d is [%s]%s, want [%s]", i, a, when, b);
-    return false;
-}
-
 /* Runs one test_data_set; returns 0 or writes the failure (stage: message) into msg. */
-static int run_set(const Output *o, Jit *j, const Blob *blob, const char *setdir, char *msg,
-                   size_t msglen) {
+static int run_set(const JitModel *m, const char *setdir, char *msg, size_t msglen) {
     char err[600];
     Tensor **in = NULL, **want = NULL;
-    int nin = read_tensors(setdir, "input", &in, err, sizeof err);
+    int nin = jm_read_set(setdir, "input", &in, err, sizeof err);
     if (nin < 0) {
         snprintf(msg, msglen, "data: %s", err);
         return -1;
     }
-    int nout = read_tensors(setdir, "output", &want, err, sizeof err);
+    int nout = jm_read_set(setdir, "output", &want, err, sizeof err);
     if (nout < 0) {
-        free_tensors(in, nin);
+        jm_free_set(in, nin);
         snprintf(msg, msglen, "data: %s", err);
         return -1;
     }
     int rc = -1;
     void **outs = calloc((size_t)nout + 1, sizeof(void *));
-    void *ws = NULL;
-    void *noread[64] = {0}; /* inputs given as unreadable memory (see unreadable) */
-    size_t noread_len[64] = {0};
-    int64_t *dims = calloc((size_t)(o->ndims + o->ndata_dims) + 1, sizeof(int64_t));
-    for (int d = o->ndims; d < o->ndims + o->ndata_dims; d++)
-        dims[d] = -1; /* data dims (CONTRACT §2b): output_shape gives their bounds */
-    check_fn check = (check_fn)jit_symbol(j, "model_check");
-    ws_fn wsize = (ws_fn)jit_symbol(j, "model_workspace_size");
-    shape_fn ishape = (shape_fn)jit_symbol(j, "model_input_shape");
-    shape_fn oshape = (shape_fn)jit_symbol(j, "model_output_shape");
-    run_fn run = blob ? NULL : (run_fn)jit_symbol(j, "model_run");
-    run_w_fn run_w = blob ? (run_w_fn)jit_symbol(j, "model_run_w") : NULL;
-    run_fn run_inline = blob ? (run_fn)jit_symbol(blob->inline_j, "model_run") : NULL;
-    void **outs_inline = calloc((size_t)nout + 1, sizeof(void *));
-    size_t *obytes = calloc((size_t)nout + 1, sizeof(size_t));
-    if (!check || !wsize || !ishape || !oshape || !(blob ? run_w && run_inline : run != NULL)) {
-        snprintf(msg, msglen, "api: a generated function is missing");
-        goto done;
-    }
-    for (int b = 0; b < o->nbind; b++) {
-        const DimBinding *db = &o->bind[b];
-        if (db->input < nin && db->axis < in[db->input]->rank)
-            dims[db->dim] = in[db->input]->dims[db->axis];
-    }
-    int crc = check(dims);
+    void *noread[JM_MAX_IO] = {0}; /* inputs given as unreadable memory (see unreadable) */
+    size_t noread_len[JM_MAX_IO] = {0};
+    int64_t *dims = jm_new_dims(m);
+    jm_bind_dims(m, in, nin, dims);
+    int crc = m->check(dims);
     if (crc) {
         snprintf(msg, msglen, "check: model_check returned %d", crc);
         goto done;
     }
     for (int i = 0; i < nin; i++) {
-        int64_t shape[16];
-        int r = ishape(dims, i, shape);
+        int64_t shape[JM_MAX_RANK];
+        int r = m->input_shape(dims, i, shape);
         if (r < 0) {
             snprintf(msg, msglen, "inputs: the model has fewer inputs than the test data (%d)", nin);
             goto done;
@@ -221,104 +143,52 @@ static int run_set(const Output *o, Jit *j, const Blob *blob, const char *setdir
             goto done;
         }
     }
-    int64_t probe[16];
-    if (ishape(dims, nin, probe) >= 0) {
+    int64_t probe[JM_MAX_RANK];
+    if (m->input_shape(dims, nin, probe) >= 0) {
         snprintf(msg, msglen, "inputs: the test data has fewer inputs than the model");
         goto done;
     }
     for (int i = 0; i < nout; i++) {
-        int64_t shape[16];
-        int r = oshape(dims, i, shape);
-        if (r < 0) {
-            snprintf(msg, msglen, "outputs: output %d: model_output_shape returned %d", i, r);
+        int64_t shape[JM_MAX_RANK];
+        int r = m->output_shape(dims, i, shape);
+        /* without data dims the shapes are known before the run (with: compared after it) */
+        if (r >= 0 && r <= JM_MAX_RANK && !m->out.ndata_dims &&
+            !jm_same_shape(i, r, shape, want[i], msg, msglen))
             goto done;
-        }
-        if (o->ndata_dims) { /* room for the bound; the shape is compared after the run */
-            size_t n = 1;
-            for (int d = 0; d < r; d++)
-                n *= (size_t)shape[d];
-            size_t bytes = n * onnx2c_dtype_size(want[i]->dtype);
-            outs[i] = calloc(1, bytes + 64);
-            memset(outs[i], 0xAB, bytes);
-            obytes[i] = bytes;
-            continue;
-        }
-        if (!same_shape(i, r, shape, want[i], "", msg, msglen))
+        if (jm_alloc_output(m, dims, i, &outs[i], NULL, msg, msglen) < 0)
             goto done;
-        size_t bytes = (size_t)want[i]->nelem * onnx2c_dtype_size(want[i]->dtype);
-        outs[i] = calloc(1, bytes + 64);
-        memset(outs[i], 0xAB, bytes); /* garbage, so an unwritten output cannot pass */
-        obytes[i] = bytes;
     }
-    size_t wsb = wsize(dims);
-    if (wsb)
-        ws = aligned_alloc(64, (wsb + 63) / 64 * 64);
-    const void *inptr[64];
+    const void *inptr[JM_MAX_IO];
     for (int i = 0; i < nin; i++)
         inptr[i] = noread[i]                                ? noread[i]
                    : in[i]->nelem == 0 && empty_input() ? empty_input()
                                                          : in[i]->data;
-    int64_t *dims0 = NULL; /* the dims before the run, for the inline build's run */
-    if (blob) {
-        dims0 = calloc((size_t)(o->ndims + o->ndata_dims) + 1, sizeof(int64_t));
-        memcpy(dims0, dims, sizeof(int64_t) * (size_t)(o->ndims + o->ndata_dims));
-    }
-    int r = blob ? run_w(dims, inptr, outs, ws, blob->data) : run(dims, inptr, outs, ws);
-    if (r) {
-        snprintf(msg, msglen, "run: model_run%s returned %d", blob ? "_w" : "", r);
-        free(dims0);
+    if (jm_run(m, dims, inptr, outs, 1, NULL, msg, msglen))
         goto done;
-    }
-    if (blob) { /* the inline build: the same bytes */
-        for (int i = 0; i < nout; i++) {
-            outs_inline[i] = calloc(1, obytes[i] + 64);
-            memset(outs_inline[i], 0xAB, obytes[i]);
-        }
-        int ri = run_inline(dims0, inptr, outs_inline, ws);
-        bool same = ri == 0;
-        for (int i = 0; same && i < nout; i++)
-            same = memcmp(outs[i], outs_inline[i], obytes[i]) == 0;
-        free(dims0);
-        if (!same) {
-            snprintf(msg, msglen, "weights: the inline build %s", ri ? "failed" : "gave other bytes");
+    for (int i = 0; i < nout; i++)
+        if (!jm_compare(m, dims, i, in, nin, want, outs, nout, msg, msglen))
             goto done;
-        }
-    }
-    for (int d = o->ndims; d < o->ndims + o->ndata_dims; d++)
-        if (dims[d] < 0) {
-            snprintf(msg, msglen, "run: model_run left data dim %d at %lld", d, (long long)dims[d]);
-            goto done;
-        }
-    for (int i = 0; i < nout && o->ndata_dims; i++) { /* the actual shapes, after the run */
-        int64_t shape[16];
-        int rk = oshape(dims, i, shape);
-        if (!same_shape(i, rk, shape, want[i], " after the run", msg, msglen))
-            goto done;
-    }
-    for (int i = 0; i < nout; i++) {
-        char cm[300];
-        if (!compare_tensor(want[i], outs[i], cm, sizeof cm)) {
-            snprintf(msg, msglen, "compare: output %d: %s", i, cm);
-            goto done;
-        }
-    }
     rc = 0;
 done:
-    for (int i = 0; i < 64; i++)
+    for (int i = 0; i < JM_MAX_IO; i++)
         if (noread_len[i])
             munmap(noread[i], noread_len[i]);
-    for (int i = 0; i < nout; i++) {
+    for (int i = 0; i < nout; i++)
         free(outs[i]);
-        free(outs_inline[i]);
-    }
     free(outs);
-    free(outs_inline);
-    free(obytes);
-    free(ws);
     free(dims);
-    free_tensors(in, nin);
-    free_tensors(want, nout);
+    jm_free_set(in, nin);
+    jm_free_set(want, nout);
     return rc;
+}
+
+/* Writes text to path (--keep); a failure only loses the copy. */
+static void keep_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
 }
 
 /* Runs one case in this process; returns 0 or writes "stage: message" into msg. */
@@ -326,39 +196,15 @@ static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen
     char path[1200], err[1200];
     snprintf(path, sizeof path, "%s/model.onnx", dir);
     Options opt = {0};
-    opt.name = "model";
-    opt.out_path = "model.c";
     opt.force_dynamic = cfg->dynamic;
     opt.drop_declared = cfg->no_declared;
     opt.no_winograd = cfg->no_winograd;
     opt.memory_first = cfg->memory_first;
     opt.weights_blob = cfg->weights;
-    opt.weights_name = "model.bin";
-    Output o, oi = {0};
-    if (onnx2c_compile(path, &opt, &o, err, sizeof err)) {
-        snprintf(msg, msglen, "compile: %s", err);
+    JitModel m;
+    if (jm_compile(&m, path, &opt, msg, msglen))
         return -1;
-    }
     int rc = -1;
-    Jit *j = NULL;
-    Blob blob = {0}, *bp = NULL;
-    void *aligned = NULL;
-    if (cfg->weights) {
-        opt.weights_blob = false;
-        if (onnx2c_compile(path, &opt, &oi, err, sizeof err)) {
-            snprintf(msg, msglen, "compile (inline weights): %s", err);
-            goto done;
-        }
-        blob.inline_j = jit_compile(oi.c_src, "model.h", oi.h_src, cfg->cc, err, sizeof err);
-        if (!blob.inline_j) {
-            snprintf(msg, msglen, "cc (inline weights): %s", err);
-            goto done;
-        }
-        aligned = aligned_alloc(64, (o.weights_size + 63) / 64 * 64);
-        memcpy(aligned, o.weights, o.weights_size);
-        blob.data = aligned;
-        bp = &blob;
-    }
     if (cfg->keep) {
         const char *base = strrchr(dir, '/');
         base = base ? base + 1 : dir;
@@ -366,21 +212,13 @@ static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen
         snprintf(p, sizeof p, "%s/%s", cfg->keep, base);
         mkdir(p, 0755);
         snprintf(p, sizeof p, "%s/%s/model.c", cfg->keep, base);
-        FILE *f = fopen(p, "w");
-        if (f) {
-            fputs(o.c_src, f);
-            fclose(f);
-        }
+        keep_file(p, m.out.c_src);
         snprintf(p, sizeof p, "%s/%s/model.h", cfg->keep, base);
-        f = fopen(p, "w");
-        if (f) {
-            fputs(o.h_src, f);
-            fclose(f);
-        }
+        keep_file(p, m.out.h_src);
     }
     if (cfg->strict) {
         /* the contract: warning-free under strict C99 */
-        Jit *s = jit_compile(o.c_src, "model.h", o.h_src,
+        Jit *s = jit_compile(m.out.c_src, "model.h", m.out.h_src,
                              "gcc -std=c99 -Wall -Wextra -pedantic -Werror -O0", err, sizeof err);
         if (!s) {
             snprintf(msg, msglen, "strict: %s", err);
@@ -388,19 +226,9 @@ static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen
         }
         jit_free(s);
     }
-    j = jit_compile(o.c_src, "model.h", o.h_src, cfg->cc, err, sizeof err);
-    if (!j) {
-        snprintf(msg, msglen, "cc: %s", err);
+    if (jm_load(&m, cfg->cc, msg, msglen) ||
+        (cfg->weights && jm_twin(&m, path, &opt, cfg->cc, msg, msglen)))
         goto done;
-    }
-    if (bp) {
-        wcheck_fn wcheck = (wcheck_fn)jit_symbol(j, "model_weights_check");
-        int wr = wcheck ? wcheck(blob.data, o.weights_size) : -100;
-        if (wr) {
-            snprintf(msg, msglen, "weights: model_weights_check returned %d", wr);
-            goto done;
-        }
-    }
     char **sets;
     int nsets = list_dir(dir, "test_data_set_", &sets);
     if (nsets == 0) {
@@ -410,20 +238,16 @@ static int run_case(const Config *cfg, const char *dir, char *msg, size_t msglen
     }
     rc = 0;
     for (int s = 0; s < nsets && rc == 0; s++) {
-        char setdir[1400], m[900];
+        char setdir[1400], sm[900];
         snprintf(setdir, sizeof setdir, "%s/%s", dir, sets[s]);
-        if (run_set(&o, j, bp, setdir, m, sizeof m)) {
-            snprintf(msg, msglen, "%s: %s", sets[s], m);
+        if (run_set(&m, setdir, sm, sizeof sm)) {
+            snprintf(msg, msglen, "%s: %s", sets[s], sm);
             rc = -1;
         }
     }
     free_list(sets, nsets);
 done:
-    jit_free(j);
-    jit_free(blob.inline_j);
-    free(aligned);
-    onnx2c_output_free(&o);
-    onnx2c_output_free(&oi);
+    jm_close(&m);
     return rc;
 }
 
@@ -467,6 +291,15 @@ static const char usage[] =
     "Runs ONNX backend-test style cases (model.onnx + test_data_set_*/{input,output}_N.pb):\n"
     "compiles each model with onnx2c, compiles the C once, runs every data set, compares.\n"
     "\n"
+    "Every output must have the reference's shape and type.  Outputs made of random draws\n"
+    "(RandomUniform, RandomNormal, their -Like forms, Bernoulli, Multinomial, Dropout in\n"
+    "training mode, and what keeps their property: Identity, Reshape, Cast..., a comparison\n"
+    "of a uniform draw with a deterministic tensor) cannot match the reference's values: they\n"
+    "are checked for what the op guarantees (0 or 1, and 0 where p = 0, 1 where p = 1; values\n"
+    "in [low, high); finite; a class of nonzero probability; Dropout's kept values x / (1 -\n"
+    "ratio) and a mask that agrees with them).  The compiler finds them by walking back from\n"
+    "each graph output (README, \"Op notes\"); every other output is compared value by value.\n"
+    "\n"
     "options:\n"
     "  --cc \"CMD\"        compile with CMD (e.g. \"gcc -O2\") instead of libtcc in memory\n"
     "  --strict          also require the C to compile with gcc -std=c99 -Wall -Wextra\n"
@@ -485,7 +318,8 @@ static const char usage[] =
     "  --keep DIR        write each case's generated model.c/model.h under DIR/CASE/\n"
     "  --timeout SEC     per-case time limit (default 120)\n"
     "  -q, --quiet       print only failures and the summary\n"
-    "  -h, --help        show this text\n";
+    "  -h, --help        show this text\n"
+    "  --version         show the version\n";
 
 int main(int argc, char **argv) {
     Config cfg = {.timeout = 120};
@@ -496,6 +330,9 @@ int main(int argc, char **argv) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("onnx2c-test %s\n", O2C_VERSION);
             return 0;
         } else if (!strcmp(a, "--cc") && i + 1 < argc)
             cfg.cc = argv[++i];

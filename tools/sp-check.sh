@@ -55,7 +55,8 @@ ALLOW=(
   # the optimizers of ai.onnx.preview.training: the learning-rate scalars in double, once a run,
   # as ONNX's reference (the tensors in their type)
   '(node/test_|tests/data/training/cases/)(adagrad|adam|momentum|nesterov)[A-Za-z0-9_]*(\+mf)? training ops: learning-rate scalars in double'
-  '(node/test_training_dropout|tests/data/shape/dropout_train)[A-Za-z0-9_]*(\+mf)? PENDING Dropout training mode (the draws and the ratio in double)'
+  '(node/test_training_dropout|tests/data/shape/dropout_train|tests/data/random/cases/dropout_)[A-Za-z0-9_]*(\+mf)? PENDING Dropout training mode (the draws and the ratio in double)'
+  'tests/data/random/cases/[a-z_]*f16[a-z0-9_]*(\+mf)? PENDING float16 conversions of the random ops (templates/ew_half_to_float.c, ew_float_to_half.c)'
   'tests/data/elementwise/types(\+mf)? PENDING float16 conversions'
   '(node/test_|tests/data/index/|tests/data/misc/)onehot[a-z_]*(\+mf)? PENDING OneHot depth/values through double'
   'node/test_range_float_type_positive_delta PENDING Range count (ceil in double)'

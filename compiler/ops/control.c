@@ -54,6 +54,8 @@ typedef struct Ctl {
      * data dim set at each iteration's start), the C local of its length, its length after */
     Sym **slen, **sfinal;
     const char **slen_var;
+    const char **elems; /* Loop: per scan output whose element size the body's data decide,
+                         * the C local of the first iteration's size (-1 before) */
 } Ctl;
 
 static void infer_else(Compiler *c, Node *n);
@@ -154,7 +156,14 @@ static bool bool_scalar(const Value *v) {
 /* out gets in's type and shape (a formal input from its initial value; an output from the
  * region's). */
 static void same_type(Compiler *c, Value *out, const Value *in) {
-    ir_set_shape(c, out, in->dtype, in->rank, in->shape);
+    if (in->rank >= 0)
+        ir_set_shape(c, out, in->dtype, in->rank, in->shape);
+    else { /* an empty sequence of unknown elements */
+        out->dtype = in->dtype;
+        out->rank = -1;
+    }
+    out->seq = in->seq;
+    out->seq_len = in->seq_len;
 }
 
 static const char *shape_text(Compiler *c, const Value *v) {
@@ -186,7 +195,15 @@ static void require_same(Compiler *c, Node *n, Node *m, const Value *got, const 
                      shape_text(c, got), shape_text(c, want), want->name);
 }
 
+/* control_prepare ran: the node has its graph attributes (not a GRAPHS list, not none). */
+static void require_regions(Compiler *c, Node *n) {
+    if (!n->nsub)
+        o2c_error(c, n, "needs its graph attribute%s (%s)", strcmp(n->op_type, "If") ? "" : "s",
+                  strcmp(n->op_type, "If") ? "body" : "then_branch, else_branch");
+}
+
 void infer_if(Compiler *c, Node *n) {
+    require_regions(c, n);
     Value *cond = infer_in(c, n, 0);
     if (!bool_scalar(cond))
         o2c_error(c, n, "the condition must be one bool element");
@@ -201,6 +218,7 @@ static void infer_else(Compiler *c, Node *n) {
 }
 
 void infer_loop(Compiler *c, Node *n) {
+    require_regions(c, n);
     Region *b = n->sub[0];
     Value *m = node_in(n, 0), *cond = node_in(n, 1);
     if (m) {
@@ -277,6 +295,7 @@ static Sym **shape_without(Compiler *c, const Value *v, int drop, int skip, int 
 }
 
 void infer_scan(Compiler *c, Node *n) {
+    require_regions(c, n);
     Region *b = n->sub[0];
     Ctl *x = ctl_of(c, n);
     x->v8 = n->opset < 9; /* a batch axis 0, sequence_lens first, `directions` */
@@ -508,8 +527,11 @@ static void infer_end_if(Compiler *c, Node *n, Node *p) {
             c->g->dims[f->dim->dim].producer = n->index; /* set after the If (emit_end) */
             sh[d] = f->dim;
         }
-        if (sh)
+        if (sh) {
             ir_set_shape(c, y, y->dtype, y->rank, sh);
+            if (y->seq)
+                y->seq_len = sh[0];
+        }
     }
 }
 
@@ -639,6 +661,13 @@ void emit_loop(Compiler *c, Emit *e, Node *n) {
         }
         emit_value_copy(c, e, b->in[2 + k], v);
     }
+    int nscan = b->nout - 1 - x->nstate;
+    x->elems = arena_alloc(c->arena, sizeof(char *) * (size_t)(nscan + 1));
+    for (int j = 0; j < nscan; j++)
+        if (ir_has_data_dim(c, ir_numel(c, b->out[1 + x->nstate + j]))) {
+            x->elems[j] = emit_tmp(e, "elems");
+            emit_line(e, "int64_t %s = -1;", x->elems[j]);
+        }
     emit_line(e, "for (;; %s++) {", x->it);
     emit_indent(e, 1);
     emit_line(e, "if (!%s%s)", x->cnd,
@@ -763,6 +792,13 @@ void emit_end(Compiler *c, Emit *e, Node *n) {
                       O2C_RUN_EBOUND);
         }
         Sym *en = ir_numel(c, el);
+        if (x->elems[j]) { /* the scan output's elements must keep the first iteration's size */
+            const char *v = x->elems[j], *cur = emit_sym(e, en);
+            emit_line(e, "if (%s >= 0 && %s != %s)", v, v, cur);
+            emit_line(e, "    return %d; /* a scan output's size changes between iterations */",
+                      O2C_RUN_EDATA);
+            emit_line(e, "%s = %s;", v, cur);
+        }
         emit_line(e, "memcpy(%s + %s * %s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, y), x->it,
                   emit_sym(e, en), emit_ptr(e, el), emit_sym(e, en), dtype_ctype(el->dtype));
     }

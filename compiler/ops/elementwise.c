@@ -860,7 +860,7 @@ void infer_cast(Compiler *c, Node *n) {
         to = (DType)a->i;
     }
     if (to == DT_STRING)
-        o2c_error(c, n, "cast to string is not supported");
+        o2c_error(c, n, "cast to string is not supported (strings have no C form: CONTRACT.md)");
     if (type_class(to) == CL_NONE)
         o2c_error(c, n, "cast to type %d is not supported", (int)to);
     Value *x = n->in[0];

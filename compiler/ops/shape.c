@@ -459,11 +459,13 @@ typedef struct DropoutPriv {
  * before: attribute) is not 0.  Then element i is kept when its draw u_i >= ratio, and
  *   output[i] = kept ? data[i] * scale : 0,  scale = 1 / (1 - ratio) (double, then rounded to
  *   the data's type as numpy's reference; float for float16/bfloat16),  mask[i] = kept.
- * The draws come from templates/shape_dropout.c: SplitMix64 at the `seed` attribute (0 when
- * absent) and the element's row-major index, so a run is deterministic and no state is kept;
- * they cannot match numpy's generator.  A ratio known at compile time must lie in [0, 1); one
- * given at run time is used as it is, without a clamp: ratio >= 1 (or NaN) drops every element
- * (output 0, not inf * 0), ratio < 0 keeps them all, scaled by 1 / (1 - ratio).
+ * The draws come from templates/random_draws.c: element i's is the (i + 1)-th output of
+ * SplitMix64 started at the `seed` attribute (0 when absent), its top 53 bits a double in
+ * [0, 1), so a run is deterministic and no state is kept; they cannot match numpy's generator
+ * (onnx2c-test checks what Dropout guarantees instead: Output.checks, compiler/ops/random.c).
+ * A ratio known at compile time must lie in [0, 1); one given at run time is used as it is,
+ * without a clamp: ratio >= 1 (or NaN) drops every element (output 0, not inf * 0), ratio < 0
+ * keeps them all, scaled by 1 / (1 - ratio).
  * Mask type: bool from 10, data's type before.  Only the known inference case folds. */
 void infer_dropout(Compiler *c, Node *n) {
     infer_require_inputs(c, n, 1, n->opset >= 12 ? 3 : 1);
@@ -549,7 +551,7 @@ static void emit_dropout_train(Compiler *c, Emit *e, Node *n) {
     bool half = x->dtype == DT_FLOAT16 || x->dtype == DT_BFLOAT16;
     int eb = x->dtype == DT_FLOAT16 ? 5 : 8;
     const char *ct = half ? "float" : dtype_ctype(x->dtype);
-    emit_template(e, "shape_dropout", DT_UNDEFINED);
+    emit_template(e, "random_draws", DT_UNDEFINED);
     if (half || (r && (r->dtype == DT_FLOAT16 || r->dtype == DT_BFLOAT16)))
         emit_template(e, "ew_half_to_float", DT_UNDEFINED);
     if (half)
@@ -578,7 +580,7 @@ static void emit_dropout_train(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "for (int64_t i = 0; i < %s; i++) {", emit_sym(e, ir_numel(c, x)));
     emit_indent(e, 1);
     emit_line(e, "const int keep = !train || ratio == 0 || "
-                 "o2c_dropout_u(UINT64_C(%llu), (uint64_t)i) >= ratio;",
+                 "o2c_unif_f64(UINT64_C(%llu), (uint64_t)i + 1u) >= ratio;",
               (unsigned long long)p->seed);
     emit_line(e, "%s[i] = !train ? %s[i] : keep ? %s : 0;", emit_ptr(e, y), emit_ptr(e, x), ye);
     if (m)

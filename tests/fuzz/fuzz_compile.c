@@ -13,17 +13,29 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* What the emitter promises of OUT.c and OUT.h whatever the model's names hold (issue 9):
- * printable ASCII, tabs and newlines only; no backslash-newline (a line splice) and no "??"
+ * printable ASCII, tabs and newlines only; no backslash-newline (a line splice) but to go on
+ * with a preprocessor directive of the templates (model text never reaches one), and no "??"
  * (a trigraph) anywhere; no comment opener inside a comment (only the escaper writes model
  * text into comments: a nested opener means a closer could have slipped through too); every
  * comment, string and character literal closed. */
 static bool text_is_safe(const char *s) {
+    bool directive = false, line_start = true; /* a #if of the templates may go on (\ newline) */
     for (const char *p = s; *p; p++) {
         unsigned char ch = (unsigned char)*p;
         if ((ch < 32 && ch != '\n' && ch != '\t') || ch > 126)
             return false;
-        if ((p[0] == '\\' && p[1] == '\n') || (p[0] == '?' && p[1] == '?'))
+        if (line_start && ch != ' ' && ch != '\t') {
+            directive = directive || ch == '#';
+            line_start = false;
+        }
+        if (p[0] == '\\' && p[1] == '\n' && !directive)
+            return false; /* a splice outside a preprocessor directive */
+        if (p[0] == '?' && p[1] == '?')
             return false;
+        if (ch == '\n') {
+            directive = directive && p > s && p[-1] == '\\';
+            line_start = true;
+        }
     }
     for (const char *p = s; *p; p++) {
         if (p[0] == '/' && p[1] == '*') {

@@ -890,9 +890,10 @@ def _():
 
 
 class ScriptGreedy(nn.Module):
-    """A scripted greedy decoder that collects its tokens in a Python list: a Loop of 6 steps
-    carrying the hidden state, the last token and the list (SequenceEmpty, SequenceInsert in the
-    body, ConcatFromSequence after: torch.stack(toks, 1))."""
+    """A scripted greedy decoder that collects its tokens in a Python list, one step per
+    position of a memory input (a Loop whose trip count is the dim T; a constant count would be
+    unrolled by the exporter), carrying the hidden state, the last token and the list
+    (SequenceEmpty, SequenceInsert in the body, ConcatFromSequence after: torch.stack)."""
 
     def __init__(self):
         super().__init__()
@@ -900,11 +901,11 @@ class ScriptGreedy(nn.Module):
         self.cell = nn.Linear(12, 6)
         self.out = nn.Linear(6, 7)
 
-    def forward(self, h):                      # h [B, 6]
+    def forward(self, h, mem):                 # h [B, 6], mem [B, T, 6]
         tok = torch.zeros(h.shape[0], dtype=torch.long)
         toks: List[torch.Tensor] = []
-        for _ in range(6):
-            h = torch.tanh(self.cell(torch.cat([self.emb(tok), h], 1)))
+        for t in range(mem.shape[1]):
+            h = torch.tanh(self.cell(torch.cat([self.emb(tok) + mem[:, t], h], 1)))
             tok = torch.argmax(self.out(h), 1)
             toks.append(tok)
         return torch.stack(toks, 1), h
@@ -912,8 +913,10 @@ class ScriptGreedy(nn.Module):
 
 @case("script_greedy")
 def _():
-    return (torch.jit.script(ScriptGreedy()), [[torch.randn(2, 6)], [torch.randn(3, 6)], [torch.randn(1, 6)]],
-            ["h"], ["toks", "hn"], {"h": {0: "B"}}, 13)
+    return (torch.jit.script(ScriptGreedy()),
+            [[torch.randn(2, 6), torch.randn(2, 4, 6)], [torch.randn(3, 6), torch.randn(3, 7, 6)],
+             [torch.randn(1, 6), torch.randn(1, 1, 6)]],
+            ["h", "mem"], ["toks", "hn"], {"h": {0: "B"}, "mem": {0: "B", 1: "T"}}, 13)
 
 
 # ---------------------------------------------------------------- driver

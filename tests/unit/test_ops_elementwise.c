@@ -34,7 +34,7 @@ Test(elementwise, prelu_slope_must_broadcast_to_x) {
 
 Test(elementwise, cast_to_string_unsupported) {
     tu_expect_error(EW "cast_string.onnx", O2C_EMODEL,
-                    "node 'cast' (Cast): cast to string is not supported");
+                    "node 'cast' (Cast): cast to string is not supported (strings have no C form");
 }
 
 /* a[N,1,4] + b[3,1]; Max and Mean of a, b, c[4]; Where(a > b, a, b); N = 2. */

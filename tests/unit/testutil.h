@@ -11,7 +11,7 @@
  *   data           tu_load_tensor, tu_load_set        .pb files, test_data_set_K/PREFIX_I.pb
  *                  tu_run_data_sets                   every data set of a case folder
  *                  tu_random_floats, tu_expect_close
- *   harness        tu_run_cases                       onnx2c-test on case folders
+ *   harness        tu_run_cases, tu_expect_case_fails onnx2c-test on case folders
  *   files          tu_write_file, tu_read_text */
 #ifndef ONNX2C_TESTUTIL_H
 #define ONNX2C_TESTUTIL_H
@@ -88,7 +88,8 @@ Tensor *tu_load_tensor(const char *path);
 int tu_load_set(const char *dir, int k, const char *prefix, Tensor **t, int max);
 /* Runs m on data sets 0..nsets-1 of the case folder dir: the dims bound from the input shapes
  * (Output.bind, every dim must be bound), model_check passes, each output's shape from
- * model_output_shape and its values (compare_tensor, CONTRACT.md §3) match output_I.pb. */
+ * model_output_shape and its type and values match output_I.pb (check_output: CONTRACT.md §3,
+ * or what random ops guarantee). */
 void tu_run_data_sets(TuModel *m, const char *dir, int nsets);
 
 /* n floats in [-10, 10] in steps of 0.01, from srand(seed); malloc'd (at least one). */
@@ -101,6 +102,10 @@ void tu_expect_close(const float *got, const float *want, int64_t n);
 /* Runs ONNX2C_BINARY_DIR/onnx2c-test -q FLAGS --root ROOT NAMES... (flags may be NULL or "")
  * and asserts it exits 0; the message lists the FAIL lines. */
 void tu_run_cases(const char *root, const char *const *names, size_t n, const char *flags);
+
+/* Runs ONNX2C_BINARY_DIR/onnx2c-test -q DIR and asserts the case fails, its FAIL line
+ * containing `fragment`. */
+void tu_expect_case_fails(const char *dir, const char *fragment);
 
 /* ---- files */
 

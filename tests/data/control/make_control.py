@@ -189,3 +189,115 @@ case("if_shapes_sym",
       helper.make_node("ReduceSum", ["y", "ax1o"], ["s"], keepdims=1)],
      [vi("cond", [], B), vi("x", ["N", "C"])], [vi("y", None), vi("s", None)], sets,
      [const("ax1o", [1], np.int64)])
+
+
+# A Conv before a Loop whose output only the body reads, through a residual Add with a body
+# value and a Relu: nothing may be fused into the Conv (the body value does not exist yet there)
+body = graph(
+    "body",
+    [helper.make_node("Cast", ["i"], ["fi"], to=F),
+     helper.make_node("Mul", ["acc", "half"], ["h"]),
+     helper.make_node("Add", ["conv", "h"], ["a"]),
+     helper.make_node("Sub", ["a", "fi"], ["a2"]),
+     helper.make_node("Relu", ["a2"], ["acc2"]),
+     helper.make_node("Identity", ["c"], ["c2"])],
+    [vi("i", [], I64), vi("c", [], B), vi("acc", None)], [vi("c2", [], B), vi("acc2", None)],
+    [const("half", 0.5, np.float32)])
+w = (rng.standard_normal((2, 1, 3, 3)) * 0.5).astype(np.float32)
+sets = []
+for hgt, wid, m in ((5, 6, 3), (3, 3, 1), (4, 7, 0)):
+    x = rng.standard_normal((1, 1, hgt, wid)).astype(np.float32)
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    conv = np.zeros((1, 2, hgt, wid), np.float32)
+    for o in range(2):
+        for r in range(hgt):
+            for q in range(wid):
+                conv[0, o, r, q] = np.sum(xp[0, 0, r:r + 3, q:q + 3] * w[o, 0])
+    acc = np.zeros((1, 2, hgt, wid), np.float32)
+    for i in range(m):
+        acc = np.maximum(conv + acc * np.float32(0.5) - np.float32(i), 0).astype(np.float32)
+    sets.append(([np.array(m, np.int64), x], [acc]))
+case("loop_no_fusion_sym",
+     [helper.make_node("Conv", ["x", "w"], ["conv"], pads=[1, 1, 1, 1]),
+      helper.make_node("Shape", ["conv"], ["sh"]),
+      helper.make_node("ConstantOfShape", ["sh"], ["z0"], value=helper.make_tensor("v", F, [1], [0.0])),
+      helper.make_node("Loop", ["m", "", "z0"], ["y"], body=body)],
+     [vi("m", [], I64), vi("x", [1, 1, "H", "W"])], [vi("y", None)], sets, [const("w", w, np.float32)])
+
+# Loops nested: the outer over the rows of x, the inner over the columns (M from Shape) summing
+# row[j] * (i + j) with the outer's iteration number read from inside; the outer carries the
+# total and stacks each row's sum
+inner = graph(
+    "inner",
+    [helper.make_node("Gather", ["row", "j"], ["e"], axis=0),
+     helper.make_node("Add", ["i", "j"], ["ij"]),
+     helper.make_node("Cast", ["ij"], ["fij"], to=F),
+     helper.make_node("Mul", ["e", "fij"], ["p"]),
+     helper.make_node("Add", ["s", "p"], ["s2"]),
+     helper.make_node("Identity", ["ci"], ["ci2"])],
+    [vi("j", [], I64), vi("ci", [], B), vi("s", [])], [vi("ci2", [], B), vi("s2", [])])
+outer = graph(
+    "outer",
+    [helper.make_node("Gather", ["x", "i"], ["row"], axis=0),
+     helper.make_node("Loop", ["cm", "", "fz"], ["rs"], body=inner),
+     helper.make_node("Add", ["tot", "rs"], ["tot2"]),
+     helper.make_node("Identity", ["co"], ["co2"]),
+     helper.make_node("Identity", ["rs"], ["rs_out"])],
+    [vi("i", [], I64), vi("co", [], B), vi("tot", [])], [vi("co2", [], B), vi("tot2", []), vi("rs_out", [])])
+sets = []
+for n, c in ((3, 4), (1, 1), (2, 5)):
+    x = rng.standard_normal((n, c)).astype(np.float32)
+    sums = np.array([sum(np.float32(x[i, j]) * np.float32(i + j) for j in range(c)) for i in range(n)], np.float32)
+    sets.append(([x], [np.float32(sums.sum()).reshape(()), sums]))
+case("loop_nested_sym",
+     [helper.make_node("Shape", ["x"], ["sh"]),
+      helper.make_node("Gather", ["sh", "zero_i"], ["rm"], axis=0),
+      helper.make_node("Gather", ["sh", "one_i"], ["cm"], axis=0),
+      helper.make_node("Loop", ["rm", "", "fz"], ["total", "row_sums"], body=outer)],
+     [vi("x", ["N", "C"])], [vi("total", []), vi("row_sums", None)], sets,
+     [const("zero_i", 0, np.int64), const("one_i", 1, np.int64), const("fz", np.float32(0), np.float32)])
+
+# ---- models for tests/unit/test_ops_control.c (no data sets: read by the unit tests)
+
+def model(name, nodes, inputs, outputs, inits=(), opset=13):
+    gen_util.save(os.path.join(HERE, name + ".onnx"),
+                  gen_util.make_model(name, nodes, inputs, outputs, inits, opset, PROD))
+
+
+# a constraint inside a branch (x + y broadcasts N against M) binds only when it runs
+model("if_guarded",
+      [helper.make_node("If", ["cond"], ["z"],
+                        then_branch=graph("t", [helper.make_node("Add", ["x", "y"], ["z_t"])], [], [vi("z_t", None)]),
+                        else_branch=graph("e", [helper.make_node("Neg", ["x"], ["z_e"])], [], [vi("z_e", None)]))],
+      [vi("cond", [], B), vi("x", ["N"]), vi("y", ["M"])], [vi("z", None)])
+# hostile or unsupported shapes of control flow: each a clear error
+model("if_no_branches", [helper.make_node("If", ["cond"], ["z"])], [vi("cond", [], B)], [vi("z", None)])
+model("relu_with_graph",
+      [helper.make_node("Relu", ["x"], ["y"], body=graph("g", [], [], [vi("x", None)]))],
+      [vi("x", ["N"])], [vi("y", None)])
+model("if_ranks_differ",
+      [helper.make_node("If", ["cond"], ["z"],
+                        then_branch=graph("t", [helper.make_node("Identity", ["x"], ["z_t"])], [], [vi("z_t", None)]),
+                        else_branch=graph("e", [helper.make_node("Unsqueeze", ["x", "ax"], ["z_e"])], [],
+                                          [vi("z_e", None)], [const("ax", [0], np.int64)]))],
+      [vi("cond", [], B), vi("x", ["N"])], [vi("z", None)])
+model("loop_bad_body",
+      [helper.make_node("Loop", ["m", "", "x"], ["y"],
+                        body=graph("b", [helper.make_node("Identity", ["i"], ["o"])], [vi("i", [], I64)],
+                                   [vi("o", None)]))],
+      [vi("m", [], I64), vi("x", ["N"])], [vi("y", None)])
+model("if_undefined_output",
+      [helper.make_node("If", ["cond"], ["z"],
+                        then_branch=graph("t", [], [], [vi("nowhere", None)]),
+                        else_branch=graph("e", [helper.make_node("Neg", ["x"], ["z_e"])], [], [vi("z_e", None)]))],
+      [vi("cond", [], B), vi("x", ["N"])], [vi("z", None)])
+# a list grown by a loop of M iterations, M runtime data: its length needs --max
+body = helper.make_graph(
+    [helper.make_node("SequenceInsert", ["acc", "x"], ["acc2"]), helper.make_node("Identity", ["c"], ["c2"])],
+    "body", [vi("i", [], I64), vi("c", [], B), helper.make_tensor_sequence_value_info("acc", TensorProto.FLOAT, None)],
+    [vi("c2", [], B), helper.make_tensor_sequence_value_info("acc2", TensorProto.FLOAT, None)])
+model("seq_loop_runtime_m",
+      [helper.make_node("SequenceEmpty", [], ["s0"], dtype=TensorProto.FLOAT),
+       helper.make_node("Loop", ["m", "", "s0"], ["s"], body=body),
+       helper.make_node("ConcatFromSequence", ["s"], ["y"], axis=0, new_axis=1)],
+      [vi("m", [], I64), vi("x", ["N"])], [vi("y", None)])

@@ -89,3 +89,21 @@ case("seq_loop_sym",
       helper.make_node("Loop", ["m", "", "s0"], ["s"], body=body),
       helper.make_node("ConcatFromSequence", ["s"], ["y"], axis=1, new_axis=1)],
      [vi("x", ["N", "C"])], [vi("y", None)], sets, [const("zero", 0, np.int64)])
+
+# An If that gives a sequence: [x] or [x, 2x] (a length the branch decides: a data dim bounded
+# by 2), passed through Identity, joined on axis 0
+then_g = helper.make_graph([helper.make_node("SequenceConstruct", ["x"], ["s_t"])], "t", [],
+                           [helper.make_tensor_sequence_value_info("s_t", TensorProto.FLOAT, None)])
+else_g = helper.make_graph([helper.make_node("Add", ["x", "x"], ["x2"]),
+                            helper.make_node("SequenceConstruct", ["x", "x2"], ["s_e"])], "e", [],
+                           [helper.make_tensor_sequence_value_info("s_e", TensorProto.FLOAT, None)])
+sets = []
+for n, c in ((3, True), (2, False), (1, False)):
+    x = rng.standard_normal(n).astype(np.float32)
+    y = x if c else np.concatenate([x, 2 * x])
+    sets.append(([np.array(c), x], [y]))
+case("seq_if_sym",
+     [helper.make_node("If", ["cond"], ["s"], then_branch=then_g, else_branch=else_g),
+      helper.make_node("Identity", ["s"], ["s2"]),
+      helper.make_node("ConcatFromSequence", ["s2"], ["y"], axis=0)],
+     [vi("cond", [], B), vi("x", ["N"])], [vi("y", None)], sets, opset=16)

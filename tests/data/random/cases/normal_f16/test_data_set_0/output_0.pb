@@ -1,0 +1,2 @@
+2
+JÈgTtÕ+Æ_T˜ØHÊñÈ¿Ø]T'Ê¤ÖiWdQ¬PÖSwP¿V¢U—UTSáSXW@ÓQ^GÉYTÀ†Ù^ÑÕÌåY]ÕçU„U;V1×úÐÿÔÊAÑTÖ2ÒûØæPõÕ­N5ÕÎSŠØ U©É³MHPÖÜÛX‹ÐPÙZE¡VÔÝÊQSñBƒU¦SªØïÈ&S|SÁTÓÎ)V•V½Ô"ÕCÌÀTŸT¹Èç­ÞL¡SÁÕÂØÖOÌ$ÔOÛ›ÕÔKUÐPŠ¸:VzÕ

@@ -1,0 +1,1 @@
+	Jlô½TAâË‹A¢Z"A©WzAKÓ6AÎÌ“A§›‡AÆÑQAK€A#_AA:q‡A0—AW€YAPJAK_A¹geAá¸4A(kOA¡±-Aò¡<AªdgA¾ÚOA«GŠAû»YA¹Ò&AÅŒA}‹A
