@@ -485,8 +485,8 @@ static int run(const Args *a) {
     printf(", %s", a->cc ? a->cc : "libtcc");
     print_time(" ", t2 - t1);
     printf("\n");
-    if (m.out.warning)
-        printf("warning: %s\n", m.out.warning);
+    for (int i = 0; i < m.out.nwarnings; i++)
+        printf("warning: %s\n", m.out.warnings[i]);
     if ((rc = load_inputs(a, &m, in)) || (rc = find_dims(a, &m, in, dims)))
         goto done;
     if (nd) {
