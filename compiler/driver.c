@@ -120,6 +120,11 @@ static void on_oom(void *user) {
     o2c_error(c, NULL, "out of memory");
 }
 
+void o2c_progress(Compiler *c, const char *stage, int64_t done, int64_t total) {
+    if (c->opt->progress)
+        c->opt->progress(c->opt->progress_user, stage, done, total);
+}
+
 static void *xcalloc(Compiler *c, size_t n, size_t size) {
     void *p = calloc(n, size);
     if (!p)
@@ -216,6 +221,10 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     }
     ir_cident(c, "", "dims"); /* reserve the generated API's own names */
     load_model(c, path);
+    if (c->g->opset > NEWEST_OPSET)
+        o2c_warn(c, NULL, "opset %d of domain 'ai.onnx' is newer than %d, the newest onnx2c "
+                 "implements: operators changed since may compile with their opset-%d semantics",
+                 c->g->opset, NEWEST_OPSET, NEWEST_OPSET);
     if (c->opt->force_dynamic)
         force_dynamic(c);
     if (c->opt->drop_declared) /* declared types stay */
@@ -226,8 +235,12 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
     ir_toposort(c);
     infer_graph(c);
     check_max_names(c);
+    o2c_progress(c, "lowering", 0, 1);
     lower_graph(c);
+    o2c_progress(c, "lowering", 1, 1);
+    o2c_progress(c, "planning", 0, 1);
     plan_graph(c);
+    o2c_progress(c, "planning", 1, 1);
     Buf *h = buf_new(c->arena);
     Buf *src = buf_new(c->arena);
     Buf *blob = buf_new(c->arena);
@@ -268,13 +281,17 @@ int onnx2c_compile(const char *path, const Options *opt, Output *out, char *err,
         out->out_types[i] = c->g->outputs[i]->dtype;
     out->checks = xcalloc(c, (size_t)c->g->noutputs + 1, sizeof(OutputCheck));
     random_checks(c, out->checks);
-    if (c->g->opset > NEWEST_OPSET) {
-        char *w = arena_printf(c->arena, "%s: opset %d of domain 'ai.onnx' is newer than %d, the "
-                               "newest onnx2c implements: operators changed since may compile "
-                               "with their opset-%d semantics", path, c->g->opset,
-                               NEWEST_OPSET, NEWEST_OPSET);
-        out->warning = xcalloc(c, sizeof c->err, 1);
-        onnx2c_oneline(out->warning, sizeof c->err, w);
+    int nw = c->nwarn + (c->warn_dropped > 0);
+    out->warnings = nw ? xcalloc(c, (size_t)nw, sizeof(char *)) : NULL;
+    for (int i = 0; i < c->nwarn; i++) {
+        out->warnings[i] = xcalloc(c, strlen(c->warn[i]) + 1, 1);
+        memcpy(out->warnings[i], c->warn[i], strlen(c->warn[i]));
+        out->nwarnings++;
+    }
+    if (c->warn_dropped) {
+        char *w = arena_printf(c->arena, "%s: %d more warnings not shown", path, c->warn_dropped);
+        out->warnings[out->nwarnings] = xcalloc(c, sizeof c->err, 1);
+        onnx2c_oneline(out->warnings[out->nwarnings++], sizeof c->err, w);
     }
     if (c->opt->inspect)
         c->opt->inspect(c, c->opt->inspect_user);
@@ -294,7 +311,9 @@ void onnx2c_output_free(Output *out) {
     free(out->bind);
     free(out->in_types);
     free(out->out_types);
-    free(out->warning);
+    for (int i = 0; i < out->nwarnings; i++)
+        free(out->warnings[i]);
+    free(out->warnings);
     free(out->checks);
     memset(out, 0, sizeof *out);
 }

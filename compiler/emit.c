@@ -79,6 +79,8 @@ struct Emit {
     Node *node;                /* the node being emitted (NAME_run), or NULL */
     const char **tmpl_done;
     int ntmpl, tmpl_cap;
+    int tmpl_depth;            /* emit_template's recursion (its dependencies) */
+    Buf node_tmpls;            /* the templates the node being emitted asked for, "a+b" */
 };
 
 Arena *emit_arena(Emit *e) { return e->a; }
@@ -748,6 +750,15 @@ static void instantiate(Emit *e, const char *text, DType t) {
 }
 
 const char *emit_template(Emit *e, const char *name, DType t) {
+    if (e->node && e->tmpl_depth == 0) { /* what the node asked for, for its --report kernel */
+        const char *p = e->node_tmpls.data;
+        size_t n = strlen(name);
+        bool seen = false;
+        for (; p && *p && !seen; p = strchr(p, '+') ? strchr(p, '+') + 1 : "")
+            seen = strncmp(p, name, n) == 0 && (p[n] == '+' || p[n] == 0);
+        if (!seen)
+            buf_printf(&e->node_tmpls, "%s%s", e->node_tmpls.len ? "+" : "", name);
+    }
     const char *key = arena_printf(e->a, "%s/%d", name, (int)t);
     const char *sfx = t == DT_UNDEFINED ? "" : dtype_suffix(t);
     for (int i = 0; i < e->ntmpl; i++)
@@ -773,11 +784,23 @@ const char *emit_template(Emit *e, const char *name, DType t) {
         for (; is_ident_char(*q) && k + 1 < sizeof dep; q++)
             dep[k++] = *q;
         dep[k] = 0;
-        if (strncmp(q, ".c\"", 3) == 0) /* (not o2c_template.h) */
+        if (strncmp(q, ".c\"", 3) == 0) { /* (not o2c_template.h) */
+            e->tmpl_depth++;
             emit_template(e, dep, t);
+            e->tmpl_depth--;
+        }
     }
     instantiate(e, tp->text, t);
     return sfx;
+}
+
+void emit_kernel(Emit *e, const char *fmt, ...) {
+    if (!e->node)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    e->node->kernel = arena_vprintf(e->a, fmt, ap);
+    va_end(ap);
 }
 
 void emit_kernel_fn(Emit *e, const char *name, const char *fmt, ...) {
@@ -1375,7 +1398,13 @@ static void emit_node(Compiler *c, Emit *e, Node *n, int k_prof) {
     emit_indent(e, 1);
     emit_line(e, "O2C_PROF_BEGIN");
     e->node = n;
+    buf_init_in(&e->node_tmpls, c->arena);
     n->op->emit(c, e, n);
+    if (!n->kernel) /* the emitter did not name it: its family, and the templates it used */
+        n->kernel = e->node_tmpls.len ? arena_printf(c->arena, "%s (%s)", n->op->family,
+                                                     e->node_tmpls.data)
+                                      : arena_printf(c->arena, "%s loops", n->op->family);
+    buf_free(&e->node_tmpls);
     e->node = NULL;
     emit_line(e, "O2C_PROF_END(%d)", k_prof);
     emit_indent(e, -1);
@@ -2015,6 +2044,7 @@ uint64_t emit_graph(Compiler *c, Buf *h, Buf *src, Buf *blob, Buf *asm_src) {
     int data_done = g->nin_dims; /* data dims below it are computed by the nodes so far */
     for (int i = 0; i < g->nnodes; i++) {
         Node *n = g->nodes[i];
+        o2c_progress(c, "writing", i, g->nnodes);
         if (n->region)
             emit_region_constraints(c, e, n);
         if (n->dead)
@@ -2023,6 +2053,7 @@ uint64_t emit_graph(Compiler *c, Buf *h, Buf *src, Buf *blob, Buf *asm_src) {
             emit_line(e, "/* %s: %s */", emit_comment_text(e, n->name), n->op_type);
             e->node = n;
             n->op->emit(c, e, n);
+            n->kernel = "control flow";
             e->node = NULL;
         } else
             emit_node(c, e, n, i);
@@ -2037,6 +2068,7 @@ uint64_t emit_graph(Compiler *c, Buf *h, Buf *src, Buf *blob, Buf *asm_src) {
         emit_data_constraints(c, e, data_done, upto);
         data_done = upto + 1;
     }
+    o2c_progress(c, "writing", g->nnodes, g->nnodes);
     /* outputs that no live node writes: folded values, inputs, constants, repeated outputs */
     for (int i = 0; i < g->noutputs; i++) {
         Value *v = g->outputs[i];

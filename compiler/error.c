@@ -6,7 +6,10 @@
  * below the driver ever exits the process.
  *
  * Names in a message come from the model (node and value names, the file name): whatever they
- * hold, the message stays one printable line of bounded length (onnx2c_oneline). */
+ * hold, the message stays one printable line of bounded length (onnx2c_oneline).
+ *
+ * Warnings (o2c_warn) take the same form and do not unwind: the compile goes on, and
+ * onnx2c_compile hands them over in Output.warnings; the command prints them unless --quiet. */
 #include "onnx2c.h"
 #include <string.h>
 
@@ -72,23 +75,30 @@ static size_t cut_len(const char *s, size_t max) {
     return n;
 }
 
-_Noreturn void o2c_verror(Compiler *c, int status, const Node *n, const char *fmt, va_list ap) {
+/* Formats "FILE: node 'N' (Op): MESSAGE" (n may be NULL: "FILE: MESSAGE") into dst as one
+ * printable line. */
+static void format_line(Compiler *c, const Node *n, char *dst, size_t cap, const char *fmt,
+                        va_list ap) {
     char raw[2 * sizeof c->err];
-    size_t len = 0, cap = sizeof raw;
+    size_t len = 0, rcap = sizeof raw;
     int k;
     const char *path = c->path ? c->path : "model";
     if (n) {
         /* a long node name is cut (at a character boundary), so the message itself shows */
         const char *name = n->name ? n->name : "?";
         int nl = (int)cut_len(name, 200), ol = (int)cut_len(n->op_type ? n->op_type : "?", 100);
-        k = snprintf(raw, cap, "%s: node '%.*s%s' (%.*s): ", path, nl, name,
+        k = snprintf(raw, rcap, "%s: node '%.*s%s' (%.*s): ", path, nl, name,
                      name[nl] ? "..." : "", ol, n->op_type ? n->op_type : "?");
     }
     else
-        k = snprintf(raw, cap, "%s: ", path);
-    len = k > 0 ? ((size_t)k < cap ? (size_t)k : cap - 1) : 0;
-    vsnprintf(raw + len, cap - len, fmt, ap);
-    onnx2c_oneline(c->err, sizeof c->err, raw);
+        k = snprintf(raw, rcap, "%s: ", path);
+    len = k > 0 ? ((size_t)k < rcap ? (size_t)k : rcap - 1) : 0;
+    vsnprintf(raw + len, rcap - len, fmt, ap);
+    onnx2c_oneline(dst, cap, raw);
+}
+
+_Noreturn void o2c_verror(Compiler *c, int status, const Node *n, const char *fmt, va_list ap) {
+    format_line(c, n, c->err, sizeof c->err, fmt, ap);
     c->status = status;
     longjmp(c->jmp, 1);
 }
@@ -103,4 +113,18 @@ _Noreturn void o2c_ioerror(Compiler *c, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     o2c_verror(c, O2C_EIO, NULL, fmt, ap);
+}
+
+void o2c_warn(Compiler *c, const Node *n, const char *fmt, ...) {
+    if (c->nwarn >= O2C_MAX_WARNINGS) {
+        c->warn_dropped++;
+        return;
+    }
+    char line[sizeof c->err];
+    va_list ap;
+    va_start(ap, fmt);
+    format_line(c, n, line, sizeof line, fmt, ap);
+    va_end(ap);
+    c->warn = arena_grow(c->arena, (void *)c->warn, c->nwarn, &c->warn_cap, 8, sizeof(char *));
+    c->warn[c->nwarn++] = arena_strdup(c->arena, line);
 }

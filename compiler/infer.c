@@ -46,6 +46,7 @@ void infer_graph(Compiler *c) {
     Graph *g = c->g;
     for (int i = 0; i < g->nnodes; i++) {
         Node *n = g->nodes[i];
+        o2c_progress(c, "inferring", i, g->nnodes);
         const OpDef *op = n->op ? n->op : ops_find(n->domain, n->op_type); /* markers have theirs */
         if (!op) {
             if (n->domain[0] && strcmp(n->domain, "ai.onnx") != 0 && !ops_find("", n->op_type))
@@ -121,6 +122,7 @@ void infer_graph(Compiler *c) {
                             "time", n->op_type);
     }
     ir_data_unbounded(c);
+    o2c_progress(c, "inferring", g->nnodes, g->nnodes);
     if (g->any_unified)
         for (int i = 0; i < g->nvalues; i++)
             if (g->values[i]->kind != VAL_INPUT && g->values[i]->rank >= 0)

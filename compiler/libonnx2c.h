@@ -130,6 +130,13 @@ typedef struct Options {
      * callback includes onnx2c.h to look inside). */
     void (*inspect)(Compiler *c, void *user);
     void *inspect_user;
+    /* Progress of a long compile, or NULL.  Called from onnx2c_compile's thread as it goes:
+     * stage "loading" (done/total: steps of reading and decoding the file), "inferring",
+     * "lowering", "planning", "writing" (done/total: nodes); done == total ends a stage.  Often:
+     * the callback throttles (the onnx2c command draws one line on a terminal, at most every
+     * 100 ms, and only when stderr is one).  The library itself never prints. */
+    void (*progress)(void *user, const char *stage, int64_t done, int64_t total);
+    void *progress_user;
 } Options;
 
 /* An input axis whose size is exactly one dim: lets a caller derive dims from input shapes. */
@@ -196,7 +203,11 @@ typedef struct Output {
     int ninputs, noutputs;        /* runtime inputs and graph outputs, in graph order */
     DType *in_types, *out_types;  /* their element types, malloc'd */
     OutputCheck *checks;          /* one per graph output (what a driver checks), malloc'd */
-    char *warning;    /* one line (no "onnx2c: warning: " prefix) or NULL, malloc'd */
+    /* Warnings, one line each (no "onnx2c: warning: " prefix), in the errors' form: "FILE:
+     * ..." or "FILE: node 'N' (Op): ..." (an opset newer than implemented, a node that takes
+     * a slow path); malloc'd, as is each line; NULL when nwarnings is 0. */
+    char **warnings;
+    int nwarnings;
     /* Options.weights_blob: the blob (malloc'd, NULL when written to Options.weights_file),
      * its size in bytes, and FILE.S, which links it into a program as NAME_weights */
     unsigned char *weights;

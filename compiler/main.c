@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -28,7 +29,8 @@ static const char usage[] =
     "                        write FILE.S, which links FILE into a program; OUT.h then\n"
     "                        declares NAME_run_w, which takes the blob, for NAME_run\n"
     "  --report              print, per node, the op, its output shape and its workspace\n"
-    "                        offset and size, then the peak\n"
+    "                        offset and size, and the kernel it got, then the peak\n"
+    "  --quiet               print no warnings and no progress (errors still print)\n"
     "  --no-winograd         convolve 3x3, stride-1 layers by unfold + GEMM only: OUT.c then\n"
     "                        stores their weights as given (Winograd F(2x2,3x3), the default\n"
     "                        for layers of 32+ input channels, stores 16/9 as many and runs faster)\n"
@@ -40,6 +42,48 @@ static const char usage[] =
     "  --version             show the version\n"
     "\n"
     "exit status: 0 success, 1 invalid or unsupported model, 2 bad usage, 3 I/O error\n";
+
+/* Progress on a terminal (Options.progress, set only when stderr is one and not --quiet): one
+ * line rewritten in place, "onnx2c: inferring 1200/3400 nodes", at most every 100 ms and at
+ * each new stage; cleared before anything else is printed. */
+typedef struct Progress {
+    double last;       /* when the line was last drawn */
+    const char *stage; /* the stage drawn */
+    int width;         /* characters drawn, 0: none */
+} Progress;
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void show_progress(void *user, const char *stage, int64_t done, int64_t total) {
+    Progress *p = user;
+    double t = now_seconds();
+    bool same = p->stage && strcmp(p->stage, stage) == 0;
+    if (same && t - p->last < 0.1)
+        return;
+    char line[120];
+    if (!strcmp(stage, "loading") || total <= 1)
+        snprintf(line, sizeof line, "onnx2c: %s %d%%", stage,
+                 (int)(total > 0 ? 100 * done / total : 0));
+    else
+        snprintf(line, sizeof line, "onnx2c: %s %lld/%lld nodes", stage, (long long)done,
+                 (long long)total);
+    int w = (int)strlen(line);
+    fprintf(stderr, "\r%s%*s", line, p->width > w ? p->width - w : 0, "");
+    fflush(stderr);
+    p->width = w > p->width ? w : p->width;
+    p->stage = stage;
+    p->last = t;
+}
+
+static void clear_progress(Progress *p) {
+    if (p->width)
+        fprintf(stderr, "\r%*s\r", p->width, "");
+    p->width = 0;
+}
 
 /* Prints the one-line error (arg, which may come from the command line, made printable);
  * a usage error carries the hint to --help on the same line. */
@@ -312,6 +356,8 @@ int main(int argc, char **argv) {
     FILE *cf = NULL, *wf = NULL;
     char *hpath = NULL, *spath = NULL;
     Options opt = {0};
+    Progress progress = {0};
+    bool quiet = false;
     DimSetting *fix = calloc((size_t)argc, sizeof *fix), *max = calloc((size_t)argc, sizeof *max);
     opt.fix = fix;
     opt.max = max;
@@ -366,6 +412,8 @@ int main(int argc, char **argv) {
             opt.no_winograd = true;
         } else if (!strcmp(a, "--memory-first")) {
             opt.memory_first = true;
+        } else if (!strcmp(a, "--quiet")) {
+            quiet = true;
         } else if (!strcmp(a, "--report")) {
             opt.report = true;
             opt.report_out = stdout;
@@ -432,9 +480,14 @@ int main(int argc, char **argv) {
     opt.weights_blob = weights != NULL;
     opt.weights_name = weights;
     opt.weights_file = wf;
+    if (!quiet && isatty(STDERR_FILENO)) {
+        opt.progress = show_progress;
+        opt.progress_user = &progress;
+    }
     Output res;
     char err[1200];
     rc = onnx2c_compile(model, &opt, &res, err, sizeof err);
+    clear_progress(&progress);
     if (rc) {
         fprintf(stderr, "onnx2c: error: %s\n", err);
         goto end;
@@ -452,8 +505,8 @@ int main(int argc, char **argv) {
         rc = fail_write(spath, strerror(errno));
     if (!rc)
         rc = commit(tg, nt);
-    if (!rc && res.warning) /* after the error lines: a failure prints one line only */
-        fprintf(stderr, "onnx2c: warning: %s\n", res.warning);
+    for (int i = 0; !rc && !quiet && i < res.nwarnings; i++) /* a failure prints one line */
+        fprintf(stderr, "onnx2c: warning: %s\n", res.warnings[i]);
     onnx2c_output_free(&res);
 end:
     if (cf)

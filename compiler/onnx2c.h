@@ -165,6 +165,14 @@ _Noreturn void o2c_error(Compiler *c, const Node *n, const char *fmt, ...)
 _Noreturn void o2c_verror(Compiler *c, int status, const Node *n, const char *fmt, va_list ap);
 /* Throws an I/O error (exit status 3). */
 _Noreturn void o2c_ioerror(Compiler *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Records a warning, one line in the errors' form ("FILE: node 'N' (Op): ..."; n may be NULL):
+ * something a user would want to know, e.g. a node that takes a slow path.  The compile goes
+ * on.  After O2C_MAX_WARNINGS only a count is kept (Output.warnings ends with it). */
+void o2c_warn(Compiler *c, const Node *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+enum { O2C_MAX_WARNINGS = 20 };
+/* Reports progress to Options.progress (when set): stage a short word ("loading",
+ * "inferring", "writing"), done out of total units of it.  The library never prints. */
+void o2c_progress(Compiler *c, const char *stage, int64_t done, int64_t total);
 /* Internal invariant: an error message naming the compiler source line, exit status 1. */
 #define O2C_ASSERT(c, cond)                                                                        \
     do {                                                                                           \
@@ -379,6 +387,9 @@ struct Node {
     Sym *scratch;        /* bytes of node-local scratch the kernel needs (plan.c places it) */
     Sym *scratch_offset;
     int64_t flash;       /* emit.c: bytes of the weight arrays first written for it (--report) */
+    const char *kernel;  /* emit: the kernel it got, for --report ("conv im2col+gemm", "copy
+                          * (alias: nothing)"); set by the op's emitter (emit_kernel), else
+                          * emit_node names its family and the templates it used */
     bool dead;           /* folded away: every output is known at compile time */
     Node *merged_into;   /* a dead node the lower pass fused into another: that node (the
                           * profile build's note) */
@@ -750,6 +761,9 @@ const char *emit_ptr(Emit *e, Value *v);
 /* Includes template templates/NAME.c instantiated for element type t (DT_UNDEFINED for an
  * untyped template) once; returns the suffix to append to its function names (e.g. "f32"). */
 const char *emit_template(Emit *e, const char *name, DType t);
+/* Names the kernel the node being emitted got, for --report (Node.kernel): the family's word
+ * and the variant, e.g. "conv winograd F(2x2,3x3)"; the last call wins. */
+void emit_kernel(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends a function of file scope named `name` (its whole text: fmt is printf, after the
  * templates it calls) to the kernels of OUT.c, once per name: an op's own instance of a
  * template's kernel (e.g. with its sizes as constants). */
@@ -804,6 +818,9 @@ struct Compiler {
     void *valmap;
     int cident_counter;
     const Node *cur; /* the node being inferred (for errors from ir_set_shape), or NULL */
+    /* warnings so far (o2c_warn: one line each, in the arena) and how many were dropped */
+    char **warn;
+    int nwarn, warn_cap, warn_dropped;
 };
 
 #endif

@@ -1316,7 +1316,9 @@ void load_model(Compiler *c, const char *path) {
     O2C_ASSERT(c, c->g && c->sym && c->arena);
     size_t len = 0;
     const char *why = NULL;
+    o2c_progress(c, "loading", 0, 4); /* steps: read, decode, parse, build the IR */
     uint8_t *buf = load_bytes(c, path, &len, &why);
+    o2c_progress(c, "loading", 1, 4);
     if (len == 0) {
         arena_block_free(c->arena, buf);
         o2c_error(c, NULL, "not a valid ONNX model: the file is empty");
@@ -1343,6 +1345,7 @@ void load_model(Compiler *c, const char *path) {
                                                     pl ? (const uint8_t *)msg->data : buf);
     arena_block_free(c->arena, buf);
     buf_free(msg);
+    o2c_progress(c, "loading", 2, 4);
     if (!m) {
         if (nomem)
             o2c_error(c, NULL, "out of memory");
@@ -1371,7 +1374,9 @@ void load_model(Compiler *c, const char *path) {
             n = ir_add_node(c, L.node_op, *L.node_name ? L.node_name : NULL);
         throw_status(c, L.status, n, "%s", L.msg);
     }
+    o2c_progress(c, "loading", 3, 4);
     build(c, &M);
+    o2c_progress(c, "loading", 4, 4);
 }
 
 /* onnx2c_load_tensor's message: one line whatever the path and the tensor's name hold. */

@@ -880,8 +880,8 @@ void plan_report(Compiler *c, FILE *f) {
         int len = (int)strlen(g->nodes[i]->name);
         wn = len > wn ? (len < 48 ? len : 48) : wn;
     }
-    fprintf(f, "%-*s %-18s %-40s %-24s %-12s %-12s %-12s %s\n", wn, "node", "op", "output shape",
-            "offset", "bytes", "scratch", "flash", "arena in use");
+    fprintf(f, "%-*s %-18s %-40s %-24s %-12s %-12s %-12s %-12s %s\n", wn, "node", "op",
+            "output shape", "offset", "bytes", "scratch", "flash", "arena in use", "kernel");
     int64_t flash = 0, top = 0;
     int top_node = -1;
     for (int i = 0; i < nn; i++) {
@@ -922,10 +922,10 @@ void plan_report(Compiler *c, FILE *f) {
                 inuse = all_const ? arena_printf(c->arena, "%lld", (long long)cuse[i])
                         : use[i] ? sym_text(c, use[i], names) : "0";
             }
-            if (*inuse)
-                fprintf(f, "%-*s %-18s %-40s %-24s %-12s %-12s %-12s %s\n", wn, rows ? "" : n->name,
-                        rows ? "" : n->op_type, sh.data ? sh.data : "", where, bytes, scratch, fl,
-                        inuse);
+            if (*inuse) /* (the kernel last: the columns before it keep their places) */
+                fprintf(f, "%-*s %-18s %-40s %-24s %-12s %-12s %-12s %-12s %s\n", wn,
+                        rows ? "" : n->name, rows ? "" : n->op_type, sh.data ? sh.data : "",
+                        where, bytes, scratch, fl, inuse, n->kernel ? n->kernel : "-");
             else
                 fprintf(f, "%-*s %-18s %-40s %-24s %s\n", wn, rows ? "" : n->name,
                         rows ? "" : n->op_type, sh.data ? sh.data : "", where, bytes);

@@ -490,8 +490,8 @@ static int run(const Args *a) {
     if (m.blob)
         printf("; weights: a blob of %zu bytes", m.weights_size);
     printf("\n");
-    if (m.out.warning)
-        printf("warning: %s\n", m.out.warning);
+    for (int i = 0; i < m.out.nwarnings; i++)
+        printf("warning: %s\n", m.out.warnings[i]);
     if ((rc = load_inputs(a, &m, in)) || (rc = find_dims(a, &m, in, dims)))
         goto done;
     if (nd) {

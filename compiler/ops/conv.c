@@ -143,6 +143,24 @@ static Sym *dwp_slot(Compiler *c, ConvPlan *p) {
     return sym_mul(s, sym_floordiv(s, sym_add(s, f, K(c, 15)), K(c, 16)), K(c, 16));
 }
 
+/* Why a depthwise Conv outside --memory-first has no vector kernel (dwp_slot NULL for a reason
+ * other than the measured choice of 3-wide kernels), for a warning; NULL when it has one. */
+static const char *dw_slow_reason(Compiler *c, const ConvPlan *p) {
+    int64_t kh, kw, sh, sw, dh, dw;
+    if (p->dwp_slot || c->opt->memory_first)
+        return NULL;
+    if (!sym_get_const(p->k[1], &kh) || !sym_get_const(p->k[2], &kw) ||
+        !sym_get_const(p->stride[1], &sh) || !sym_get_const(p->stride[2], &sw) ||
+        !sym_get_const(p->dil[1], &dh) || !sym_get_const(p->dil[2], &dw))
+        return "its kernel size, stride or dilation is not a constant";
+    if (kh * kw > DWP_TAPS)
+        return arena_printf(c->arena, "its kernel has %lld taps (the vector kernels take up to "
+                            "%d)", (long long)(kh * kw), DWP_TAPS);
+    if (sh > 4 || sw > 4)
+        return "its stride is above 4";
+    return NULL;
+}
+
 /* Common checks and attributes of Conv and ConvTranspose.  Fills the 3-D-normalised kernel,
  * stride and dilation (leading axes 1) and returns the spatial rank. */
 static int conv_common(Compiler *c, Node *n, ConvPlan *p, int64_t *pads, int *mode) {
@@ -763,6 +781,13 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
     float p0, p1;
     gp_epi_attrs(n, &act, &p0, &p1);
     if (p->depthwise) {
+        const char *why = dw_slow_reason(c, p);
+        if (why)
+            o2c_warn(c, n, "depthwise convolution on the scalar row kernel (templates/conv_dw.c), "
+                     "not the vector ones: %s", why);
+        emit_kernel(e, "conv depthwise (%s)", !p->dwp_slot ? "direct row loops"
+                                               : p->dwc ? "channels in vector lanes, else rows"
+                                                        : "phase planes, else rows");
         const char *dw = emit_template(e, "conv_dw", y->dtype);
         /* the channel loop here, not in the template, so the kernel call keeps the literal
          * sizes of a static shape inside the OpenMP region (gcc specialises it on them) */
@@ -818,6 +843,7 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         return;
     }
     if (p->cdirect) {
+        emit_kernel(e, "conv direct (blocks of 4 channels x 6 positions, no scratch)");
         const char *cd = emit_template(e, "conv_direct", y->dtype);
         const char *G = emit_sym(e, p->group);
         const char *cg = emit_sym(e, p->cg), *mg = emit_sym(e, p->mg);
@@ -842,6 +868,7 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         return;
     }
     if (p->wide) {
+        emit_kernel(e, "conv wide rows (few output channels, no unfold)");
         const char *wd = emit_template(e, "conv_wide", y->dtype);
         const char *G = emit_sym(e, p->group);
         const char *cg = emit_sym(e, p->cg), *mg = emit_sym(e, p->mg);
@@ -903,6 +930,7 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         return;
     }
     if (p->wino) {
+        emit_kernel(e, "conv winograd F(2x2,3x3) + gemm%s", p->wino_t ? " (transposed)" : "");
         emit_wino(c, e, n, act, p0, p1);
         return;
     }
@@ -937,6 +965,9 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "} else {");
         emit_indent(e, 1);
     }
+    emit_kernel(e, "conv %s%s%s", p->ind ? "indirect gemm on AVX-512, else " : "",
+                p->direct ? "1x1 gemm (no unfold)" : "im2col+gemm",
+                p->wpk ? " (packed weight)" : " (weight packed at run time)");
     const char *gemm = emit_template(e, "gemm", y->dtype);
     const char *sfx = p->direct ? NULL : emit_template(e, "conv_im2col", y->dtype);
     const char *G = emit_sym(e, p->group);
@@ -1103,6 +1134,7 @@ void emit_conv_transpose(Compiler *c, Emit *e, Node *n) {
     ConvPlan *p = n->priv;
     Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2), *y = n->out[0];
     const char *ct = dtype_ctype(y->dtype);
+    emit_kernel(e, "convtranspose gemm+col2im");
     const char *gemm = emit_template(e, "gemm", y->dtype);
     const char *sfx = emit_template(e, "conv_col2im", y->dtype);
     const char *G = emit_sym(e, p->group), *N = emit_sym(e, x->shape[0]);

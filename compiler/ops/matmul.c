@@ -95,6 +95,7 @@ static void emit_gemv(Compiler *c, Emit *e, Node *n, Value *w, Sym *m, Sym *nn, 
     int act;
     float p0, p1;
     epi_attrs(c, n, t, &act, &p0, &p1);
+    emit_kernel(e, "gemv (fully connected: blocks of 8 outputs, no scratch)");
     const char *sfx = emit_template(e, "gemv", t);
     const char *N = emit_sym(e, nn);
     emit_line(e, "/* fully connected: blocks of 8 outputs, one row at a time, no scratch */");
@@ -162,6 +163,9 @@ void emit_matmul(Compiler *c, Emit *e, Node *n) {
                   "1", y, 1.0, bias ? emit_ptr(e, bias) : NULL, "0", "1", 1.0, node_in(n, 3));
         return;
     }
+    emit_kernel(e, "gemm (%s%s)", p->bpk ? "B packed at compile time"
+                                         : "B packed at run time",
+                b->rank <= 2 ? "" : ", per batch");
     const char *sfx = emit_template(e, "gemm", eng_type(t));
     const char *N = emit_sym(e, p->sh.n), *K = emit_sym(e, p->sh.k);
     /* B without batch dims: A's batch dims fold into M (one call on [batch * M, K]; Y is
@@ -329,6 +333,7 @@ void emit_gemm(Compiler *c, Emit *e, Node *n) {
                   p->beta, node_in(n, 3));
         return;
     }
+    emit_kernel(e, "gemm (%s)", p->bpk ? "B packed at compile time" : "B packed at run time");
     const char *sfx = emit_template(e, "gemm", eng_type(t));
     double beta = p->beta;
     const char *ct = dtype_ctype(eng_type(t));

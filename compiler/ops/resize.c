@@ -364,6 +364,18 @@ void emit_resize(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "        return %d;", O2C_RUN_EDATA);
         emit_line(e, "}");
     }
+    if (r->mode == RS_LINEAR && !resize_bilin(r, x->dtype))
+        o2c_warn(c, n, "linear Resize on the generic separable path (templates/resize_interp.c, "
+                 "one thread), not the bilinear kernel: %s",
+                 r->k != 2 ? arena_printf(c->arena, "it resizes %d axes (the kernel takes the "
+                                          "last two)", r->k)
+                 : r->ctm == CTM_CROP ? "coordinate_transformation_mode is tf_crop_and_resize"
+                 : arena_printf(c->arena, "its type is %s (the kernel takes float and double)",
+                                dtype_name(x->dtype)));
+    emit_kernel(e, "resize %s", r->mode == RS_NEAREST ? "nearest (gather)"
+                                : resize_bilin(r, x->dtype) ? "bilinear (threaded)"
+                                : r->mode == RS_LINEAR ? "linear (generic separable)"
+                                                       : "cubic (separable)");
     emit_template(e, "resize_coords", DT_UNDEFINED);
     const char *sfx = emit_template(e, r->mode == RS_NEAREST      ? "resize_nearest"
                                        : resize_bilin(r, x->dtype) ? "resize_bilin"

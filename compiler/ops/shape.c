@@ -170,9 +170,11 @@ void emit_copy(Compiler *c, Emit *e, Node *n) {
     if (known(y))
         return;
     if (plan_same_buffer(x, y)) { /* the plan made y an alias of x */
+        emit_kernel(e, "copy (alias: nothing)");
         emit_line(e, "/* the output shares the input's bytes: nothing to copy */");
         return;
     }
+    emit_kernel(e, "copy (memcpy)");
     emit_line(e, "memcpy(%s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, y), emit_ptr(e, x),
               emit_sym(e, ir_numel(c, y)), dtype_ctype(y->dtype));
 }

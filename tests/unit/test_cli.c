@@ -1,6 +1,8 @@
 /* test_cli.c — the onnx2c command as users run it (CONTRACT.md §1): exit statuses, one-line
  * errors, no output file left behind, the C prefix rule, --fix/--max, and that the generated C
- * compiles warning-free under strict C99. */
+ * compiles warning-free under strict C99; warnings, --quiet, progress on a terminal only, and
+ * the kernel column of --report. */
+#include "modelgen.h"
 #include "testutil.h"
 
 #include <criterion/criterion.h>
@@ -449,4 +451,121 @@ Test(cli, out_of_memory_exit_1) {
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d: %s", st, err);
     cr_assert_str_eq(err, "onnx2c: error: big.onnx: out of memory\n");
     cr_assert(!exists("out.c") && !exists("out.h"));
+}
+
+/* ---- messages: warnings, --quiet, progress, the kernel column of --report */
+
+/* --quiet: no warning; the outputs are written, exit 0. */
+Test(cli, quiet_suppresses_warnings) {
+    char err[4096];
+    cr_assert_eq(run("--quiet " ONNX2C_SOURCE_DIR "/tests/data/bad/opset19.onnx -o out.c", err,
+                     sizeof err), 0, "%s", err);
+    cr_assert_str_eq(err, "");
+    cr_assert(exists("out.c") && exists("out.h"));
+    /* errors still print, with the same status */
+    cr_assert_eq(run("--quiet missing.onnx -o out2.c", err, sizeof err), 3);
+    cr_assert_eq(count_lines(err), 1, "%s", err);
+    cr_assert(strncmp(err, "onnx2c: error: ", 15) == 0, "%s", err);
+}
+
+/* Two nodes on slow paths: a depthwise Conv of 10x10 taps (the vector kernels take 81 at most)
+ * and a linear Resize of one axis (the bilinear kernel takes the last two). */
+static void write_slow_model(const char *name) {
+    char p[600];
+    snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+    static float w[2 * 10 * 10];
+    for (int i = 0; i < 200; i++)
+        w[i] = (float)(i % 7) * 0.125f;
+    MgGraph *g = mg_new(13);
+    mg_input(g, "x", MG_FLOAT, 4, (const MgDim[]){{NULL, 1}, {NULL, 2}, {NULL, 12}, {NULL, 12}});
+    mg_init(g, "w", MG_FLOAT, 4, (const int64_t[]){2, 1, 10, 10}, w);
+    mg_init(g, "sc", MG_FLOAT, 1, (const int64_t[]){4}, (const float[]){1, 1, 1, 2});
+    MgNode *n = mg_node(g, "Conv", "dw", 2, (const char *[]){"x", "w"}, 1, (const char *[]){"t"});
+    mg_attr_int(n, "group", 2);
+    n = mg_node(g, "Resize", "up", 3, (const char *[]){"t", "", "sc"}, 1, (const char *[]){"y"});
+    mg_attr_str(n, "mode", "linear");
+    mg_output(g, "y", MG_FLOAT, -1, NULL);
+    mg_write(g, p);
+}
+
+/* A warning a line, naming the node and op; --quiet prints none.  stderr is a file here: no
+ * progress (no carriage return) either way. */
+Test(cli, slow_path_warnings) {
+    char err[4096];
+    write_slow_model("slow.onnx");
+    cr_assert_eq(run("slow.onnx -o out.c", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(count_lines(err), 2, "%s", err);
+    cr_assert(strstr(err, "onnx2c: warning: slow.onnx: node 'dw' (Conv): depthwise convolution "
+                          "on the scalar row kernel"), "%s", err);
+    cr_assert(strstr(err, "100 taps"), "%s", err);
+    cr_assert(strstr(err, "onnx2c: warning: slow.onnx: node 'up' (Resize): linear Resize on the "
+                          "generic separable path"), "%s", err);
+    cr_assert(!strchr(err, '\r'), "%s", err);
+    cr_assert_eq(run("--quiet slow.onnx -o out.c", err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(err, "");
+    /* --memory-first chose the row kernel on purpose: nothing to say about it */
+    cr_assert_eq(run("--memory-first slow.onnx -o out.c", err, sizeof err), 0, "%s", err);
+    cr_assert(!strstr(err, "depthwise"), "%s", err);
+}
+
+/* On a terminal (a pseudo-terminal made by script(1)) the stages show on one line rewritten
+ * with \r, cleared at the end; nothing with --quiet. */
+Test(cli, progress_on_a_terminal, .timeout = 60) {
+    if (system("script -q -c true /dev/null >/dev/null 2>&1") != 0)
+        SKIP_TEST("script(1) is not available");
+    char cmd[1200], out[8192];
+    for (int quiet = 0; quiet < 2; quiet++) {
+        snprintf(cmd, sizeof cmd, "cd '%s' && script -q -c \"%s %s %s -o out.c 2>&1 >/dev/null\" "
+                 "/dev/null > tty.txt 2>&1 </dev/null", tmpdir, ONNX2C, quiet ? "--quiet" : "",
+                 NODE "test_add/model.onnx");
+        cr_assert_eq(system(cmd), 0, "%s", cmd);
+        read_in("tty.txt", out, sizeof out);
+        if (quiet) {
+            cr_assert_str_eq(out, "", "%s", out);
+            continue;
+        }
+        cr_assert(strstr(out, "\ronnx2c: loading "), "%s", out);
+        cr_assert(strstr(out, "\ronnx2c: inferring "), "%s", out);
+        cr_assert(strstr(out, "\ronnx2c: writing "), "%s", out);
+        cr_assert(!strchr(out, '\n'), "the progress line ends cleared, not on a line: %s", out);
+        size_t n = strlen(out);
+        cr_assert(n > 0 && out[n - 1] == '\r', "%s", out);
+    }
+}
+
+/* --report's last column names each node's kernel. */
+Test(cli, report_names_kernels) {
+    char p[600], cmd[1200], out[16384];
+    snprintf(p, sizeof p, "%s/cg.onnx", tmpdir);
+    static float w[8 * 3 * 3 * 3], f[8 * 8 * 8 * 4];
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        w[i] = (float)(i % 5) * 0.25f;
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        f[i] = (float)(i % 3) * 0.5f;
+    MgGraph *g = mg_new(13);
+    mg_input(g, "x", MG_FLOAT, 4, (const MgDim[]){{NULL, 1}, {NULL, 3}, {NULL, 8}, {NULL, 8}});
+    mg_init(g, "w", MG_FLOAT, 4, (const int64_t[]){8, 3, 3, 3}, w);
+    mg_init(g, "f", MG_FLOAT, 2, (const int64_t[]){8 * 8 * 8, 4}, f);
+    MgNode *n = mg_node(g, "Conv", "conv", 2, (const char *[]){"x", "w"}, 1, (const char *[]){"c"});
+    mg_attr_ints(n, "pads", 4, (const int64_t[]){1, 1, 1, 1});
+    mg_node(g, "Flatten", "flat", 1, (const char *[]){"c"}, 1, (const char *[]){"v"});
+    mg_node(g, "Gemm", "fc", 2, (const char *[]){"v", "f"}, 1, (const char *[]){"y"});
+    mg_output(g, "y", MG_FLOAT, -1, NULL);
+    mg_write(g, p);
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s cg.onnx -o out.c --report > report.txt", tmpdir,
+             ONNX2C);
+    cr_assert_eq(system(cmd), 0);
+    read_in("report.txt", out, sizeof out);
+    cr_assert(strstr(out, "arena in use kernel\n"), "%s", out);
+    const char *line[3] = {"\nconv ", "\nflat ", "\nfc "};
+    /* (the conv may take the indirect GEMM first, on cores with 64-byte vectors) */
+    const char *want[3] = {"im2col+gemm (packed weight)\n", " copy (alias: nothing)\n",
+                           " gemm (B packed at compile time)\n"};
+    for (int i = 0; i < 3; i++) {
+        const char *at = strstr(out, line[i]);
+        cr_assert_not_null(at, "%s", out);
+        const char *eol = strchr(at + 1, '\n');
+        const char *k = strstr(at, want[i]);
+        cr_assert(k && k + strlen(want[i]) == eol + 1, "%s: %s", want[i], out);
+    }
 }
