@@ -106,10 +106,11 @@ static bool default_domain(const Node *n) {
 void control_prepare(Compiler *c, Node *p) {
     bool is_if = default_domain(p) && !strcmp(p->op_type, "If");
     bool is_loop = default_domain(p) && !strcmp(p->op_type, "Loop");
-    bool is_scan = default_domain(p) && !strcmp(p->op_type, "Scan");
+    bool is_scan = default_domain(p) && (!strcmp(p->op_type, "Scan") ||
+                                         !strcmp(p->op_type, "SequenceMap"));
     if (!is_if && !is_loop && !is_scan)
-        o2c_error(c, p, "attribute '%s' is a graph: only If, Loop and Scan take subgraphs",
-                  p->sub[0]->name);
+        o2c_error(c, p, "attribute '%s' is a graph: only If, Loop, Scan and SequenceMap take "
+                  "subgraphs", p->sub[0]->name);
     const char *want0 = is_if ? "then_branch" : "body", *want1 = "else_branch";
     if (is_if && p->nsub == 2 && !strcmp(p->sub[0]->name, want1)) {
         Region *t = p->sub[0];
@@ -535,10 +536,68 @@ static void infer_end_if(Compiler *c, Node *n, Node *p) {
     }
 }
 
+/* SequenceMap: the body runs once per element of the first input sequence; a sequence input
+ * gives it that element, a tensor input itself (copied in once); each body output becomes a
+ * sequence of one element per run, all of one shape (checked when a size is decided by data
+ * inside the body). */
+void infer_seqmap(Compiler *c, Node *n) {
+    require_regions(c, n);
+    Region *b = n->sub[0];
+    Value *s0 = node_in(n, 0);
+    if (!s0 || !s0->seq)
+        o2c_error(c, n, "input 0 must be a sequence");
+    if (b->nin != n->nin || b->nout != n->nout)
+        o2c_error(c, n, "the body takes %d inputs and gives %d outputs; it must take %d and give "
+                  "%d", b->nin, b->nout, n->nin, n->nout);
+    Ctl *x = ctl_of(c, n);
+    x->trip = s0->seq_len;
+    for (int k = 0; k < n->nin; k++) {
+        Value *v = node_in(n, k);
+        if (!v)
+            o2c_error(c, n, "input %d is missing", k);
+        if (!v->seq) {
+            same_type(c, b->in[k], v);
+            continue;
+        }
+        if (v->rank < 1)
+            o2c_error(c, n, "the sequence '%s' is empty where its elements' shape is needed",
+                      v->name);
+        if (k)
+            ir_constrain(c, n, CK_EQ, x->trip, v->seq_len,
+                         "the sequences '%s' and '%s' must have the same length", s0->name, v->name);
+        ir_set_shape(c, b->in[k], v->dtype, v->rank - 1, v->shape + 1);
+    }
+}
+
+static void infer_end_seqmap(Compiler *c, Node *n, Node *p) {
+    Region *b = p->sub[0];
+    Ctl *x = ctl_of(c, p);
+    x->end = n;
+    for (int j = 0; j < n->nout; j++) {
+        Value *e = b->out[j], *y = n->out[j];
+        if (!y)
+            continue;
+        if (e->seq)
+            o2c_error(c, p, "the body's output '%s' is a sequence: only tensors are supported",
+                      e->name);
+        Sym **sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(e->rank + 1));
+        sh[0] = x->trip;
+        for (int d = 0; d < e->rank; d++)
+            sh[d + 1] = e->shape[d];
+        ir_set_shape(c, y, e->dtype, e->rank + 1, sh);
+        y->seq = true;
+        y->seq_len = x->trip;
+    }
+}
+
 static void infer_end(Compiler *c, Node *n) {
     Node *p = n->ctl;
     if (!strcmp(p->op_type, "If")) {
         infer_end_if(c, n, p);
+        return;
+    }
+    if (!strcmp(p->op_type, "SequenceMap")) {
+        infer_end_seqmap(c, n, p);
         return;
     }
     infer_end_loop(c, n, p, !strcmp(p->op_type, "Scan"));
@@ -725,6 +784,31 @@ static void emit_scan_batch(Compiler *c, Emit *e, Node *n, Ctl *x, Region *b) {
     }
 }
 
+void emit_seqmap(Compiler *c, Emit *e, Node *n) {
+    Ctl *x = n->priv;
+    Region *b = n->sub[0];
+    x->it = emit_tmp(e, "it");
+    x->elems = arena_alloc(c->arena, sizeof(char *) * (size_t)(b->nout + 1));
+    for (int j = 0; j < b->nout; j++)
+        if (ir_has_data_dim(c, ir_numel(c, b->out[j]))) {
+            x->elems[j] = emit_tmp(e, "elems");
+            emit_line(e, "int64_t %s = -1;", x->elems[j]);
+        }
+    for (int k = 0; k < n->nin; k++) /* tensor inputs: once */
+        if (!n->in[k]->seq && b->in[k]->nuses)
+            emit_value_copy(c, e, b->in[k], n->in[k]);
+    emit_line(e, "for (int64_t %s = 0; %s < %s; %s++) {", x->it, x->it, emit_sym(e, x->trip), x->it);
+    emit_indent(e, 1);
+    for (int k = 0; k < n->nin; k++) {
+        Value *part = b->in[k];
+        if (!n->in[k]->seq || !part->nuses)
+            continue;
+        const char *cnt = emit_sym(e, ir_numel(c, part));
+        emit_line(e, "memcpy(%s, %s + %s * %s, (size_t)%s * sizeof(%s));", emit_ptr(e, part),
+                  emit_ptr(e, n->in[k]), x->it, cnt, cnt, dtype_ctype(part->dtype));
+    }
+}
+
 void emit_scan(Compiler *c, Emit *e, Node *n) {
     Ctl *x = n->priv;
     Region *b = n->sub[0];
@@ -763,6 +847,26 @@ void emit_end(Compiler *c, Emit *e, Node *n) {
         return;
     }
     Region *b = p->sub[0];
+    if (!strcmp(p->op_type, "SequenceMap")) { /* each output's element of this run */
+        for (int j = 0; j < n->nout; j++) {
+            Value *el = b->out[j], *y = n->out[j];
+            if (!y)
+                continue;
+            Sym *en = ir_numel(c, el);
+            const char *cnt = emit_sym(e, en);
+            if (x->elems && x->elems[j]) {
+                emit_line(e, "if (%s >= 0 && %s != %s)", x->elems[j], x->elems[j], cnt);
+                emit_line(e, "    return %d; /* the elements of an output differ in size */",
+                          O2C_RUN_EDATA);
+                emit_line(e, "%s = %s;", x->elems[j], cnt);
+            }
+            emit_line(e, "memcpy(%s + %s * %s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, y),
+                      x->it, cnt, emit_ptr(e, el), cnt, dtype_ctype(el->dtype));
+        }
+        emit_indent(e, -1);
+        emit_line(e, "}");
+        return;
+    }
     bool scan = !strcmp(p->op_type, "Scan");
     int first = scan ? 0 : 1, fin = scan ? 0 : 2;
     if (!scan)

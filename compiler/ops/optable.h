@@ -32,6 +32,7 @@ OP(ConvTranspose, "", conv, 1, 2, 3, conv_transpose, conv_transpose, 0)
 OP(If, "", control, 1, 1, 1, if, if, 0)
 OP(Loop, "", control, 1, 0, -1, loop, loop, 0)
 OP(Scan, "", control, 8, 0, -1, scan, scan, 0)
+OP(SequenceMap, "", control, 17, 1, -1, seqmap, seqmap, 0)
 /* ---- sequences of tensors inside a graph (compiler/ops/sequence.c) */
 OP(SequenceEmpty, "", sequence, 11, 0, 0, seq_empty, seq_empty, 0)
 OP(SequenceConstruct, "", sequence, 11, 1, -1, seq_construct, seq_construct, 0)

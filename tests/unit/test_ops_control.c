@@ -41,7 +41,7 @@ Test(control, malformed_control_flow_is_a_clear_error) {
         const char *file, *what;
     } cases[] = {
         {"if_no_branches.onnx", "node 'If_0' (If): needs its graph attributes (then_branch, else_branch)"},
-        {"relu_with_graph.onnx", "attribute 'body' is a graph: only If, Loop and Scan take subgraphs"},
+        {"relu_with_graph.onnx", "attribute 'body' is a graph: only If, Loop, Scan and SequenceMap take subgraphs"},
         {"if_ranks_differ.onnx", "the then branch gives float [N], the else branch float [1, N]"},
         {"loop_bad_body.onnx", "with 1 loop-carried values it must take 3 and give at least 2"},
         {"if_undefined_output.onnx", "node 'If_0' (If): subgraph output 'nowhere' is not produced"},

@@ -107,3 +107,22 @@ case("seq_if_sym",
       helper.make_node("Identity", ["s"], ["s2"]),
       helper.make_node("ConcatFromSequence", ["s2"], ["y"], axis=0)],
      [vi("cond", [], B), vi("x", ["N"])], [vi("y", None)], sets, opset=16)
+
+# SequenceMap over x's rows (a sequence) with a tensor input y: each row plus y, and that row's
+# sum; the two output sequences joined (stacked on axis 0)
+body = helper.make_graph(
+    [helper.make_node("Add", ["r", "yy"], ["a"]),
+     helper.make_node("ReduceSum", ["a"], ["s"], keepdims=0)],
+    "body", [vi("r", None), vi("yy", None)], [vi("a", None), vi("s", None)])
+sets = []
+for n, c in ((3, 4), (1, 2), (5, 3)):
+    x = rng.standard_normal((n, c)).astype(np.float32)
+    y = rng.standard_normal(c).astype(np.float32)
+    a = x + y
+    sets.append(([x, y], [a, a.sum(1).astype(np.float32)]))
+case("seq_map_sym",
+     [helper.make_node("SplitToSequence", ["x"], ["s"], axis=0, keepdims=0),
+      helper.make_node("SequenceMap", ["s", "y"], ["sa", "ss"], body=body),
+      helper.make_node("ConcatFromSequence", ["sa"], ["rows"], axis=0, new_axis=1),
+      helper.make_node("ConcatFromSequence", ["ss"], ["sums"], axis=0, new_axis=1)],
+     [vi("x", ["N", "C"]), vi("y", ["C"])], [vi("rows", None), vi("sums", None)], sets, opset=17)
