@@ -74,20 +74,14 @@ void infer_graph(Compiler *c) {
         }
         bool identity = !op->domain[0] && !strcmp(op->name, "Identity");
         for (int k = 0; k < n->nin; k++) /* sequences: their ops, control flow, Identity */
-            if (n->in[k] && n->in[k]->seq && strcmp(op->family, "sequence") &&
+            if (n->in[k] && (n->in[k]->seq || n->in[k]->opt) && strcmp(op->family, "sequence") &&
                 strcmp(op->family, "control") && !identity)
-                o2c_error(c, n, "input '%s' is a sequence: %s takes tensors", n->in[k]->name,
-                          n->op_type);
+                o2c_error(c, n, "input '%s' is %s: %s takes tensors", n->in[k]->name,
+                          n->in[k]->seq ? "a sequence" : "an optional", n->op_type);
         infer_require_inputs(c, n, op->in_min, op->in_max);
         c->cur = n;
-        if (identity && n->in[0] && n->in[0]->seq) { /* a sequence passed on */
-            Value *x = n->in[0], *y = n->out[0];
-            if (x->rank >= 0)
-                ir_set_shape(c, y, x->dtype, x->rank, x->shape);
-            else
-                y->dtype = x->dtype, y->rank = -1;
-            y->seq = true;
-            y->seq_len = x->seq_len;
+        if (identity && n->in[0] && (n->in[0]->seq || n->in[0]->opt)) { /* passed on */
+            ir_same_kind(c, n->out[0], n->in[0]);
         } else
             op->infer(c, n);
         ir_data_declared(c, n); /* a pending data dim the model declares gets its bound */
@@ -97,6 +91,10 @@ void infer_graph(Compiler *c) {
             Value *v = n->out[k];
             if (!v)
                 continue;
+            if (v->opt && v->is_output)
+                o2c_error(c, n, "graph output '%s' is an optional: only tensors cross the "
+                          "generated API (CONTRACT.md); an OptionalGetElement before the output "
+                          "gives one", v->name);
             if (v->seq && v->is_output)
                 o2c_error(c, n, "graph output '%s' is a sequence: only tensors cross the generated "
                           "API (CONTRACT.md); a ConcatFromSequence before the output gives one",
@@ -115,7 +113,7 @@ void infer_graph(Compiler *c) {
                     ir_constrain(c, n, CK_LE, sym_const(c->sym, 0), v->shape[d],
                                  "output '%s' dimension %d must not be negative", v->name, d);
         }
-        if (all_known)
+        if (all_known && !n->ctl && !n->nsub) /* (control flow's nodes open and close blocks) */
             n->dead = true;
         else if (!op->emit)
             o2c_error(c, n, "operator '%s' is only supported when its result is known at compile "

@@ -196,6 +196,21 @@ Sym **ir_strides(Compiler *c, int rank, Sym *const *shape) {
     return st;
 }
 
+void ir_same_kind(Compiler *c, Value *out, const Value *in) {
+    if (in->rank >= 0)
+        ir_set_shape(c, out, in->dtype, in->rank, in->shape);
+    else { /* an empty sequence: its elements unknown */
+        out->dtype = in->dtype;
+        out->rank = -1;
+    }
+    out->seq = in->seq;
+    out->seq_len = in->seq_len;
+    out->opt = in->opt;
+    out->opt_none = in->opt_none;
+    if (in->opt_none)
+        out->data = in->data; /* an empty optional's placeholder: known */
+}
+
 Sym *ir_numel(Compiler *c, const Value *v) {
     Sym *n = sym_const(c->sym, 1);
     for (int i = 0; i < v->rank; i++)

@@ -368,6 +368,9 @@ struct Value {
      * [seq_len, E...] (rank 1 + rank of E; -1 while E is unknown: SequenceEmpty). */
     bool seq;
     Sym *seq_len;
+    /* An optional (Optional, ops/sequence.c): whether it holds a value is known at compile
+     * time; opt_none: it holds none (then its type and shape are placeholders). */
+    bool opt, opt_none;
     const char *pp_if;       /* a constant only some targets use: its array and pointer are
                               * emitted under `#if pp_if` (a macro of the kernels) */
 };
@@ -499,6 +502,9 @@ Node *ir_add_node(Compiler *c, const char *op_type, const char *name);
 void ir_set_shape(Compiler *c, Value *v, DType t, int rank, Sym *const *shape);
 void ir_set_shape_ints(Compiler *c, Value *v, DType t, int rank, const int64_t *shape);
 Sym *ir_numel(Compiler *c, const Value *v); /* product of the shape */
+/* out takes in's type, shape and kind (a sequence, an optional: what Identity, Optional and
+ * control flow pass on). */
+void ir_same_kind(Compiler *c, Value *out, const Value *in);
 Sym **ir_strides(Compiler *c, int rank, Sym *const *shape); /* row-major, in the arena */
 bool ir_numel_const(const Value *v, int64_t *n);
 /* Same element type, rank and dims (the same Syms). */

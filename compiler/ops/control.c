@@ -157,14 +157,7 @@ static bool bool_scalar(const Value *v) {
 /* out gets in's type and shape (a formal input from its initial value; an output from the
  * region's). */
 static void same_type(Compiler *c, Value *out, const Value *in) {
-    if (in->rank >= 0)
-        ir_set_shape(c, out, in->dtype, in->rank, in->shape);
-    else { /* an empty sequence of unknown elements */
-        out->dtype = in->dtype;
-        out->rank = -1;
-    }
-    out->seq = in->seq;
-    out->seq_len = in->seq_len;
+    ir_same_kind(c, out, in);
 }
 
 static const char *shape_text(Compiler *c, const Value *v) {
@@ -507,6 +500,11 @@ static void infer_end_if(Compiler *c, Node *n, Node *p) {
         Value *e = n->in[k], *y = mid->out[k];
         if (!y)
             continue;
+        if (e->opt != y->opt || e->opt_none != y->opt_none)
+            o2c_error(c, p, "output %d: one branch gives %s, the other %s (an optional whose value "
+                      "is decided at run time is not supported)", k,
+                      y->opt_none ? "an empty optional" : y->opt ? "an optional with a value" : "a tensor",
+                      e->opt_none ? "an empty optional" : e->opt ? "an optional with a value" : "a tensor");
         if (e->dtype != y->dtype || e->rank != y->rank)
             o2c_error(c, p, "output %d: the then branch gives %s %s, the else branch %s %s (the "
                       "type and rank must agree)", k, dtype_name(y->dtype), shape_text(c, y),
@@ -607,7 +605,7 @@ static void infer_end(Compiler *c, Node *n) {
 
 /* dst = src (src's element count), nothing when they share their bytes. */
 static void emit_value_copy(Compiler *c, Emit *e, Value *dst, Value *src) {
-    if (plan_same_buffer(src, dst))
+    if (plan_same_buffer(src, dst) || dst->data || dst->kv) /* (a known dst is not stored) */
         return;
     emit_line(e, "memmove(%s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, dst), emit_ptr(e, src),
               emit_sym(e, ir_numel(c, src)), dtype_ctype(dst->dtype));

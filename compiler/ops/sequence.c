@@ -1,13 +1,18 @@
 /* ops/sequence.c — sequences of tensors inside a graph: SequenceEmpty, SequenceConstruct,
  * SequenceInsert, SequenceErase, SequenceAt, SequenceLength, ConcatFromSequence,
- * SplitToSequence.
+ * SplitToSequence; and optionals: Optional, OptionalHasElement, OptionalGetElement.
  *
  * A sequence is stored as one tensor [L, E...]: L tensors of one shape E, one after the other
  * (Value.seq, Value.seq_len L).  Its elements must share their shape (constraints checked where
  * the sequence is made); E is unknown only for SequenceEmpty until an insert gives it.  A Loop
  * may carry a sequence that grows: its length is then a data dim of the loop (ops/control.c).
  * Sequences do not cross the generated API: a graph input or output of sequence type is
- * refused (CONTRACT.md defines dense tensors only). */
+ * refused (CONTRACT.md defines dense tensors only).
+ *
+ * An optional is its value (or a placeholder when empty) with Value.opt; whether it holds one
+ * must be known at compile time (Optional of an input, or of none), so OptionalHasElement
+ * folds and OptionalGetElement is a copy, or an error on an empty optional.  Optionals do not
+ * cross the API either. */
 #include "onnx2c.h"
 #include <string.h>
 
@@ -293,4 +298,51 @@ void emit_split_to_seq(Compiler *c, Emit *e, Node *n) {
     emit_line(e, "    for (int64_t o = 0; o < %s; o++)", O);
     emit_line(e, "        memcpy(%s + (l * %s + o) * %s, %s + (o * %s + l) * %s, (size_t)%s * sizeof(%s));",
               emit_ptr(e, y), O, B, emit_ptr(e, x), L, B, B, dtype_ctype(y->dtype));
+}
+
+/* ---- optionals */
+
+void infer_optional(Compiler *c, Node *n) {
+    Value *x = node_in(n, 0), *y = n->out[0];
+    if (x) {
+        if (x->opt)
+            o2c_error(c, n, "an optional of an optional is not supported");
+        ir_same_kind(c, y, x);
+        y->opt = true;
+        return;
+    }
+    /* empty: a placeholder byte, known (nothing is emitted for it) */
+    ir_set_shape(c, y, DT_UINT8, 0, NULL);
+    y->data = arena_alloc(c->arena, 1);
+    y->opt = y->opt_none = true;
+}
+
+void infer_optional_has(Compiler *c, Node *n) {
+    Value *x = node_in(n, 0), *y = n->out[0];
+    ir_set_shape(c, y, DT_BOOL, 0, NULL);
+    y->data = arena_alloc(c->arena, 1);
+    ((uint8_t *)y->data)[0] = !(x && x->opt_none); /* a tensor (not an optional) holds one */
+}
+
+void infer_optional_get(Compiler *c, Node *n) {
+    Value *x = node_in(n, 0), *y = n->out[0];
+    if (!x || x->opt_none)
+        o2c_error(c, n, "the optional '%s' holds no value", x ? x->name : "");
+    ir_same_kind(c, y, x);
+    y->opt = false;
+    if (x->data && x->rank >= 0) { /* a known value stays known */
+        int64_t len = ir_known_len(x);
+        size_t bytes = (size_t)(len > 0 ? len : 0) * dtype_size(x->dtype);
+        y->data = arena_alloc(c->arena, bytes ? bytes : 1);
+        memcpy(y->data, x->data, bytes);
+    }
+}
+
+/* Optional of a value and OptionalGetElement: a copy (nothing when the plan shares bytes). */
+void emit_optional(Compiler *c, Emit *e, Node *n) {
+    Value *x = node_in(n, 0), *y = n->out[0];
+    if (!x || x->rank < 0 || plan_same_buffer(x, y))
+        return;
+    emit_line(e, "memcpy(%s, %s, (size_t)%s * sizeof(%s));", emit_ptr(e, y), emit_ptr(e, x),
+              emit_sym(e, ir_numel(c, x)), dtype_ctype(y->dtype));
 }

@@ -301,3 +301,12 @@ model("seq_loop_runtime_m",
        helper.make_node("Loop", ["m", "", "s0"], ["s"], body=body),
        helper.make_node("ConcatFromSequence", ["s"], ["y"], axis=0, new_axis=1)],
       [vi("m", [], I64), vi("x", ["N"])], [vi("y", None)])
+# an If whose branches give an optional with a value and an empty one: decided at run time
+model("if_optional_differs",
+      [helper.make_node("If", ["cond"], ["o"],
+                        then_branch=graph("t", [helper.make_node("Optional", ["x"], ["o_t"])], [], [vi("o_t", None)]),
+                        else_branch=graph("e", [helper.make_node("Optional", [], ["o_e"],
+                                                                  type=helper.make_tensor_type_proto(F, []))],
+                                          [], [vi("o_e", None)])),
+       helper.make_node("OptionalHasElement", ["o"], ["h"])],
+      [vi("cond", [], B), vi("x", ["N"])], [vi("h", [], B)], opset=15)

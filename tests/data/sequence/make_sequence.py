@@ -19,7 +19,7 @@ from onnx import TensorProto, helper
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import gen_util  # noqa: E402
-from gen_util import const, vi  # noqa: E402
+from gen_util import F, const, vi  # noqa: E402
 
 CASES = os.path.join(HERE, "cases")
 I64 = TensorProto.INT64
@@ -126,3 +126,41 @@ case("seq_map_sym",
       helper.make_node("ConcatFromSequence", ["sa"], ["rows"], axis=0, new_axis=1),
       helper.make_node("ConcatFromSequence", ["ss"], ["sums"], axis=0, new_axis=1)],
      [vi("x", ["N", "C"]), vi("y", ["C"])], [vi("rows", None), vi("sums", None)], sets, opset=17)
+
+# Optionals whose holding a value is known at compile time: Optional(x) and an empty one,
+# OptionalHasElement of each, OptionalGetElement through an If whose branches both give one
+then_g = helper.make_graph([helper.make_node("Optional", ["x"], ["o_t"])], "t", [],
+                           [helper.make_tensor_value_info("o_t", F, None)])
+else_g = helper.make_graph([helper.make_node("Neg", ["x"], ["nx"]), helper.make_node("Optional", ["nx"], ["o_e"])],
+                           "e", [], [helper.make_tensor_value_info("o_e", F, None)])
+sets = []
+for n, c in ((3, True), (2, False), (1, True)):
+    x = rng.standard_normal(n).astype(np.float32)
+    g = np.maximum(x if c else -x, 0)
+    sets.append(([np.array(c), x], [np.array(True), np.array(False), g]))
+case("optional_sym",
+     [helper.make_node("Optional", ["x"], ["o"]),
+      helper.make_node("OptionalHasElement", ["o"], ["has"]),
+      helper.make_node("Optional", [], ["none"], type=helper.make_tensor_type_proto(F, [])),
+      helper.make_node("OptionalHasElement", ["none"], ["has_none"]),
+      helper.make_node("If", ["cond"], ["oi"], then_branch=then_g, else_branch=else_g),
+      helper.make_node("OptionalGetElement", ["oi"], ["gi"]),
+      helper.make_node("Relu", ["gi"], ["g"])],
+     [vi("cond", [], B), vi("x", ["N"])], [vi("has", [], B), vi("has_none", [], B), vi("g", None)],
+     sets, opset=15)
+
+# An If whose branches both give an empty optional: known empty after it (the If's markers
+# still open and close its blocks)
+then_g = helper.make_graph([helper.make_node("Optional", [], ["o_t"], type=helper.make_tensor_type_proto(F, []))],
+                           "t", [], [helper.make_tensor_value_info("o_t", F, None)])
+else_g = helper.make_graph([helper.make_node("Optional", [], ["o_e"], type=helper.make_tensor_type_proto(F, []))],
+                           "e", [], [helper.make_tensor_value_info("o_e", F, None)])
+sets = []
+for n, c in ((3, True), (2, False)):
+    x = rng.standard_normal(n).astype(np.float32)
+    sets.append(([np.array(c), x], [np.array(False), x * 2]))
+case("optional_empty_if_sym",
+     [helper.make_node("If", ["cond"], ["oi"], then_branch=then_g, else_branch=else_g),
+      helper.make_node("OptionalHasElement", ["oi"], ["has"]),
+      helper.make_node("Add", ["x", "x"], ["y"])],
+     [vi("cond", [], B), vi("x", ["N"])], [vi("has", [], B), vi("y", None)], sets, opset=15)
