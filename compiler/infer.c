@@ -80,10 +80,7 @@ void infer_graph(Compiler *c) {
                           n->in[k]->seq ? "a sequence" : "an optional", n->op_type);
         infer_require_inputs(c, n, op->in_min, op->in_max);
         c->cur = n;
-        if (identity && n->in[0] && (n->in[0]->seq || n->in[0]->opt)) { /* passed on */
-            ir_same_kind(c, n->out[0], n->in[0]);
-        } else
-            op->infer(c, n);
+        op->infer(c, n);
         ir_data_declared(c, n); /* a pending data dim the model declares gets its bound */
         c->cur = NULL;
         bool all_known = n->nout > 0;

@@ -803,7 +803,7 @@ static void topo_level(Compiler *c, Topo *t, Node **list, int n) {
 }
 
 /* Appends the ordered list and, after each control node, its regions and markers. */
-static void topo_flatten(Compiler *c, Topo *t, Node **list, int n, Node **markers, int nmarkers) {
+static void topo_flatten(Compiler *c, Topo *t, Node **list, int n) {
     for (int i = 0; i < n; i++) {
         Node *x = list[i];
         t->order[t->k++] = x;
@@ -811,13 +811,10 @@ static void topo_flatten(Compiler *c, Topo *t, Node **list, int n, Node **marker
             Region *rg = x->sub[r];
             rg->begin = t->k - 1;
             topo_level(c, t, rg->nodes, rg->nnodes);
-            topo_flatten(c, t, rg->nodes, rg->nnodes, markers, nmarkers);
+            topo_flatten(c, t, rg->nodes, rg->nnodes);
             /* the region's marker: o2c_Else closes an If's then branch, o2c_End the last */
-            for (int m = 0; m < nmarkers; m++)
-                if (markers[m]->ctl == x && markers[m]->op_i[3] == r) {
-                    rg->end = t->k;
-                    t->order[t->k++] = markers[m];
-                }
+            rg->end = t->k;
+            t->order[t->k++] = rg->close;
         }
     }
 }
@@ -866,13 +863,10 @@ void ir_toposort(Compiler *c) {
     t.order = arena_alloc(c->arena, sizeof(Node *) * (size_t)(nn + 1));
     int *cap = arena_alloc(c->arena, sizeof(int) * (size_t)(nn + 1));
     Node **top = arena_alloc(c->arena, sizeof(Node *) * (size_t)(nn + 1));
-    Node **markers = arena_alloc(c->arena, sizeof(Node *) * (size_t)(nn + 1));
-    int ntop = 0, nmarkers = 0;
+    int ntop = 0;
     for (int i = 0; i < nn; i++) {
         Node *x = g->nodes[i];
-        if (x->ctl)
-            markers[nmarkers++] = x;
-        else if (!x->region)
+        if (!x->ctl && !x->region) /* (a marker goes after its region: topo_flatten) */
             top[ntop++] = x;
         for (int k = 0; k < x->nin; k++) {
             Value *v = x->in[k];
@@ -881,19 +875,21 @@ void ir_toposort(Compiler *c) {
             Node *p = v->producer;
             int xr = (x->ctl ? x->ctl : x)->region, pr = (p->ctl ? p->ctl : p)->region;
             int lvl = xr == pr ? xr : common_region(g, xr, pr);
+            /* a value is seen in the region defining it and the regions inside (a marker reads
+             * its own regions' outputs) */
+            if (lvl != pr && !x->ctl)
+                o2c_error(c, x, "input '%s' is defined inside a subgraph this node is not in",
+                          v->name);
             Node *ux = unit_at(g, x, lvl), *up = unit_at(g, p, lvl);
             if (ux == up)
                 continue;
-            if (ux->region != up->region) /* a value used outside the region defining it */
-                o2c_error(c, x, "input '%s' is defined inside a subgraph this node is not in",
-                          v->name);
             t.deps[ux->index] = arena_grow(c->arena, t.deps[ux->index], t.ndeps[ux->index],
                                            &cap[ux->index], 4, sizeof(Node *));
             t.deps[ux->index][t.ndeps[ux->index]++] = up;
         }
     }
     topo_level(c, &t, top, ntop);
-    topo_flatten(c, &t, top, ntop, markers, nmarkers);
+    topo_flatten(c, &t, top, ntop);
     O2C_ASSERT(c, t.k == nn);
     for (int i = 0; i < nn; i++) {
         g->nodes[i] = t.order[i];

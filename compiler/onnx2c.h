@@ -426,6 +426,7 @@ typedef struct Region {
     Value **out;     /* its outputs, in order */
     int nnodes;
     Node **nodes;    /* its own nodes (not those of regions inside it) */
+    Node *close;     /* the marker node that closes it (o2c_Else, o2c_End: control_prepare) */
     int begin, end;  /* after ir_toposort: indices of the owner (or o2c_Else) and its marker */
 } Region;
 
@@ -693,8 +694,8 @@ const OpDef *ops_find(const char *domain, const char *op_type);
 Sym *slice_axis(SymCtx *s, Sym *dim, Sym *start, Sym *end, int64_t step, Sym **begin);
 
 /* ops/control.c, for ir_toposort: control node p (If, Loop, Scan) defines its regions' formal
- * inputs and gets its marker nodes (o2c_Else, o2c_End: Node.ctl p, op_i[3] the region they
- * close), which take over its outputs. */
+ * inputs and gets its marker nodes (o2c_Else, o2c_End: Node.ctl p, Region.close of the region
+ * they close), which take over its outputs. */
 void control_prepare(Compiler *c, Node *p);
 
 /* ------------------------------------------------------------------ lower.c

@@ -13,30 +13,34 @@
  * (`if (cond) {`, `for (...) {`); the marker copies the region's outputs where they go and
  * closes it.  An If's o2c_Else defines the If's outputs, a Loop's or Scan's o2c_End theirs.
  *
+ * SequenceMap is a region like Scan's: one run per element of its first sequence.
+ *
  * So the nodes of a region are ordinary nodes: inferred, planned and emitted in order, with
- * three differences.  Constraints recorded inside a region are tested where it runs, not by
+ * two differences.  Constraints recorded inside a region are tested where it runs, not by
  * NAME_check (they hold only when it runs: ir_constrain), and unify no dims.  The plan keeps a
  * value that a Loop or Scan body reads alive to the body's end (plan.c: every iteration reads
- * it), and a Loop's or Scan's outputs from its start (the body writes the scan outputs).  Sizes
- * decided by data are not made inside a region.
+ * it), and a Loop's or Scan's outputs from its start (the body writes the scan outputs).  A
+ * data dim made inside a loop body is set anew at every iteration.
  *
- * Loop-carried values and states keep their shape from one iteration to the next (an error
- * otherwise).  A Loop's scan outputs have the trip count as their first dim: M when the loop
- * always runs M times (no condition, or a constant true one), else a data dim (CONTRACT §2b)
- * bounded by M when it is known, or by --max. */
+ * Loop-carried values and states keep their shape from one iteration to the next (dims that
+ * may differ are checked at run time), but for a carried sequence, which may grow by a fixed
+ * count per iteration: its length is a data dim of the loop.  A Loop's scan outputs have the
+ * trip count as their first dim: M when the loop always runs M times (no condition, or a
+ * constant true one), else a data dim (CONTRACT §2b) bounded by M when it is known, a declared
+ * size, or --max. */
 #include "onnx2c.h"
 #include <string.h>
 
-/* What infer leaves for emit (Node.priv of the control node). */
 /* An If output's dim that the branches give differently: a data dim (CONTRACT §2b). */
 typedef struct IfDim {
     Sym *dim, *then_dim, *else_dim;
     const char *var;  /* the C local that carries the branch's value past the If */
 } IfDim;
 
+/* What infer leaves for emit (Node.priv of the control node). */
 typedef struct Ctl {
     Node *mid;        /* If: its o2c_Else */
-    int nifd;
+    int nifd, capifd;
     IfDim *ifd;       /* If: outputs' dims that are data dims */
     const char *it;   /* Loop, Scan: the iteration's C variable */
     const char *cnd;  /* Loop: the condition's */
@@ -74,6 +78,7 @@ static Ctl *ctl_of(Compiler *c, Node *p) {
     return p->priv;
 }
 
+/* The marker that closes region p->sub[after]. */
 static Node *add_marker(Compiler *c, Node *p, const OpDef *op, int after, int nin, Value **in,
                         int nout, Value **out) {
     Node *m = ir_add_node(c, op->name, arena_printf(c->arena, "%s/%s", p->name,
@@ -82,7 +87,7 @@ static Node *add_marker(Compiler *c, Node *p, const OpDef *op, int after, int ni
     m->opset = p->opset;
     m->region = p->region;
     m->ctl = p;
-    m->op_i[3] = after; /* ir_toposort: the region it follows */
+    p->sub[after]->close = m; /* ir_toposort puts it after the region */
     m->nin = nin;
     m->in = in;
     m->nout = nout;
@@ -154,11 +159,7 @@ static bool bool_scalar(const Value *v) {
     return v->dtype == DT_BOOL && ir_numel_const(v, &n) && n == 1;
 }
 
-/* out gets in's type and shape (a formal input from its initial value; an output from the
- * region's). */
-static void same_type(Compiler *c, Value *out, const Value *in) {
-    ir_same_kind(c, out, in);
-}
+
 
 static const char *shape_text(Compiler *c, const Value *v) {
     const char **names = arena_alloc(c->arena, sizeof(char *) * (size_t)(c->g->ndims + 1));
@@ -208,7 +209,7 @@ static void infer_else(Compiler *c, Node *n) {
     Node *p = n->ctl;
     ctl_of(c, p)->mid = n;
     for (int k = 0; k < n->nout; k++)
-        same_type(c, n->out[k], n->in[k]);
+        ir_same_kind(c, n->out[k], n->in[k]);
 }
 
 void infer_loop(Compiler *c, Node *n) {
@@ -244,7 +245,7 @@ void infer_loop(Compiler *c, Node *n) {
             if (f->seq)
                 o2c_error(c, n, "loop-carried value '%s' is a sequence, its initial value '%s' a "
                           "tensor", f->name, v->name);
-            same_type(c, f, v);
+            ir_same_kind(c, f, v);
             continue;
         }
         /* a sequence: its length may grow from one iteration to the next, a data dim of the
@@ -265,7 +266,7 @@ void infer_loop(Compiler *c, Node *n) {
     }
 }
 
-/* A Scan's INTS attribute of count entries (default 0), each checked by ok. */
+/* A Scan's INTS attribute of count entries (0s when absent). */
 static int64_t *scan_ints(Compiler *c, Node *n, const char *name, int count) {
     int64_t *v = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(count + 1));
     const int64_t *a;
@@ -304,11 +305,11 @@ void infer_scan(Compiler *c, Node *n) {
         o2c_error(c, n, "the body takes %d inputs and gives %d outputs; with %d states and %d "
                   "scan inputs it must take %d and give at least %d", b->nin, b->nout, x->nstate,
                   x->nscan_in, nin, x->nstate);
-    if (x->v8) {
-        x->in_axis = scan_ints(c, n, "", x->nscan_in); /* zeros: the axis after the batch */
+    if (x->v8) { /* the scan axis is the one after the batch, outputs forward */
+        x->in_axis = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(x->nscan_in + 1));
         x->in_rev = scan_ints(c, n, "directions", x->nscan_in);
-        x->out_axis = scan_ints(c, n, "", nout);
-        x->out_rev = scan_ints(c, n, "", nout);
+        x->out_axis = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(nout + 1));
+        x->out_rev = arena_alloc(c->arena, sizeof(int64_t) * (size_t)(nout + 1));
     } else {
         x->in_axis = scan_ints(c, n, "scan_input_axes", x->nscan_in);
         x->in_rev = scan_ints(c, n, "scan_input_directions", x->nscan_in);
@@ -437,7 +438,7 @@ static void infer_end_loop(Compiler *c, Node *n, Node *p, bool scan) {
             continue;
         }
         if (!x->v8) {
-            same_type(c, n->out[k], st);
+            ir_same_kind(c, n->out[k], st);
             continue;
         }
         Sym **sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)(st->rank + 1));
@@ -518,7 +519,7 @@ static void infer_end_if(Compiler *c, Node *n, Node *p) {
                 sh = arena_alloc(c->arena, sizeof(Sym *) * (size_t)e->rank);
                 memcpy(sh, y->shape, sizeof(Sym *) * (size_t)e->rank);
             }
-            x->ifd = arena_grow(c->arena, x->ifd, x->nifd, &(int){x->nifd}, 4, sizeof(IfDim));
+            x->ifd = arena_grow(c->arena, x->ifd, x->nifd, &x->capifd, 4, sizeof(IfDim));
             IfDim *f = &x->ifd[x->nifd++];
             f->then_dim = a;
             f->else_dim = b;
@@ -554,7 +555,7 @@ void infer_seqmap(Compiler *c, Node *n) {
         if (!v)
             o2c_error(c, n, "input %d is missing", k);
         if (!v->seq) {
-            same_type(c, b->in[k], v);
+            ir_same_kind(c, b->in[k], v);
             continue;
         }
         if (v->rank < 1)

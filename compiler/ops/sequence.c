@@ -50,21 +50,12 @@ static void same_elem(Compiler *c, Node *n, const Value *s, const Value *t) {
                      "'%s' dimension %d must be that of the sequence's elements", t->name, d);
 }
 
-/* A position input (a scalar integer): its value when known, else -1 (`*known` false). */
-static int64_t position(Compiler *c, Node *n, Value *p, bool *known) {
-    *known = false;
-    if (!p)
-        return -1;
+/* A position input, when given, must be one integer (the emitters read it at run time). */
+static void check_position(Compiler *c, Node *n, const Value *p) {
     int64_t len;
-    if ((p->dtype != DT_INT32 && p->dtype != DT_INT64) || !ir_numel_const(p, &len) || len != 1)
+    if (p && ((p->dtype != DT_INT32 && p->dtype != DT_INT64) || !ir_numel_const(p, &len) ||
+              len != 1))
         o2c_error(c, n, "the position must be one int32 or int64 element");
-    Sym **k = ir_known_ints(c, p);
-    int64_t v;
-    if (k && sym_get_const(k[0], &v)) {
-        *known = true;
-        return v;
-    }
-    return -1;
 }
 
 void infer_seq_empty(Compiler *c, Node *n) {
@@ -87,22 +78,18 @@ void infer_seq_construct(Compiler *c, Node *n) {
 
 void infer_seq_insert(Compiler *c, Node *n) {
     Value *s = seq_in(c, n, 0, false), *t = infer_in(c, n, 1);
-    bool known;
-    int64_t pos = position(c, n, node_in(n, 2), &known);
+    check_position(c, n, node_in(n, 2));
     if (s->dtype != DT_UNDEFINED && t->dtype != s->dtype)
         o2c_error(c, n, "'%s' is %s: the sequence holds %s", t->name, dtype_name(t->dtype),
                   dtype_name(s->dtype));
     same_elem(c, n, s, t);
-    n->op_i[0] = known ? pos : INT64_MIN; /* INT64_MIN: at the end or a runtime position */
-    n->op_i[1] = node_in(n, 2) && !known;
     set_seq(c, n->out[0], t->dtype, sym_add(c->sym, s->seq_len, sym_const(c->sym, 1)), t->rank,
             t->shape);
 }
 
 void infer_seq_erase(Compiler *c, Node *n) {
     Value *s = seq_in(c, n, 0, true);
-    bool known;
-    position(c, n, node_in(n, 1), &known);
+    check_position(c, n, node_in(n, 1));
     ir_constrain(c, n, CK_LE, sym_const(c->sym, 1), s->seq_len,
                  "SequenceErase needs a sequence of at least one element");
     set_seq(c, n->out[0], s->dtype, sym_sub(c->sym, s->seq_len, sym_const(c->sym, 1)),
@@ -111,8 +98,7 @@ void infer_seq_erase(Compiler *c, Node *n) {
 
 void infer_seq_at(Compiler *c, Node *n) {
     Value *s = seq_in(c, n, 0, true);
-    bool known;
-    position(c, n, infer_in(c, n, 1), &known);
+    check_position(c, n, infer_in(c, n, 1));
     ir_set_shape(c, n->out[0], s->dtype, s->rank - 1, s->shape + 1);
 }
 
@@ -211,20 +197,10 @@ void emit_seq_insert(Compiler *c, Emit *e, Node *n) {
     Value *s = n->in[0], *t = n->in[1], *y = n->out[0], *p = node_in(n, 2);
     const char *ct = dtype_ctype(y->dtype), *L = emit_sym(e, s->seq_len);
     const char *en = emit_sym(e, ir_numel(c, t));
-    if (!p || n->op_i[0] == -1 || (n->op_i[0] != INT64_MIN && n->op_i[0] < -1)) {
-        /* at the end (absent, or -1), or a known position from the end */
-        emit_line(e, "int64_t pos = %s;", L);
-        if (p && n->op_i[0] != -1) {
-            emit_line(e, "pos += %lld;", (long long)n->op_i[0] + 1);
-            emit_line(e, "if (pos < 0)");
-            emit_line(e, "    return %d; /* a position outside the sequence */", O2C_RUN_EINDEX);
-        }
-    } else if (p && !n->op_i[1]) {
-        emit_line(e, "const int64_t pos = %lld;", (long long)n->op_i[0]);
-        emit_line(e, "if (pos > %s)", L);
-        emit_line(e, "    return %d; /* a position outside the sequence */", O2C_RUN_EINDEX);
-    } else
+    if (p) /* in [-L, L], a negative one counting from the back (-1: before the last) */
         emit_position(e, p, L, 1);
+    else /* at the back */
+        emit_line(e, "const int64_t pos = %s;", L);
     if (s->rank >= 1 && !plan_same_buffer(s, y)) {
         emit_line(e, "memmove(%s, %s, (size_t)(pos * %s) * sizeof(%s));", emit_ptr(e, y),
                   emit_ptr(e, s), en, ct);

@@ -443,6 +443,10 @@ void infer_unsqueeze(Compiler *c, Node *n) {
 
 /* Identity: y = x. */
 void infer_identity(Compiler *c, Node *n) {
+    if (n->in[0] && (n->in[0]->seq || n->in[0]->opt)) { /* a sequence or an optional passed on */
+        ir_same_kind(c, n->out[0], n->in[0]);
+        return;
+    }
     Value *x = infer_in(c, n, 0), *y = n->out[0];
     ir_set_shape(c, y, x->dtype, x->rank, x->shape);
     propagate(x, y);

@@ -47,6 +47,7 @@ Test(control, malformed_control_flow_is_a_clear_error) {
         {"if_undefined_output.onnx", "node 'If_0' (If): subgraph output 'nowhere' is not produced"},
         {"seq_loop_runtime_m.onnx", "give one with --max loop_acc_0=N"},
         {"if_optional_differs.onnx", "an optional whose value is decided at run time is not supported"},
+        {"scope_escape.onnx", "node 'Identity_1' (Identity): input 'z_t"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char path[512];

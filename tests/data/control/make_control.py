@@ -310,3 +310,11 @@ model("if_optional_differs",
                                           [], [vi("o_e", None)])),
        helper.make_node("OptionalHasElement", ["o"], ["h"])],
       [vi("cond", [], B), vi("x", ["N"])], [vi("h", [], B)], opset=15)
+# a top-level node naming a value of a branch by what could be the loader's key for it ("name"
+# + 0x1f + region): a name of its own, produced nowhere (branches' names are not seen outside)
+model("scope_escape",
+      [helper.make_node("If", ["cond"], ["z"],
+                        then_branch=graph("t", [helper.make_node("Neg", ["x"], ["z_t"])], [], [vi("z_t", None)]),
+                        else_branch=graph("e", [helper.make_node("Abs", ["x"], ["z_e"])], [], [vi("z_e", None)])),
+       helper.make_node("Identity", ["z_t\x1f1"], ["w"])],
+      [vi("cond", [], B), vi("x", ["N"])], [vi("z", None), vi("w", None)])

@@ -164,3 +164,23 @@ case("optional_empty_if_sym",
       helper.make_node("OptionalHasElement", ["oi"], ["has"]),
       helper.make_node("Add", ["x", "x"], ["y"])],
      [vi("cond", [], B), vi("x", ["N"])], [vi("has", [], B), vi("y", None)], sets, opset=15)
+
+# SequenceInsert at a runtime position in [-L, L] (negative counts from the back: -1 goes before
+# the last element), then SequenceAt at that same position reads the inserted tensor back
+sets = []
+for n, pos in ((3, -1), (3, -3), (2, 2), (4, 1), (1, 0)):
+    x = rng.standard_normal((n, 2)).astype(np.float32)
+    y = rng.standard_normal(2).astype(np.float32)
+    rows = [x[i] for i in range(n)]
+    rows.insert(pos + n if pos < 0 else pos, y)
+    back = [x[i] for i in range(n)]
+    back.insert(n - 1, y)                   # a constant position -1
+    sets.append(([x, y, np.array(pos, np.int64)], [np.stack(rows, 0), np.stack(back, 0)]))
+case("seq_insert_pos_sym",
+     [helper.make_node("SplitToSequence", ["x"], ["s"], axis=0, keepdims=0),
+      helper.make_node("SequenceInsert", ["s", "y", "pos"], ["s2"]),
+      helper.make_node("ConcatFromSequence", ["s2"], ["z"], axis=0, new_axis=1),
+      helper.make_node("SequenceInsert", ["s", "y", "m1"], ["s3"]),
+      helper.make_node("ConcatFromSequence", ["s3"], ["z2"], axis=0, new_axis=1)],
+     [vi("x", ["N", 2]), vi("y", [2]), vi("pos", [], I64)], [vi("z", None), vi("z2", None)], sets,
+     [const("m1", -1, np.int64)])
