@@ -879,19 +879,35 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
     const int64_t mp = (M + GEMM_MR - 1) / GEMM_MR * GEMM_MR, np = (N + NR - 1) / NR * NR;
     const int64_t kc0 = K < GEMM_KC ? K : GEMM_KC;
     T *abuf = work, *bbuf = work + (transA == GEMM_PACKED ? 0 : (mp < GEMM_MC ? mp : GEMM_MC) * kc0);
-    /* B is read in place (no packing) when few row panels share it and its rows are few: M <= MC
-     * and K <= 160 (measured on 1x1-conv shapes: up to 30% faster at K = 32, equal at 64, slower
-     * from about K = 256 as the strided rows of B stress the prefetchers and the TLB; MobileNetV2's
-     * 144 -> 24 at 56x56 0.145 -> 0.119 ms, ResNet-18's unfolded 7x7 stem, K = 147, 1.50 ->
-     * 1.33 ms); the last,
-     * partial column panel is still packed.  alpha then goes into A (never pre-packed with
-     * alpha != 1). */
-    const int direct_b = transB == 0 && M <= GEMM_MC && K <= 160 &&
+    const gemm_ukr_fn_T ukr = gemm_ukr_pick_T();
+    /* B is read in place (no packing) when few row panels share it (M <= MC), up to K = 160 with
+     * the 32-byte and plain C kernels (measured on 1x1-conv shapes: up to 30% faster at K = 32,
+     * equal at 64, slower from about K = 256; MobileNetV2's 144 -> 24 at 56x56 0.145 -> 0.119
+     * ms, ResNet-18's unfolded 7x7 stem, K = 147, 1.50 -> 1.33 ms) and at any K with the
+     * 64-byte kernel, which prefetches its B rows (2026-12-07, 1x1 Convs on one thread: 384 ->
+     * 64 at 14x14 0.045 -> 0.040 ms, 288 -> 24 at 56x56 0.226 -> 0.173, 1152 -> 128 at 28x28
+     * 1.05 -> 0.93, 2048 -> 32 at 7x7 0.039 -> 0.030; none slower); the last, partial column
+     * panel is still packed.  alpha then goes into A (never pre-packed with alpha != 1).  On
+     * more threads, past K = 160 only with two column panels a thread or more: with fewer,
+     * packing lets each thread pack and multiply its own panel with no barrier (2 threads, 7x7
+     * images, two panels: 2048 -> 32 0.022 ms packed, 0.029 read in place; 1024 -> 64 0.019,
+     * 0.022; 576 -> 96 0.015, 0.017; at 14x14, seven panels, read in place is faster: 384 ->
+     * 64 0.026 -> 0.024, 320 -> 24 0.011 -> 0.010). */
+    int64_t kdir = 160;
+#if GEMM_VECTOR && !GEMM_V32
+    if (ukr == gemm_ukr_T) {
+        kdir = K;
+#ifdef _OPENMP
+        if (o2c_par(1) && np / NR < 2 * (int64_t)omp_get_max_threads())
+            kdir = 160;
+#endif
+    }
+#endif
+    const int direct_b = transB == 0 && M <= GEMM_MC && K <= kdir &&
                          (transA != GEMM_PACKED || alpha == (T)1);
     /* alpha is applied while packing B, or A when B is not packed here */
     const T alpha_b = direct_b ? (T)1 : alpha;
     const T alpha_a = transB == GEMM_PACKED || direct_b ? alpha : (T)1;
-    const gemm_ukr_fn_T ukr = gemm_ukr_pick_T();
     int64_t i, j;
     if (M <= 0 || N <= 0)
         return;
