@@ -780,12 +780,13 @@ static void gemm_pa_col_T(int64_t M, int64_t K, const T *A, const T *B, int64_t 
     gemm_pa_col_run_T(0, np, M, K, A, B, sb, C, ldc, alpha, acc, epi);
 }
 
-/* One (jc, pc) block of the engine (below): pack the kc x nc block of B (unless packed or read
- * in place), then per MC block of rows pack A and run the micro-kernel over its MR x NR tiles.
- * The B panels, the A panels and the tiles (row panel outer, so a thread keeps its A panel in
- * L1) are shared out among the threads of the region gemm_T opened when par (o2c_part), else
- * done whole, in the same order. */
-static void gemm_block_T(int par, int64_t M, int64_t nc, int64_t kc, int64_t jc, int64_t pc,
+/* One (jc, pc) block of the engine (below), its rows [i0, M) (i0 a multiple of MR): pack the
+ * kc x nc block of B (unless packed or read in place), then per MC block of rows pack A and
+ * run the micro-kernel over its MR x NR tiles.  The B panels, the A panels and the tiles (row
+ * panel outer, so a thread keeps its A panel in L1) are shared out among the threads of the
+ * region gemm_T opened when par (o2c_part), else done whole, in the same order. */
+static void gemm_block_T(int par, int64_t i0, int64_t M, int64_t nc, int64_t kc, int64_t jc,
+                         int64_t pc,
                          const T *A, int64_t lda, int transA, const T *B, int64_t ldb, int transB,
                          T *C, int64_t ldc, T alpha_a, T alpha_b, int first,
                          const gemm_epi_T *ep, int direct_b, int64_t mp, int64_t np, T *abuf,
@@ -808,7 +809,7 @@ static void gemm_block_T(int par, int64_t M, int64_t nc, int64_t kc, int64_t jc,
             gemm_pack_b_T(B, ldb, 0, pc, jc + nfull, kc, nc - nfull, (T)1, bbuf);
         o2c_sync(par);
     }
-    for (ic = 0; ic < M; ic += GEMM_MC) {
+    for (ic = i0; ic < M; ic += GEMM_MC) {
         const int64_t mc = M - ic < GEMM_MC ? M - ic : GEMM_MC;
         const int64_t nir = (mc + GEMM_MR - 1) / GEMM_MR;
         const T *ap = abuf;
@@ -843,11 +844,12 @@ static void gemm_block_T(int par, int64_t M, int64_t nc, int64_t kc, int64_t jc,
     }
 }
 
-/* The engine's (jc, pc) blocks in order over the columns [j0, N), ncb columns a block (GEMM_NC,
- * or less where a thread packs B into its own slice of the buffer), shared out (par) as in
- * gemm_block_T; a barrier after each block but the last (the next one repacks the shared
- * panels). */
-static void gemm_blocks_T(int par, int64_t M, int64_t j0, int64_t N, int64_t K, const T *A,
+/* The engine's (jc, pc) blocks of the rows [i0, M) in order over the columns [j0, N), ncb
+ * columns a block (GEMM_NC, or less where a thread packs B into its own slice of the buffer),
+ * shared out (par) as in gemm_block_T; a barrier after each block but the last (the next one
+ * repacks the shared panels). */
+static void gemm_blocks_T(int par, int64_t i0, int64_t M, int64_t j0, int64_t N, int64_t K,
+                          const T *A,
                           int64_t lda, int transA, const T *B, int64_t ldb, int transB, T *C,
                           int64_t ldc, T alpha_a, T alpha_b, T beta, const gemm_epi_T *epi,
                           int direct_b, int64_t mp, int64_t np, T *abuf, T *bbuf,
@@ -863,7 +865,8 @@ static void gemm_blocks_T(int par, int64_t M, int64_t j0, int64_t N, int64_t K, 
              * same tiles of C from block to block) */
             if ((jc > j0 || pc > 0) && (transA != GEMM_PACKED || transB != GEMM_PACKED))
                 o2c_sync(par);
-            gemm_block_T(par, M, nc, kc, jc, pc, A, lda, transA, B, ldb, transB, C, ldc, alpha_a,
+            gemm_block_T(par, i0, M, nc, kc, jc, pc, A, lda, transA, B, ldb, transB, C, ldc,
+                         alpha_a,
                          alpha_b, first, ep, direct_b, mp, np, abuf, bbuf, ukr);
         }
     }
@@ -893,18 +896,35 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
      * images, two panels: 2048 -> 32 0.022 ms packed, 0.029 read in place; 1024 -> 64 0.019,
      * 0.022; 576 -> 96 0.015, 0.017; at 14x14, seven panels, read in place is faster: 384 ->
      * 64 0.026 -> 0.024, 320 -> 24 0.011 -> 0.010). */
-    int64_t kdir = 160;
+    int64_t kdir = 160, kown = 160;
 #if GEMM_VECTOR && !GEMM_V32
     if (ukr == gemm_ukr_T) {
-        kdir = K;
+        kdir = kown = K;
 #ifdef _OPENMP
         if (o2c_par(1) && np / NR < 2 * (int64_t)omp_get_max_threads())
             kdir = 160;
 #endif
     }
 #endif
-    const int direct_b = transB == 0 && M <= GEMM_MC && K <= kdir &&
-                         (transA != GEMM_PACKED || alpha == (T)1);
+    /* Few column panels (fewer than two a thread: a 7x7 image's 49 columns are a panel of 32
+     * and one of 17) and many row panels: each thread takes its own rows through all the
+     * blocks, no barrier, B read in place and its last, partial panel packed by each thread
+     * into its own panel of bbuf (past K = 160 only with the 64-byte kernel, as above).  By
+     * columns, the thread with the full panel had taken 1.5x the other's time (2 threads,
+     * 7x7: 960 -> 160 0.041 -> 0.037 ms, 320 -> 1280 0.105 -> 0.094, 256 -> 512 0.034 ->
+     * 0.030; MobileNetV2 on 2 threads 1.67x -> 1.72-1.76x its 1-thread speed; outputs
+     * bit-identical) */
+    int own_rows = 0;
+    (void)kown;
+#ifdef _OPENMP
+    {
+        const int64_t thr = o2c_par(1) ? omp_get_max_threads() : 1;
+        own_rows = thr > 1 && transA == GEMM_PACKED && transB == 0 && alpha == (T)1 && K <= kown &&
+                   np / NR < 2 * thr && np / NR >= thr && (M + GEMM_MR - 1) / GEMM_MR >= 4 * thr;
+    }
+#endif
+    const int direct_b = own_rows || (transB == 0 && M <= GEMM_MC && K <= kdir &&
+                                      (transA != GEMM_PACKED || alpha == (T)1));
     /* alpha is applied while packing B, or A when B is not packed here */
     const T alpha_b = direct_b ? (T)1 : alpha;
     const T alpha_a = transB == GEMM_PACKED || direct_b ? alpha : (T)1;
@@ -964,7 +984,15 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
         if (o2c_par(fmas >= GEMM_PAR_MIN && (M > GEMM_MR || N > NR))) {
 #pragma omp parallel
             {
-                if (own_cols) {
+                if (own_rows) {
+                    int64_t lo, hi;
+                    o2c_share((M + GEMM_MR - 1) / GEMM_MR, &lo, &hi);
+                    if (hi > lo)
+                        gemm_blocks_T(0, lo * GEMM_MR, hi * GEMM_MR < M ? hi * GEMM_MR : M, 0, N,
+                                      K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a, alpha_b,
+                                      beta, epi, direct_b, mp, np, abuf,
+                                      bbuf + omp_get_thread_num() * NR * kc0, ukr, GEMM_NC);
+                } else if (own_cols) {
                     int64_t lo, hi, ncb = GEMM_NC;
                     T *bb;
                     o2c_share(np / NR, &lo, &hi);
@@ -978,11 +1006,11 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
                         ncb = (hi - lo + nb - 1) / nb * NR;
                         bb = bbuf + omp_get_thread_num() * ncw * kc0;
                     }
-                    gemm_blocks_T(0, M, lo * NR, hi * NR < N ? hi * NR : N, K, A, lda, transA, B,
+                    gemm_blocks_T(0, 0, M, lo * NR, hi * NR < N ? hi * NR : N, K, A, lda, transA, B,
                                   ldb, transB, C, ldc, alpha_a, alpha_b, beta, epi, direct_b, mp,
                                   np, abuf, bb, ukr, ncb);
                 } else {
-                    gemm_blocks_T(1, M, 0, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a,
+                    gemm_blocks_T(1, 0, M, 0, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a,
                                   alpha_b, beta, epi, direct_b, mp, np, abuf, bbuf, ukr, GEMM_NC);
                 }
             }
@@ -990,6 +1018,6 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
         }
     }
 #endif
-    gemm_blocks_T(0, M, 0, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a, alpha_b, beta,
+    gemm_blocks_T(0, 0, M, 0, N, K, A, lda, transA, B, ldb, transB, C, ldc, alpha_a, alpha_b, beta,
                   epi, direct_b, mp, np, abuf, bbuf, ukr, GEMM_NC);
 }

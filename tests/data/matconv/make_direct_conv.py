@@ -339,6 +339,11 @@ case("u_k1_c192_m40_res", 192, (1, 1), (1, 1), (0, 0, 0, 0), M=40, group=1, post
      out_dir=UNF, sizes=((1, 16, 20), (1, 7, 7), (2, 5, 9)))
 case("u_k1_c24_m144_relu6", 24, (1, 1), (1, 1), (0, 0, 0, 0), M=144, group=1, post="relu6",
      out_dir=UNF, sizes=((1, 16, 17), (1, 7, 7), (1, 3, 1)))
+# B read in place past K = 160 (the 64-byte kernel): two K blocks (320 = 256 + 64); at 14x14
+# (seven column panels) the threads share the tiles; at 7x7 and 5x9 (two panels) each thread
+# takes its own rows (12 row panels), B read in place and the partial panel packed by each
+case("u_k1_c320_m96_res", 320, (1, 1), (1, 1), (0, 0, 0, 0), M=96, group=1, post="res_relu",
+     out_dir=UNF, sizes=((1, 14, 14), (1, 7, 7), (2, 5, 9)))
 # short output rows unfolded by gathers (stride 1 below 16 wide; 7 x 9 on 2 threads: the
 # threads share one tile's rows, at 12 x 15 each takes its own tiles), and strided ones when the
 # threads share a tile (4 x 8 outputs, 1080 rows; 7 x 7) or each take their own (11 x 11)
