@@ -36,6 +36,18 @@
 #ifndef O2C_DWC
 #define O2C_DWC DWC_VEC
 #endif
+/* On x86 without AVX-512 (flags, or the CPU under O2C_X86_DISPATCH) the 64-byte lanes are
+ * split in two and their transposes cost more than they save: the convolutions the compiler
+ * marks (3-wide windows on the larger images) take conv_dw.c's rows there. */
+#ifndef O2C_DWC_ROWS3
+#if defined(__x86_64__) && !defined(__AVX512F__) && O2C_X86_DISPATCH
+#define O2C_DWC_ROWS3 (!o2c_cpu_avx512())
+#elif defined(__x86_64__) && !defined(__AVX512F__)
+#define O2C_DWC_ROWS3 1
+#else
+#define O2C_DWC_ROWS3 0
+#endif
+#endif
 #define DWC_LN_T ((int64_t)(64 / sizeof(T))) /* channels a block: 16 floats, 8 doubles */
 #if DWC_VEC
 __extension__ typedef T dwc_v_T __attribute__((vector_size(64)));

@@ -60,6 +60,7 @@ typedef struct ConvPlan {
                      * (DWP_SLOTS of them in the scratch), or NULL: the row kernel only */
     bool dwc;       /* that kernel: templates/conv_dwc.c (channels in lanes), else conv_dwp.c
                      * (phase planes) */
+    bool dwc_rows3; /* dwc, but conv_dw.c's rows on x86 without AVX-512 (O2C_DWC_ROWS3) */
     bool wide;      /* stride 1, at most WIDE_MAX_M output channels per group, 1-D or 2-D:
                      * templates/conv_wide.c */
     Sym *cap;       /* wide: elements of scratch it may use */
@@ -123,6 +124,15 @@ static Sym *dwp_slot(Compiler *c, ConvPlan *p) {
     Sym *small = dwc_slot(c, p, kh, kw, sh, sw, dh, dw);
     if (small) {
         p->dwc = true;
+        /* 3-wide kernels (MobileNet's 3x3) at stride 2 from 14 outputs wide and at stride 1
+         * from 56 wide: lanes only with 64-byte vectors, else conv_dw.c's rows (2026-12-07,
+         * gcc -O3 -mavx2 -mfma: 144x56x56 stride 2 0.37 -> 0.12 ms, stride 1 0.55 -> 0.20,
+         * 192x28x28 stride 2 0.12 -> 0.05; MobileNetV2 9.3 -> 8.6 ms, on 2 threads 5.5 -> 4.9.
+         * With AVX-512 the lanes stay: MobileNetV2 and V3 were 1-3% slower by rows) */
+        int64_t ow;
+        p->dwc_rows3 = kw == 3 && dw == 1 && kh <= 3 && sh == sw &&
+                       sym_get_const(p->out[2], &ow) &&
+                       ((sw == 2 && ow >= 14) || (sw == 1 && ow >= 56));
         return small;
     }
     /* 3-wide kernels keep conv_dw.c's row path: measured faster at strides 2 (no planes to
@@ -796,7 +806,9 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
             const char *dwp = emit_template(e, p->dwc ? "conv_dwc" : "conv_dwp", y->dtype);
             emit_line(e, "/* depthwise: %s on cores with vectors, else direct loops, one channel "
                          "at a time */", p->dwc ? "channels in the vector lanes" : "phase planes");
-            emit_line(e, "if (%s) {", p->dwc ? "O2C_DWC" : "O2C_DWP");
+            emit_line(e, "if (%s) {", p->dwc_rows3 ? "O2C_DWC && !O2C_DWC_ROWS3"
+                                      : p->dwc   ? "O2C_DWC"
+                                                 : "O2C_DWP");
             emit_line(e, "    for (int64_t nb = 0; nb < %s; nb++)", N);
             emit_line(e, "        %s_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, %s, %s, "
                       "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s, (%s *)(void *)(ws + %s), "
