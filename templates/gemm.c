@@ -918,14 +918,23 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
      * columns, the thread with the full panel had taken 1.5x the other's time (2 threads,
      * 7x7: 960 -> 160 0.041 -> 0.037 ms, 320 -> 1280 0.105 -> 0.094, 256 -> 512 0.034 ->
      * 0.030; MobileNetV2 on 2 threads 1.67x -> 1.72-1.76x its 1-thread speed; outputs
-     * bit-identical) */
+     * bit-identical).  Also where the panels split unevenly, one thread's columns over a tenth
+     * more than an even share (13x13: 96 and 73 columns; 2 threads, SqueezeNet's 512 -> 1000
+     * 0.396 -> 0.377 ms, 96 -> 576 0.045 -> 0.043; the model 1.71 -> 1.67 ms). */
     int own_rows = 0;
     (void)kown;
 #ifdef _OPENMP
     {
         const int64_t thr = o2c_par(1) ? omp_get_max_threads() : 1;
+        /* the largest of the threads' shares of the columns, split by panels */
+        int64_t most = 0, ti;
+        for (ti = 0; ti < thr; ti++) {
+            const int64_t c0 = np / NR * ti / thr * NR, c1 = np / NR * (ti + 1) / thr * NR;
+            most = (c1 < N ? c1 : N) - c0 > most ? (c1 < N ? c1 : N) - c0 : most;
+        }
         own_rows = thr > 1 && transA == GEMM_PACKED && transB == 0 && alpha == (T)1 && K <= kown &&
-                   np / NR < 2 * thr && np / NR >= thr && (M + GEMM_MR - 1) / GEMM_MR >= 4 * thr;
+                   (np / NR < 2 * thr || most * thr * 10 > N * 11) && np / NR >= thr &&
+                   (M + GEMM_MR - 1) / GEMM_MR >= 4 * thr;
     }
 #endif
     const int direct_b = own_rows || (transB == 0 && M <= GEMM_MC && K <= kdir &&

@@ -342,6 +342,10 @@ case("u_k1_c24_m144_relu6", 24, (1, 1), (1, 1), (0, 0, 0, 0), M=144, group=1, po
 # B read in place past K = 160 (the 64-byte kernel): two K blocks (320 = 256 + 64); at 14x14
 # (seven column panels) the threads share the tiles; at 7x7 and 5x9 (two panels) each thread
 # takes its own rows (12 row panels), B read in place and the partial panel packed by each
+# 13x13 and 15x15: six and eight panels that split unevenly among 2 threads (96 and 73, 128 and
+# 97 columns), so each takes its own rows; 16x16 splits evenly (own columns)
+case("u_k1_c64_m96_uneven", 64, (1, 1), (1, 1), (0, 0, 0, 0), M=96, group=1, post="relu6",
+     out_dir=UNF, sizes=((1, 13, 13), (1, 15, 15), (1, 16, 16)))
 case("u_k1_c320_m96_res", 320, (1, 1), (1, 1), (0, 0, 0, 0), M=96, group=1, post="res_relu",
      out_dir=UNF, sizes=((1, 14, 14), (1, 7, 7), (2, 5, 9)))
 # short output rows unfolded by gathers (stride 1 below 16 wide; 7 x 9 on 2 threads: the
