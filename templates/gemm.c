@@ -788,9 +788,8 @@ static void gemm_pa_col_T(int64_t M, int64_t K, const T *A, const T *B, int64_t 
  * read in place): each thread packs the last, partial panel into its own bbuf (gemm_T gives
  * each thread its own panel of the buffer), no barrier. */
 static void gemm_block_T(int par, int64_t i0, int64_t M, int64_t nc, int64_t kc, int64_t jc,
-                         int64_t pc,
-                         const T *A, int64_t lda, int transA, const T *B, int64_t ldb, int transB,
-                         T *C, int64_t ldc, T alpha_a, T alpha_b, int first,
+                         int64_t pc, const T *A, int64_t lda, int transA, const T *B, int64_t ldb,
+                         int transB, T *C, int64_t ldc, T alpha_a, T alpha_b, int first,
                          const gemm_epi_T *ep, int direct_b, int64_t mp, int64_t np, T *abuf,
                          T *bbuf, gemm_ukr_fn_T ukr) {
     const int64_t NR = GEMM_NR_T, npan = (nc + NR - 1) / NR;
@@ -852,11 +851,10 @@ static void gemm_block_T(int par, int64_t i0, int64_t M, int64_t nc, int64_t kc,
  * shared out (par) as in gemm_block_T; a barrier after each block but the last (the next one
  * repacks the shared panels). */
 static void gemm_blocks_T(int par, int64_t i0, int64_t M, int64_t j0, int64_t N, int64_t K,
-                          const T *A,
-                          int64_t lda, int transA, const T *B, int64_t ldb, int transB, T *C,
-                          int64_t ldc, T alpha_a, T alpha_b, T beta, const gemm_epi_T *epi,
-                          int direct_b, int64_t mp, int64_t np, T *abuf, T *bbuf,
-                          gemm_ukr_fn_T ukr, int64_t ncb) {
+                          const T *A, int64_t lda, int transA, const T *B, int64_t ldb,
+                          int transB, T *C, int64_t ldc, T alpha_a, T alpha_b, T beta,
+                          const gemm_epi_T *epi, int direct_b, int64_t mp, int64_t np,
+                          T *abuf, T *bbuf, gemm_ukr_fn_T ukr, int64_t ncb) {
     int64_t jc, pc;
     for (jc = j0; jc < N; jc += ncb) {
         const int64_t nc = N - jc < ncb ? N - jc : ncb;
@@ -871,8 +869,7 @@ static void gemm_blocks_T(int par, int64_t i0, int64_t M, int64_t j0, int64_t N,
                 !(par == 2 && transA == GEMM_PACKED))
                 o2c_sync(par);
             gemm_block_T(par, i0, M, nc, kc, jc, pc, A, lda, transA, B, ldb, transB, C, ldc,
-                         alpha_a,
-                         alpha_b, first, ep, direct_b, mp, np, abuf, bbuf, ukr);
+                         alpha_a, alpha_b, first, ep, direct_b, mp, np, abuf, bbuf, ukr);
         }
     }
 }
@@ -930,7 +927,8 @@ static void gemm_T(int64_t M, int64_t N, int64_t K, const T *A, int64_t lda, int
         int64_t most = 0, ti;
         for (ti = 0; ti < thr; ti++) {
             const int64_t c0 = np / NR * ti / thr * NR, c1 = np / NR * (ti + 1) / thr * NR;
-            most = (c1 < N ? c1 : N) - c0 > most ? (c1 < N ? c1 : N) - c0 : most;
+            const int64_t cols = (c1 < N ? c1 : N) - c0;
+            most = cols > most ? cols : most;
         }
         own_rows = thr > 1 && transA == GEMM_PACKED && transB == 0 && alpha == (T)1 && K <= kown &&
                    (np / NR < 2 * thr || most * thr * 10 > N * 11) && np / NR >= thr &&

@@ -127,7 +127,7 @@ static Sym *dwp_slot(Compiler *c, ConvPlan *p) {
         /* 3-wide kernels (MobileNet's 3x3) at stride 2 from 14 outputs wide and at stride 1
          * from 56 wide: lanes only with 64-byte vectors, else conv_dw.c's rows (2026-12-07,
          * gcc -O3 -mavx2 -mfma: 144x56x56 stride 2 0.37 -> 0.12 ms, stride 1 0.55 -> 0.20,
-         * 192x28x28 stride 2 0.12 -> 0.05; MobileNetV2 9.3 -> 8.6 ms, on 2 threads 5.5 -> 4.9.
+         * 192x28x28 stride 2 0.12 -> 0.05; MobileNetV2 9.1 -> 8.5 ms, on 2 threads 5.5 -> 4.9.
          * With AVX-512 the lanes stay: MobileNetV2 and V3 were 1-3% slower by rows) */
         int64_t ow;
         p->dwc_rows3 = kw == 3 && dw == 1 && kh <= 3 && sh == sw &&
