@@ -69,6 +69,9 @@ typedef uint32x4_t o2c_v4ix;
 #define o2c_v4_ix(s) vmulq_n_u32(vidupq_n_u32(0u, 1), (uint32_t)(s))
 #define o2c_v4_col(p, ix) vldrwq_gather_shifted_offset_f32(p, ix)
 #define o2c_v4_stcol(p, ix, v) vstrwq_scatter_shifted_offset_f32(p, ix, v)
+/* per lane: x where x > a, else a (a NaN x never replaces a); |v| */
+#define o2c_v4_max(a, x) vpselq_f32(x, a, vcmpgtq_f32(x, a))
+#define o2c_v4_abs(v) vabsq_f32(v)
 /* max(v, 0) keeping NaN (vmaxnm would turn it into 0) */
 #define o2c_v4_relu(v) vpselq_f32(vdupq_n_f32(0.0f), v, vcmpltq_n_f32(v, 0.0f))
 /* min(max(v, lo), hi), NaN kept */
@@ -98,6 +101,14 @@ __attribute__((unused)) static inline o2c_v4 o2c_v4_col(const float *p, int64_t 
 }
 __attribute__((unused)) static inline void o2c_v4_stcol(float *p, int64_t s, o2c_v4 v) {
     p[0] = v[0], p[s] = v[1], p[2 * s] = v[2], p[3 * s] = v[3];
+}
+__attribute__((unused)) static inline o2c_v4 o2c_v4_max(o2c_v4 a, o2c_v4 x) {
+    const o2c_v4i m = (o2c_v4i)(x > a); /* x where x > a, else a (a NaN x never replaces a) */
+    return (o2c_v4)(((o2c_v4i)x & m) | ((o2c_v4i)a & ~m));
+}
+__attribute__((unused)) static inline o2c_v4 o2c_v4_abs(o2c_v4 v) {
+    const o2c_v4i sign = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
+    return (o2c_v4)((o2c_v4i)v & ~sign);
 }
 __attribute__((unused)) static inline o2c_v4 o2c_v4_relu(o2c_v4 v) { /* NaN compares false: kept */
     const o2c_v4 zero = {0, 0, 0, 0};
