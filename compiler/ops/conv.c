@@ -780,6 +780,21 @@ static void emit_unf_tile(Emit *e, const UnfTile *u, const char *buf) {
               u->gemm, u->mg, u->rows, u->rows, u->ta, buf, u->osp, ct, ct, ep);
 }
 
+/* Whether v's one consumer is a depthwise Conv: the threads split its channels (conv_dw.c,
+ * conv_dwc.c, conv_dwp.c), so a 1x1 Conv writing v splits its output channels the same way
+ * (GEMM_PACKED_ROWS, templates/gemm.c) and each thread then reads what it wrote. */
+static bool feeds_depthwise(Compiler *c, const Value *v) {
+    if (v->nuses != 1 || v->is_output)
+        return false;
+    for (int i = 0; i < c->g->nnodes; i++) {
+        const Node *q = c->g->nodes[i];
+        if (q->nin > 0 && q->in[0] == v)
+            return !strcmp(q->op_type, "Conv") && (!q->domain || !*q->domain) && q->priv &&
+                   ((const ConvPlan *)q->priv)->depthwise;
+    }
+    return false;
+}
+
 void emit_conv(Compiler *c, Emit *e, Node *n) {
     ConvPlan *p = n->priv;
     Value *x = n->in[0], *w = n->in[1], *b = node_in(n, 2), *res = node_in(n, 3), *y = n->out[0];
@@ -1009,6 +1024,8 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         emit_line(e, "/* 1x1, stride 1, no padding: Y[g] = W[g] x X[g] */");
         const char *ep = gp_emit_epi(e, gemm, y->dtype, bias, "1", "0", res ? "rg" : NULL, osp,
                                      act, p0, p1);
+        if (p->wpk && feeds_depthwise(c, y))
+            ta = "6"; /* GEMM_PACKED_ROWS */
         emit_line(e, "gemm_%s(%s, %s, %s, wg, %s, %s, xg, %s, 0, yg, %s, (%s)1, (%s)0, %s, gw);",
                   gemm, mg, osp, rows, rows, ta, osp, osp, ct, ct, ep);
     } else {

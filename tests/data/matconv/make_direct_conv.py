@@ -359,3 +359,43 @@ case("u_s2_c120_m8_k3_short", 120, (3, 3), (2, 2), (1, 1, 1, 1), M=8, group=1, o
 # padding (the gathers, for short rows, must not read a channel's first element: there is none)
 case("u_k1_c40_m24_pad1_empty", 40, (1, 1), (1, 1), (1, 1, 1, 1), M=24, group=1, out_dir=UNF,
      sizes=((1, 5, 0), (1, 0, 3), (2, 3, 4)))
+
+
+def expand_dw_case(name, C, M, sizes):
+    """A 1x1 Conv (C -> M, ReLU6) whose output only a depthwise 3x3 Conv (pad 1, ReLU6) reads:
+    the compiler marks the 1x1 (GEMM_PACKED_ROWS), and on threads its rows (the channels) are
+    split as the depthwise splits them, where its output fits the caches."""
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    w1 = rng.uniform(-1, 1, (M, C, 1, 1)).astype(np.float32)
+    b1 = rng.uniform(-1, 1, (M,)).astype(np.float32)
+    w2 = rng.uniform(-1, 1, (M, 1, 3, 3)).astype(np.float32)
+    b2 = rng.uniform(-1, 1, (M,)).astype(np.float32)
+    nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="expand",
+                              kernel_shape=[1, 1]),
+             helper.make_node("Clip", ["c1", "lo", "hi"], ["e"], name="relu6_e"),
+             helper.make_node("Conv", ["e", "w2", "b2"], ["c2"], name="dw", group=M,
+                              kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             helper.make_node("Clip", ["c2", "lo", "hi"], ["y"], name="relu6_d")]
+    inits = [numpy_helper.from_array(a, n) for a, n in ((w1, "w1"), (b1, "b1"), (w2, "w2"),
+                                                         (b2, "b2"))]
+    inits += [numpy_helper.from_array(np.array(0, np.float32), "lo"),
+              numpy_helper.from_array(np.array(6, np.float32), "hi")]
+    m = gen_util.make_model(name, nodes, [helper.make_tensor_value_info("x", FL,
+                                                                        ["N", C, "H", "W"])],
+                            [helper.make_tensor_value_info("y", FL, None)], inits, 13,
+                            "onnx2c-make_dwconv")
+    sets = []
+    for n, h, wd in sizes:
+        x = rng.uniform(-1, 1, (n, C, h, wd)).astype(np.float32)
+        e = torch.clamp(F.conv2d(torch.from_numpy(x), torch.from_numpy(w1), torch.from_numpy(b1)),
+                        0, 6)
+        y = torch.clamp(F.conv2d(e, torch.from_numpy(w2), torch.from_numpy(b2), padding=1,
+                                 groups=M), 0, 6)
+        sets.append(([x], [y.numpy().astype(np.float32)]))
+    gen_util.write_case(os.path.join(UNF, name), m, sets)
+
+
+# 96 output channels (12 row panels) at 16x16 and 36x36 (8 and 41 column panels, which split
+# evenly; under GEMM_ROWS_MAX) and 2 x 10x10 (4 panels, unevenly): on threads each takes its own
+# rows, the channels the depthwise gives it
+expand_dw_case("u_k1_c24_m96_to_dw", 24, 96, ((1, 16, 16), (2, 10, 10), (1, 36, 36)))
