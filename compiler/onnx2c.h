@@ -721,6 +721,9 @@ bool plan_same_buffer(const Value *a, const Value *b);
 /* shape.c, for the plan: Dropout n copies its input (inference; not training mode, which may
  * drop at run time). */
 bool dropout_is_copy(const Node *n);
+/* conv.c, for the lowering: Conv n is depthwise (its kernels take a GlobalAveragePool of its
+ * output as a second output, fused by lower.c). */
+bool conv_is_depthwise(const Node *n);
 /* random.c, for onnx2c_compile: Output.checks, one per graph output (libonnx2c.h): its type
  * and, for an output that depends on random draws, the property its ops guarantee. */
 void random_checks(Compiler *c, OutputCheck *ck);

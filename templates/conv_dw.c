@@ -25,6 +25,7 @@
 #include "pool_taps.c"
 #include "pool_inner.c"
 #include "v16_taps.c"
+#include "reduce_lanes.c"
 #endif
 
 /* The register path below on Helium and on the scalar cores (Cortex-M4/M7, RV32F, tcc); SSE and
@@ -254,10 +255,11 @@ static DW3_ROW_FN void dwconv_row3_T(T *yr, int64_t lo, int64_t hi, int64_t sw, 
 }
 
 /* Channel c (the generated code loops over the channels, sharing them out among OpenMP threads
- * when built with OpenMP). */
+ * when built with OpenMP); gap (may be NULL): gap[c] the channel's mean, a GlobalAveragePool of
+ * y fused into the Conv (compiler/lower.c), taken while its plane is still in the cache. */
 O2C_KERNEL
-static void dwconv_T(const T *x, const T *w, const T *bias, const T *res, T *y, int64_t c,
-                     int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH, int64_t KW,
+static void dwconv_T(const T *x, const T *w, const T *bias, const T *res, T *y, T *gap,
+                     int64_t c, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH, int64_t KW,
                      int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph, int64_t pw,
                      int act, T p0, T p1) {
     int64_t oy, ky, kx, ox;
@@ -412,5 +414,7 @@ static void dwconv_T(const T *x, const T *w, const T *bias, const T *res, T *y, 
                     yr[ox] += rr[ox];
             gemm_act_T(yr, OW, act, p0, p1);
         }
+        if (gap)
+            gap[c] = reduce_mean_T(yc, OH * OW);
     }
 }

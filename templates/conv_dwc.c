@@ -20,6 +20,7 @@
 #include "gemm_act.c"
 #include "o2c_target.c"
 #include "conv_dw_slots.c"
+#include "reduce_lanes.c"
 #endif
 #ifdef _OPENMP
 #include <omp.h>
@@ -272,8 +273,18 @@ static void dwc_block_T(const T *x, const T *w, const T *bias, const T *res, T *
                act, p0, p1, s);
 }
 
-/* One image: channels [0, C) in blocks of DWC_LN; planes: nslot slots of slot elements. */
-static void dwc_T(const T *x, const T *w, const T *bias, const T *res, T *y, int64_t C, int64_t H,
+/* The channels [c0, c0 + nl)'s means into gap (NULL: none), from y's planes of osp elements
+ * just written (a GlobalAveragePool of y fused into the Conv: compiler/lower.c). */
+static O2C_INLINE void dwc_gap_T(T *gap, const T *y, int64_t c0, int64_t nl, int64_t osp) {
+    int64_t l;
+    for (l = 0; gap && l < nl; l++)
+        gap[c0 + l] = reduce_mean_T(y + (c0 + l) * osp, osp);
+}
+
+/* One image: channels [0, C) in blocks of DWC_LN; planes: nslot slots of slot elements; gap
+ * (may be NULL): each channel's mean (dwc_gap_T). */
+static void dwc_T(const T *x, const T *w, const T *bias, const T *res, T *y, T *gap, int64_t C,
+                  int64_t H,
                   int64_t W, int64_t OH, int64_t OW, int64_t KH, int64_t KW, int64_t sh,
                   int64_t sw, int64_t dh, int64_t dw, int64_t ph, int64_t pw, int act, T p0, T p1,
                   T *planes, int64_t slot, int nslot) {
@@ -289,15 +300,19 @@ static void dwc_T(const T *x, const T *w, const T *bias, const T *res, T *y, int
         {
             T *const s = dw_slot_T(planes, slot);
 #pragma omp for schedule(static)
-            for (b = 0; b < nb; b++)
+            for (b = 0; b < nb; b++) {
                 dwc_block_T(x, w, bias, res, y, b * LN, C - b * LN < LN ? C - b * LN : LN, H, W,
                             OH, OW, KH, KW, sh, sw, dh, dw, ph, pw, Rp, Cp, act, p0, p1, s);
+                dwc_gap_T(gap, y, b * LN, C - b * LN < LN ? C - b * LN : LN, OH * OW);
+            }
         }
         return;
     }
 #endif
     (void)nthr; /* (no OpenMP) */
-    for (b = 0; b < nb; b++)
+    for (b = 0; b < nb; b++) {
         dwc_block_T(x, w, bias, res, y, b * LN, C - b * LN < LN ? C - b * LN : LN, H, W, OH, OW,
                     KH, KW, sh, sw, dh, dw, ph, pw, Rp, Cp, act, p0, p1, planes);
+        dwc_gap_T(gap, y, b * LN, C - b * LN < LN ? C - b * LN : LN, OH * OW);
+    }
 }

@@ -20,6 +20,7 @@
 #include "gemm_act.c"
 #include "o2c_target.c"
 #include "conv_dw_slots.c"
+#include "reduce_lanes.c"
 #endif
 #ifdef _OPENMP
 #include <omp.h>
@@ -157,8 +158,11 @@ static void dwp_chan_T(const T *xc, const T *wc, T b, const T *rc, T *yc, int64_
                act, p0, p1, slot);
 }
 
-/* One image: channels [0, C); planes: nslot slots of slot floats. */
-static void dwp_T(const T *x, const T *w, const T *bias, const T *res, T *y, int64_t C, int64_t H,
+/* One image: channels [0, C); planes: nslot slots of slot floats; gap (may be NULL): each
+ * channel's mean, a GlobalAveragePool of y fused into the Conv (compiler/lower.c), taken while
+ * the channel's plane is still in the cache. */
+static void dwp_T(const T *x, const T *w, const T *bias, const T *res, T *y, T *gap, int64_t C,
+                  int64_t H,
                   int64_t W, int64_t OH, int64_t OW, int64_t KH, int64_t KW, int64_t sh,
                   int64_t sw, int64_t dh, int64_t dw, int64_t ph, int64_t pw, int act, T p0, T p1,
                   T *planes, int64_t slot, int nslot) {
@@ -174,17 +178,23 @@ static void dwp_T(const T *x, const T *w, const T *bias, const T *res, T *y, int
         {
             T *const s = dw_slot_T(planes, slot);
 #pragma omp for schedule(static)
-            for (ch = 0; ch < C; ch++)
+            for (ch = 0; ch < C; ch++) {
                 dwp_chan_T(x + ch * H * W, w + ch * KH * KW, bias ? bias[ch] : (T)0,
                            res ? res + ch * OH * OW : res, y + ch * OH * OW, H, W, OH, OW, KH,
                            KW, sh, sw, dh, dw, ph, pw, Rp, Cp, Hq, Wq, act, p0, p1, s);
+                if (gap)
+                    gap[ch] = reduce_mean_T(y + ch * OH * OW, OH * OW);
+            }
         }
         return;
     }
 #endif
     (void)nthr; /* (no OpenMP) */
-    for (ch = 0; ch < C; ch++)
+    for (ch = 0; ch < C; ch++) {
         dwp_chan_T(x + ch * H * W, w + ch * KH * KW, bias ? bias[ch] : (T)0,
                    res ? res + ch * OH * OW : res, y + ch * OH * OW, H, W, OH, OW, KH, KW, sh, sw,
                    dh, dw, ph, pw, Rp, Cp, Hq, Wq, act, p0, p1, planes);
+        if (gap)
+            gap[ch] = reduce_mean_T(y + ch * OH * OW, OH * OW);
+    }
 }

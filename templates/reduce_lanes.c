@@ -88,3 +88,6 @@ static O2C_INLINE T reduce_max_T(const T *x, int64_t n) {
         r = x[k] > r ? x[k] : r;
     return r;
 }
+
+/* the mean of x[0 .. n-1] (NaN for n = 0, as 0 / 0) */
+static O2C_INLINE T reduce_mean_T(const T *x, int64_t n) { return reduce_sum_T(x, n, 0) / (T)n; }

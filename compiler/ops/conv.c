@@ -780,6 +780,10 @@ static void emit_unf_tile(Emit *e, const UnfTile *u, const char *buf) {
               u->gemm, u->mg, u->rows, u->rows, u->ta, buf, u->osp, ct, ct, ep);
 }
 
+bool conv_is_depthwise(const Node *n) {
+    return !strcmp(n->op_type, "Conv") && n->priv && ((const ConvPlan *)n->priv)->depthwise;
+}
+
 /* Whether v's one consumer is a depthwise Conv: the threads split its channels (conv_dw.c,
  * conv_dwc.c, conv_dwp.c), so a 1x1 Conv writing v splits its output channels the same way
  * (GEMM_PACKED_ROWS, templates/gemm.c) and each thread then reads what it wrote. */
@@ -814,6 +818,9 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
                                                : p->dwc ? "channels in vector lanes, else rows"
                                                         : "phase planes, else rows");
         const char *dw = emit_template(e, "conv_dw", y->dtype);
+        /* a GlobalAveragePool of y fused as a second output (lower.c): each channel's mean */
+        Value *g = n->nout > 1 ? n->out[1] : NULL;
+        const char *gap = g ? arena_printf(emit_arena(e), "%s + nb * %s", emit_ptr(e, g), M) : "0";
         /* the channel loop here, not in the template, so the kernel call keeps the literal
          * sizes of a static shape inside the OpenMP region (gcc specialises it on them) */
         if (p->dwp_slot) {
@@ -826,13 +833,13 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
                                                  : "O2C_DWP");
             emit_line(e, "    for (int64_t nb = 0; nb < %s; nb++)", N);
             emit_line(e, "        %s_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, %s, %s, "
-                      "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s, (%s *)(void *)(ws + %s), "
-                      "%s, %d);",
+                      "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s, "
+                      "(%s *)(void *)(ws + %s), %s, %d);",
                       p->dwc ? "dwc" : "dwp", dwp, emit_ptr(e, x), C, isp, emit_ptr(e, w),
                       b ? emit_ptr(e, b) : "0",
                       res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp)
                           : "0",
-                      emit_ptr(e, y), M, osp, M, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
+                      emit_ptr(e, y), M, osp, gap, M, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
                       emit_sym(e, p->out[1]), emit_sym(e, p->out[2]), emit_sym(e, p->k[1]),
                       emit_sym(e, p->k[2]), emit_sym(e, p->stride[1]), emit_sym(e, p->stride[2]),
                       emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]),
@@ -854,12 +861,12 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
             arena_printf(emit_arena(e), "for (int64_t ch = 0; ch < %s; ch++)", M),
             arena_printf(
                 emit_arena(e),
-                "dwconv_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, ch, %s, %s, %s, %s, "
-                "%s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s);",
+                "dwconv_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, %s, ch, %s, %s, %s, "
+                "%s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s);",
                 dw, emit_ptr(e, x), C, isp, emit_ptr(e, w), b ? emit_ptr(e, b) : "0",
                 res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp)
                     : "0",
-                emit_ptr(e, y), M, osp, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
+                emit_ptr(e, y), M, osp, gap, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
                 emit_sym(e, p->out[1]), emit_sym(e, p->out[2]), emit_sym(e, p->k[1]),
                 emit_sym(e, p->k[2]), emit_sym(e, p->stride[1]), emit_sym(e, p->stride[2]),
                 emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]),
