@@ -8,7 +8,8 @@ depthwise kernel as it finishes the channel), in every depthwise kernel:
   se_dw3_s2      symbolic N, H, W, 3x3 stride 2: the row kernel (templates/conv_dw.c); ReLU6
   se_dwp_5x5     symbolic N, H, W, 5x5: the phase-plane kernel (templates/conv_dwp.c) on cores
                  with vectors; HardSwish; 36 channels (a last, partial block of lanes elsewhere)
-Then fc1 (1x1, C -> C / 4, Relu), fc2 (1x1, back to C), HardSigmoid and the Mul.
+Then fc1 (1x1, C -> C / 4, Relu), fc2 (1x1, back to C), HardSigmoid and the Mul (a call of
+templates/ew_scale.c; se_dwp_5x5's 36 x 44 x 44, over 2^16 elements, on the threads).
 
 Run with Debian's python3-onnx, python3-torch (outputs are committed; the tests never need
 Python):
@@ -84,4 +85,4 @@ def se_case(name, C, k, stride, act, sizes, static=False, gap_out=False):
 
 se_case("se_dwc_5x5", 40, 5, 1, "hswish", ((1, 14, 14),), static=True, gap_out=True)
 se_case("se_dw3_s2", 24, 3, 2, "relu6", ((1, 9, 11), (2, 16, 16), (1, 1, 1)))
-se_case("se_dwp_5x5", 36, 5, 1, "hswish", ((1, 9, 11), (2, 16, 16), (1, 7, 7)))
+se_case("se_dwp_5x5", 36, 5, 1, "hswish", ((1, 9, 11), (2, 16, 16), (1, 7, 7), (1, 44, 44)))
