@@ -152,9 +152,10 @@ Test(elementwise, types_run) {
 }
 
 /* Loops of a broadcast: adjacent dims every input reads the same way merge into one loop.
- * x[N,5,3,7] * s[N,5,1,1] (squeeze-excitation's scale) runs over N*5 channels and a plane of 21;
- * x + b[7] over N*5*3 rows of 7; x + c[5,1,1] over N, 5 and 21 (N is not merged: c does not
- * vary along it).  Values checked at N = 2, strict C99 gcc. */
+ * x[N,5,3,7] - s[N,5,1,1] runs over N*5 channels and a plane of 21; x + b[7] over N*5*3 rows of
+ * 7; x + c[5,1,1] over N, 5 and 21 (N is not merged: c does not vary along it).  The Mul
+ * s[N,5,1,1] * x (squeeze-excitation's scale) is a call of templates/ew_scale.c over N*5 rows of
+ * 21.  Values checked at N = 2, strict C99 gcc. */
 Test(elementwise, broadcast_loops_merge) {
     enum { N = 2, C = 5, H = 3, W = 7 };
     char path[128];
@@ -171,18 +172,24 @@ Test(elementwise, broadcast_loops_merge) {
         cc[i] = -1.0f - (float)i;
     mg_init(g, "b", MG_FLOAT, 1, (const int64_t[]){W}, b);
     mg_init(g, "c", MG_FLOAT, 3, (const int64_t[]){C, 1, 1}, cc);
-    mg_node(g, "Mul", "scale", 2, (const char *[]){"s", "x"}, 1, (const char *[]){"y"});
+    mg_node(g, "Sub", "scale", 2, (const char *[]){"x", "s"}, 1, (const char *[]){"y"});
+    mg_node(g, "Mul", "excite", 2, (const char *[]){"s", "x"}, 1, (const char *[]){"v"});
     mg_node(g, "Add", "row", 2, (const char *[]){"x", "b"}, 1, (const char *[]){"z"});
     mg_node(g, "Add", "chan", 2, (const char *[]){"x", "c"}, 1, (const char *[]){"u"});
     mg_output(g, "y", MG_FLOAT, 4, xd);
     mg_output(g, "z", MG_FLOAT, 4, xd);
     mg_output(g, "u", MG_FLOAT, 4, xd);
+    mg_output(g, "v", MG_FLOAT, 4, xd);
     mg_write(g, path);
     TuModel m;
     tu_open(&m, path, TU_STRICT_CC);
-    const char *src = m.o.c_src, *mul = strstr(src, "/* scale: Mul"), *row = strstr(src, "/* row: Add");
+    const char *src = m.o.c_src, *mul = strstr(src, "/* scale: Sub"), *row = strstr(src, "/* row: Add");
     const char *chan = strstr(src, "/* chan: Add");
-    cr_assert(mul && row && chan, "%s", src);
+    const char *ex = strstr(src, "/* excite: Mul");
+    cr_assert(mul && row && chan && ex, "%s", src);
+    ex = strstr(ex, "ew_scale_f32(");
+    cr_assert(ex && strstr(ex, ", 21);") && strstr(ex, ", 21);") < strchr(ex, ';') + 1,
+              "excite: no ew_scale_f32 call over rows of 21 in\n%s", src);
     /* each node's loops: the text up to the next node's comment */
     const char *ends[3] = {strstr(mul + 1, "/* "), strstr(row + 1, "/* "), strstr(chan + 1, "/* ")};
     const char *starts[3] = {mul, row, chan};
@@ -200,19 +207,21 @@ Test(elementwise, broadcast_loops_merge) {
         free(part);
     }
     float x[N * C * H * W], sv[N * C], y[N * C * H * W], z[N * C * H * W], u[N * C * H * W];
+    float v[N * C * H * W];
     for (int i = 0; i < N * C * H * W; i++)
         x[i] = 0.5f * (float)(i % 17) - 3.0f;
     for (int i = 0; i < N * C; i++)
         sv[i] = 0.1f * (float)i + 0.5f;
     int64_t dims[1] = {N};
     const void *in[2] = {x, sv};
-    void *outs[3] = {y, z, u};
+    void *outs[4] = {y, z, u, v};
     cr_assert_eq(tu_run(&m, dims, in, outs), 0);
     for (int n = 0; n < N; n++)
         for (int c = 0; c < C; c++)
             for (int p = 0; p < H * W; p++) {
                 int i = (n * C + c) * H * W + p;
-                cr_assert_float_eq(y[i], sv[n * C + c] * x[i], 1e-6, "y[%d]", i);
+                cr_assert_float_eq(y[i], x[i] - sv[n * C + c], 1e-6, "y[%d]", i);
+                cr_assert_float_eq(v[i], sv[n * C + c] * x[i], 1e-6, "v[%d]", i);
                 cr_assert_float_eq(z[i], x[i] + b[p % W], 1e-6, "z[%d]", i);
                 cr_assert_float_eq(u[i], x[i] + cc[c], 1e-6, "u[%d]", i);
             }
