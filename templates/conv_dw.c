@@ -259,9 +259,9 @@ static DW3_ROW_FN void dwconv_row3_T(T *yr, int64_t lo, int64_t hi, int64_t sw, 
  * y fused into the Conv (compiler/lower.c), taken while its plane is still in the cache. */
 O2C_KERNEL
 static void dwconv_T(const T *x, const T *w, const T *bias, const T *res, T *y, T *gap,
-                     int64_t c, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH, int64_t KW,
-                     int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph, int64_t pw,
-                     int act, T p0, T p1) {
+                     int64_t c, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH,
+                     int64_t KW, int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph,
+                     int64_t pw, int act, T p0, T p1) {
     int64_t oy, ky, kx, ox;
     const int row3 = KW == 3 && dw == 1 && KH <= 3;
     /* 3x3 with ReLU/Clip or none: interior rows [tlo, thi) (all three rows inside) in one

@@ -183,7 +183,8 @@ Test(elementwise, broadcast_loops_merge) {
     mg_write(g, path);
     TuModel m;
     tu_open(&m, path, TU_STRICT_CC);
-    const char *src = m.o.c_src, *mul = strstr(src, "/* scale: Sub"), *row = strstr(src, "/* row: Add");
+    const char *src = m.o.c_src, *mul = strstr(src, "/* scale: Sub");
+    const char *row = strstr(src, "/* row: Add");
     const char *chan = strstr(src, "/* chan: Add");
     const char *ex = strstr(src, "/* excite: Mul");
     cr_assert(mul && row && chan && ex, "%s", src);
