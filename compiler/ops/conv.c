@@ -821,6 +821,14 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         /* a GlobalAveragePool of y fused as a second output (lower.c): each channel's mean */
         Value *g = n->nout > 1 ? n->out[1] : NULL;
         const char *gap = g ? arena_printf(emit_arena(e), "%s + nb * %s", emit_ptr(e, g), M) : "0";
+        /* (the row kernel's: the mean after each channel's call, in the channel loop) */
+        const char *gapmean = "";
+        if (g)
+            gapmean = arena_printf(emit_arena(e),
+                                   " %s[nb * %s + ch] = reduce_mean_%s(%s + (nb * %s + ch) * %s, "
+                                   "%s); }",
+                                   emit_ptr(e, g), M, emit_template(e, "reduce_lanes", y->dtype),
+                                   emit_ptr(e, y), M, osp, osp);
         /* the channel loop here, not in the template, so the kernel call keeps the literal
          * sizes of a static shape inside the OpenMP region (gcc specialises it on them) */
         if (p->dwp_slot) {
@@ -861,17 +869,18 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
             arena_printf(emit_arena(e), "for (int64_t ch = 0; ch < %s; ch++)", M),
             arena_printf(
                 emit_arena(e),
-                "dwconv_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, %s, ch, %s, %s, %s, "
-                "%s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s);",
-                dw, emit_ptr(e, x), C, isp, emit_ptr(e, w), b ? emit_ptr(e, b) : "0",
+                "%sdwconv_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, ch, %s, %s, %s, "
+                "%s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s);%s",
+                g ? "{ " : "", dw, emit_ptr(e, x), C, isp, emit_ptr(e, w),
+                b ? emit_ptr(e, b) : "0",
                 res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp)
                     : "0",
-                emit_ptr(e, y), M, osp, gap, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
+                emit_ptr(e, y), M, osp, emit_sym(e, p->in[1]), emit_sym(e, p->in[2]),
                 emit_sym(e, p->out[1]), emit_sym(e, p->out[2]), emit_sym(e, p->k[1]),
                 emit_sym(e, p->k[2]), emit_sym(e, p->stride[1]), emit_sym(e, p->stride[2]),
                 emit_sym(e, p->dil[1]), emit_sym(e, p->dil[2]), emit_sym(e, p->pad[1]),
                 emit_sym(e, p->pad[2]), act, emit_literal(e, y->dtype, p0),
-                emit_literal(e, y->dtype, p1)));
+                emit_literal(e, y->dtype, p1), gapmean));
         emit_indent(e, -1);
         emit_line(e, "}");
         return;
