@@ -781,7 +781,8 @@ static void emit_unf_tile(Emit *e, const UnfTile *u, const char *buf) {
 }
 
 bool conv_is_depthwise(const Node *n) {
-    return !strcmp(n->op_type, "Conv") && n->priv && ((const ConvPlan *)n->priv)->depthwise;
+    return !strcmp(n->op_type, "Conv") && (!n->domain || !*n->domain) && n->priv &&
+           ((const ConvPlan *)n->priv)->depthwise;
 }
 
 /* Whether v's one consumer is a depthwise Conv: the threads split its channels (conv_dw.c,
@@ -792,9 +793,8 @@ static bool feeds_depthwise(Compiler *c, const Value *v) {
         return false;
     for (int i = 0; i < c->g->nnodes; i++) {
         const Node *q = c->g->nodes[i];
-        if (q->nin > 0 && q->in[0] == v)
-            return !strcmp(q->op_type, "Conv") && (!q->domain || !*q->domain) && q->priv &&
-                   ((const ConvPlan *)q->priv)->depthwise;
+        if (!q->dead && q->nin > 0 && q->in[0] == v)
+            return conv_is_depthwise(q);
     }
     return false;
 }

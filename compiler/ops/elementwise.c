@@ -124,42 +124,6 @@ static const char *sat_fn(Emit *e, DType t) {
 
 /* ---- shapes */
 
-/* A float Mul of a tensor by one value per row, [R..., 1...] against [R..., C...] (the
- * excitation of squeeze-excitation, a scale [N, C, 1, 1] over [N, C, H, W]): a call of
- * templates/ew_scale.c, which the C compiler vectorises at -O2 too.  False when n is not one. */
-static bool emit_row_scale(Compiler *c, Emit *e, Node *n) {
-    Value *y = n->out[0];
-    int r = y->rank;
-    if ((y->dtype != DT_FLOAT && y->dtype != DT_DOUBLE) || n->nin != 2 || !n->in[0] || !n->in[1] ||
-        n->in[0]->dtype != y->dtype || n->in[1]->dtype != y->dtype || r < 2)
-        return false;
-    for (int a = 0; a < 2; a++) {
-        Value *x = n->in[a], *sc = n->in[1 - a];
-        bool ok = x->rank == r && sc->rank == r;
-        for (int d = 0; ok && d < r; d++)
-            ok = x->shape[d] == y->shape[d];
-        int k = r;
-        int64_t one;
-        while (ok && k > 0 && sym_get_const(sc->shape[k - 1], &one) && one == 1)
-            k--;
-        for (int d = 0; ok && d < k; d++)
-            ok = sc->shape[d] == y->shape[d];
-        if (!ok || k == r)
-            continue;
-        Sym *rows = sym_prod(c->sym, y->shape, 0, k), *cols = sym_prod(c->sym, y->shape, k, r);
-        int64_t nc;
-        if (sym_get_const(cols, &nc) && nc == 1)
-            continue;
-        const char *sfx = emit_template(e, "ew_scale", y->dtype);
-        emit_kernel(e, "scale rows (ew_scale)");
-        emit_line(e, "/* y = x * s[row]: %s rows of %s */", emit_sym(e, rows), emit_sym(e, cols));
-        emit_line(e, "ew_scale_%s(%s, %s, %s, %s, %s);", sfx, emit_ptr(e, y), emit_ptr(e, x),
-                  emit_ptr(e, sc), emit_sym(e, rows), emit_sym(e, cols));
-        return true;
-    }
-    return false;
-}
-
 /* Output shape = broadcast of all present inputs. */
 static void infer_broadcast_all(Compiler *c, Node *n, DType out_type) {
     Value *a = infer_in(c, n, 0);
@@ -668,6 +632,42 @@ void infer_binary(Compiler *c, Node *n) {
     if (!dtype_is_int(t) && t != DT_BOOL)
         return;
     fold_nary(c, n, op->fold, n->nin, n->in);
+}
+
+/* A float Mul of a tensor by one value per row, [R..., 1...] against [R..., C...] (the
+ * excitation of squeeze-excitation, a scale [N, C, 1, 1] over [N, C, H, W]): a call of
+ * templates/ew_scale.c, which the C compiler vectorises at -O2 too.  False when n is not one. */
+static bool emit_row_scale(Compiler *c, Emit *e, Node *n) {
+    Value *y = n->out[0];
+    int r = y->rank;
+    if ((y->dtype != DT_FLOAT && y->dtype != DT_DOUBLE) || n->nin != 2 || !n->in[0] || !n->in[1] ||
+        n->in[0]->dtype != y->dtype || n->in[1]->dtype != y->dtype || r < 2)
+        return false;
+    for (int a = 0; a < 2; a++) {
+        Value *x = n->in[a], *sc = n->in[1 - a];
+        bool ok = x->rank == r && sc->rank == r;
+        for (int d = 0; ok && d < r; d++)
+            ok = x->shape[d] == y->shape[d];
+        int k = r;
+        int64_t one;
+        while (ok && k > 0 && sym_get_const(sc->shape[k - 1], &one) && one == 1)
+            k--;
+        for (int d = 0; ok && d < k; d++)
+            ok = sc->shape[d] == y->shape[d];
+        if (!ok || k == r)
+            continue;
+        Sym *rows = sym_prod(c->sym, y->shape, 0, k), *cols = sym_prod(c->sym, y->shape, k, r);
+        int64_t nc;
+        if (sym_get_const(cols, &nc) && nc == 1)
+            continue;
+        const char *sfx = emit_template(e, "ew_scale", y->dtype);
+        emit_kernel(e, "scale rows (ew_scale)");
+        emit_line(e, "/* y = x * s[row]: %s rows of %s */", emit_sym(e, rows), emit_sym(e, cols));
+        emit_line(e, "ew_scale_%s(%s, %s, %s, %s, %s);", sfx, emit_ptr(e, y), emit_ptr(e, x),
+                  emit_ptr(e, sc), emit_sym(e, rows), emit_sym(e, cols));
+        return true;
+    }
+    return false;
 }
 
 void emit_binary(Compiler *c, Emit *e, Node *n) {

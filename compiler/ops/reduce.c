@@ -548,8 +548,8 @@ void emit_reduce(Compiler *c, Emit *e, Node *n) {
     /* emit_sym declares what it names: only ask for the count where it is used */
     const char *cnt = strstr(op->fin, "$N") ? emit_sym(e, count) : "";
     const char *init = acc_init(e, op, t);
-    const char *accum =
-        expand_expr(e, is_float && op->accum_float ? op->accum_float : op->accum, t, A, cnt);
+    const char *acc_src = is_float && op->accum_float ? op->accum_float : op->accum;
+    const char *accum = expand_expr(e, acc_src, t, A, cnt);
     const char *fin = expand_expr(e, op->fin, t, A, cnt);
     int64_t kc;
     if (strstr(op->fin, "$N") && !dtype_is_float(t) && !(sym_get_const(count, &kc) && kc > 0))
@@ -583,13 +583,10 @@ void emit_reduce(Compiler *c, Emit *e, Node *n) {
      * which vectorise under every compiler; one chain of dependent adds took 13 us for a
      * transformer's [128, 256] mean, 8 lanes written as a scalar array 9 us under GCC 12 -O3
      * -march=native (1 us elsewhere), the vectors 1 us */
-    int mode = -1;
-    if (!strcmp(accum, "a += v"))
-        mode = 0;
-    else if (!strcmp(accum, "a += v * v"))
-        mode = 1;
-    else if (!strcmp(accum, "a += fabsf(v)") || !strcmp(accum, "a += fabs(v)"))
-        mode = 2;
+    int mode = !strcmp(acc_src, "a += v")       ? 0
+               : !strcmp(acc_src, "a += v * v") ? 1
+               : !strcmp(acc_src, "a += $absv") ? 2
+                                                : -1;
     if (is_float && same && op->init == INIT_ZERO && !op->max_pass && mode >= 0 && nred == 1 &&
         ax[nax - 1].reduced) {
         const char *sfx = emit_template(e, "reduce_lanes", t);
