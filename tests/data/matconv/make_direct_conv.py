@@ -43,7 +43,8 @@ FL = TensorProto.FLOAT
 
 def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), one_d=False,
          M=None, group=None, out_dir=None, runtime_w=False, static=False):
-    """pads: ONNX order (begin..., end...); post: None, 'relu6', 'res_relu', 'hswish' (HardSwish
+    """pads: ONNX order (begin..., end...); post: None, 'relu6', 'res_relu', 'leaky' (LeakyRelu
+    0.1), 'hswish' (HardSwish
     as exporters write it before opset 14: HardSigmoid(1/6, 1/2) and Mul(c, h)), 'hswish_rev'
     (HardSigmoid(0.2, 0.4), Mul(h, c)), 'hswish_shared' (hswish, and c read by a Relu too: a
     second output z, no fusion).  Depthwise unless
@@ -72,6 +73,8 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
             list(sizes[0][0]) if static else ["KH", "KW"][2 - sp:])))
     if post == "relu6":
         nodes.append(helper.make_node("Clip", ["c", "lo", "hi"], ["y"], name="relu6"))
+    elif post == "leaky":
+        nodes.append(helper.make_node("LeakyRelu", ["c"], ["y"], name="leaky", alpha=0.1))
     elif post and post.startswith("hswish"):
         ha, hb = (0.2, 0.4) if post == "hswish_rev" else (1 / 6, 0.5)
         nodes.append(helper.make_node("HardSigmoid", ["c"], ["h"], name="hsig", alpha=ha, beta=hb))
@@ -120,6 +123,9 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
         extra = []
         if post == "relu6":
             y = torch.clamp(y, 0, 6)
+        elif post == "leaky":
+            c = y.numpy().astype(np.float32)
+            y = torch.from_numpy(np.where(c < 0, c * np.float32(0.1), c).astype(np.float32))
         elif post and post.startswith("hswish"):
             c = y.numpy().astype(np.float32)
             h = np.clip(np.float32(ha) * c + np.float32(hb), 0, 1).astype(np.float32)
@@ -153,6 +159,14 @@ case("k3_p2", 3, (3, 3), (1, 1), (2, 2, 2, 2), sizes=SIZES)
 case("k3_s2_big_res_relu", 3, (3, 3), (2, 2), (1, 1, 1, 1), post="res_relu",
      sizes=((1, 70, 67), (1, 33, 50)))
 case("k3_s1_big_relu6", 2, (3, 3), (1, 1), (1, 1, 1, 1), post="relu6", sizes=((1, 35, 83), (2, 6, 34)))
+# the other activations in those vectors (HardSwish, LeakyRelu: the face detector's), and their
+# border columns after them
+case("k3_s1_big_hswish", 3, (3, 3), (1, 1), (1, 1, 1, 1), post="hswish",
+     sizes=((1, 35, 83), (2, 6, 34), (1, 2, 17)))
+case("k3_s2_big_leaky", 3, (3, 3), (2, 2), (1, 1, 1, 1), post="leaky",
+     sizes=((1, 70, 67), (1, 33, 50), (1, 3, 36)))
+case("k3_s2_big_hsig_rev", 2, (3, 3), (2, 2), (1, 1, 1, 1), post="hswish_rev",
+     sizes=((1, 41, 80),))
 # the generic per-tap path
 case("k5_s1_p2", 4, (5, 5), (1, 1), (2, 2, 2, 2), post="relu6", sizes=SIZES)
 case("k3_dil2_p2", 3, (3, 3), (1, 1), (2, 2, 2, 2), dil=(2, 2), sizes=SIZES)
