@@ -165,6 +165,10 @@ static void conv_ind_tile_T(int64_t K, int64_t Mp, const T *A, int64_t i0, const
                 a += GEMM_MR;
             }
         }
+        if (mr == GEMM_MR && nr == 2 * VL && ox + nr <= OW && GEMM_EPI_PLAIN_T(ep)) {
+            GEMM_ACC_STORE_T(y + i0 * osp + oy * OW + ox, osp, ep, i0);
+            return;
+        }
         if (mr == GEMM_MR && nr == 2 * VL && ox + nr <= OW) {
             gemm_v_T acc[16];
             GEMM_ACC_OUT_T(acc);
