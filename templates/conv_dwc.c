@@ -49,6 +49,15 @@
 #define O2C_DWC_ROWS3 0
 #endif
 #endif
+/* The convolutions the compiler marks for rows on every x86 core (3-wide windows at stride 2
+ * from 28 outputs wide: conv_dw.c's rows with AVX-512 too); elsewhere as O2C_DWC_ROWS3. */
+#ifndef O2C_DWC_ROWS3_X86
+#if defined(__x86_64__)
+#define O2C_DWC_ROWS3_X86 1
+#else
+#define O2C_DWC_ROWS3_X86 O2C_DWC_ROWS3
+#endif
+#endif
 #define DWC_LN_T ((int64_t)(64 / sizeof(T))) /* channels a block: 16 floats, 8 doubles */
 #if DWC_VEC
 __extension__ typedef T dwc_v_T __attribute__((vector_size(64)));

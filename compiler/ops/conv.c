@@ -61,6 +61,7 @@ typedef struct ConvPlan {
     bool dwc;       /* that kernel: templates/conv_dwc.c (channels in lanes), else conv_dwp.c
                      * (phase planes) */
     bool dwc_rows3; /* dwc, but conv_dw.c's rows on x86 without AVX-512 (O2C_DWC_ROWS3) */
+    bool dwc_rows3_x86; /* and on x86 with it too (O2C_DWC_ROWS3_X86) */
     bool wide;      /* stride 1, at most WIDE_MAX_M output channels per group, 1-D or 2-D:
                      * templates/conv_wide.c */
     Sym *cap;       /* wide: elements of scratch it may use */
@@ -133,6 +134,11 @@ static Sym *dwp_slot(Compiler *c, ConvPlan *p) {
         p->dwc_rows3 = kw == 3 && dw == 1 && kh <= 3 && sh == sw &&
                        sym_get_const(p->out[2], &ow) &&
                        ((sw == 2 && ow >= 14) || (sw == 1 && ow >= 56));
+        /* and with AVX-512 at stride 2 from 28 outputs wide, since conv_dw.c's rows took one
+         * call for the rectangle (2026-12-07, 1 thread: MobileNetV2's 144 x 56 x 56 stride 2
+         * 0.057 -> 0.051 ms, on 2 threads 0.037 -> 0.027; 192 x 28 x 28 stride 2 stays in
+         * lanes, 0.020 against 0.023 by rows on 1 thread) */
+        p->dwc_rows3_x86 = p->dwc_rows3 && sw == 2 && ow >= 28;
         return small;
     }
     /* 3-wide kernels keep conv_dw.c's row path: measured faster at strides 2 (no planes to
@@ -836,9 +842,10 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
             const char *dwp = emit_template(e, p->dwc ? "conv_dwc" : "conv_dwp", y->dtype);
             emit_line(e, "/* depthwise: %s on cores with vectors, else direct loops, one channel "
                          "at a time */", p->dwc ? "channels in the vector lanes" : "phase planes");
-            emit_line(e, "if (%s) {", p->dwc_rows3 ? "O2C_DWC && !O2C_DWC_ROWS3"
-                                      : p->dwc   ? "O2C_DWC"
-                                                 : "O2C_DWP");
+            emit_line(e, "if (%s) {", p->dwc_rows3_x86 ? "O2C_DWC && !O2C_DWC_ROWS3_X86"
+                                      : p->dwc_rows3   ? "O2C_DWC && !O2C_DWC_ROWS3"
+                                      : p->dwc         ? "O2C_DWC"
+                                                       : "O2C_DWP");
             emit_line(e, "    for (int64_t nb = 0; nb < %s; nb++)", N);
             emit_line(e, "        %s_%s(%s + nb * %s * %s, %s, %s, %s, %s + nb * %s * %s, %s, %s, "
                       "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s, "

@@ -199,6 +199,9 @@ case("s_k3_c24_40x37_res_relu", 24, (3, 3), (1, 1), (1, 1, 1, 1), post="res_relu
      sizes=((1, 40, 37),), static=True)
 case("s_k3_c18_64x64_relu6", 18, (3, 3), (1, 1), (1, 1, 1, 1), post="relu6", sizes=((1, 64, 64),),
      static=True)
+# stride 2 from 28 outputs wide: conv_dw.c's rows on x86 (O2C_DWC_ROWS3_X86), lanes elsewhere
+case("s_k3_s2_c18_56x57_relu6", 18, (3, 3), (2, 2), (1, 1, 1, 1), post="relu6",
+     sizes=((1, 56, 57),), static=True)
 # with OpenMP, past 65536 multiply-adds: the threads by blocks of channels
 # (stride 2, a residual, a partial block)
 case("s_k3_s2_c20_60x50_res_relu", 20, (3, 3), (2, 2), (1, 1, 1, 1), post="res_relu",
