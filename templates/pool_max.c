@@ -34,12 +34,18 @@
 #ifndef POOL_MAX_V16_HELPERS
 #define POOL_MAX_V16_HELPERS
 /* the columns [b, b + 16) of the three rows' maximum (NaN skipped; -inf where all are NaN,
- * zero from e on), and in *f row r0's */
+ * zero from e on), and in *f row r0's; plain loads where all 16 are before e (the masks made
+ * for every load: SqueezeNet's 128 x 55 x 55 pool 37.5 -> 32.5 us) */
 O2C_V16_TARGET static O2C_INLINE __m512 pool_max3_col(const float *r0, const float *r1,
                                                       const float *r2, int64_t b, int64_t e,
                                                       __m512 *f) {
-    const __mmask16 k = o2c_v16_lanes(b, e);
     const __m512 lo = _mm512_set1_ps(-INFINITY);
+    if (b + 16 <= e) {
+        *f = _mm512_loadu_ps(r0 + b);
+        return _mm512_max_ps(_mm512_loadu_ps(r2 + b),
+                             _mm512_max_ps(_mm512_loadu_ps(r1 + b), _mm512_max_ps(*f, lo)));
+    }
+    const __mmask16 k = o2c_v16_lanes(b, e);
     *f = _mm512_maskz_loadu_ps(k, r0 + b);
     return _mm512_max_ps(_mm512_maskz_loadu_ps(k, r2 + b),
                          _mm512_max_ps(_mm512_maskz_loadu_ps(k, r1 + b), _mm512_max_ps(*f, lo)));
