@@ -219,7 +219,7 @@ O2C_V16_TARGET static O2C_INLINE __m512 dw3_v16_act(__m512 v, int act, float p0,
         acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(m, rr + o));                              \
     acc = _mm512_min_ps(hv, _mm512_max_ps(lv, acc));                                             \
     if (act > GEMM_ACT_CLIP)                                                                     \
-    acc = dw3_v16_act(acc, act, p0, p1)
+        acc = dw3_v16_act(acc, act, p0, p1)
 O2C_V16_TARGET static O2C_INLINE void
 dw3_rect16_s(float *y, const float *res, int64_t ys, int64_t rows, int64_t o0, int64_t hi,
              const int64_t s, const float *x, int64_t xrs, int64_t d, const float *w, float b,

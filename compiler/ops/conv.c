@@ -136,7 +136,7 @@ static Sym *dwp_slot(Compiler *c, ConvPlan *p) {
                        ((sw == 2 && ow >= 14) || (sw == 1 && ow >= 56));
         /* and with AVX-512 at stride 2 from 28 outputs wide, since conv_dw.c's rows took one
          * call for the rectangle (2026-12-07, 1 thread: MobileNetV2's 144 x 56 x 56 stride 2
-         * 0.057 -> 0.051 ms, on 2 threads 0.037 -> 0.027; 192 x 28 x 28 stride 2 stays in
+         * 0.056 -> 0.049 ms, on 2 threads 0.037 -> 0.027; 192 x 28 x 28 stride 2 stays in
          * lanes, 0.020 against 0.023 by rows on 1 thread) */
         p->dwc_rows3_x86 = p->dwc_rows3 && sw == 2 && ow >= 28;
         return small;
