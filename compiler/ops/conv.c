@@ -70,8 +70,8 @@ typedef struct ConvPlan {
     bool wino_t;    /* wino with few tiles: the products transposed (tiles as GEMM rows) */
     Sym *tw, *tiles, *wnt; /* wino: tiles per row, tiles in all, tiles per chunk */
     int64_t wper;          /* wino: elements of one point's packed weight in wpk */
-    bool ind;       /* 2-D, one group, packed float weight, at most IND_MAX_K rows, strides
-                     * whose phase planes all taps read, a static image of at most
+    bool ind;       /* 2-D, one group, packed float weight, at most IND_MAX_K rows (or
+                     * IND_WIDE_K), strides whose phase planes all taps read, a static image of at most
                      * IND_MAX_PIX padded elements (plan_ind):
                      * templates/conv_ind.c when the core has 64-byte vectors, else the unfold
                      * path (both emitted) */
@@ -371,6 +371,18 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
  * SqueezeNet's 3x3 16 -> 64 at 55x55 0.31 -> 0.295 ms. */
 #define IND_MAX_PIX (1 << 21)
 #define IND_MAX_K 288
+/* Up to IND_WIDE_K rows where the tiles re-read the image's rows few times: at most
+ * IND_WIDE_M output channels, or up to IND_WIDE_MAX_M from IND_WIDE_OW outputs a row (the
+ * unfold then costs more than the scattered reads; 1 thread, against unfold + GEMM: 3x3 stride
+ * 2 64 -> 64 at 112x112 1.44 -> 1.13 ms, 64 -> 128 at 56x56 0.61 -> 0.54, 128 -> 128 at 56x56
+ * 1.26 -> 1.07, 48 -> 96 at 80x80 0.71 -> 0.61, 128 -> 128 at 40x40 0.65 -> 0.57; stride 1
+ * 256 -> 8 at 28x28 0.60 -> 0.13, 5x5 32 -> 32 at 56x56 1.17 -> 0.67; equal at 256 -> 256
+ * over 56x56 stride 2.  Slower kept out: 128 -> 256 at 28x28 stride 2 (14 outputs a row) 0.58
+ * against 0.78, 256 -> 256 1.19 against 1.55, 64 -> 128 0.165 against 0.188) */
+#define IND_WIDE_K 4608
+#define IND_WIDE_M 64
+#define IND_WIDE_MAX_M 256
+#define IND_WIDE_OW 20
 #define IND_MAX_STRIDE 4
 #define IND_SLACK 64 /* CONV_IND_SLACK */
 /* every residue mod st is some tap's k * dil (the taps read every phase plane) */
@@ -403,8 +415,13 @@ static void plan_ind(Compiler *c, ConvPlan *p, Value *x) {
     for (int i = 5; i < 12; i++)
         if (v[i] < 1 || v[i] > IND_MAX_PIX)
             return;
-    if (dh < 1 || dw < 1 || dh > IND_MAX_PIX || dw > IND_MAX_PIX || v[5] * v[10] > IND_MAX_K ||
-        v[5] * v[10] * v[11] > IND_MAX_K || !ind_phases_used(v[10], dh, v[2]) ||
+    int64_t mg;
+    const int64_t kmax = sym_get_const(p->mg, &mg) &&
+                                 (mg <= IND_WIDE_M || (mg <= IND_WIDE_MAX_M && v[9] >= IND_WIDE_OW))
+                             ? IND_WIDE_K
+                             : IND_MAX_K;
+    if (dh < 1 || dw < 1 || dh > IND_MAX_PIX || dw > IND_MAX_PIX || v[5] * v[10] > kmax ||
+        v[5] * v[10] * v[11] > kmax || !ind_phases_used(v[10], dh, v[2]) ||
         !ind_phases_used(v[11], dw, v[3]))
         return;
     /* the padded image the outputs read; hq, wq: its rows and columns rounded up to whole

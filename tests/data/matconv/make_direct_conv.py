@@ -303,7 +303,7 @@ case("wino_c32_hswish", 32, (3, 3), (1, 1), (1, 1, 1, 1), M=16, group=1, post="h
 case("dw_k3_hswish_shared", 5, (3, 3), (2, 2), (1, 1, 1, 1), post="hswish_shared", out_dir=EPI,
      sizes=SIZES)
 
-# --- ind/: one group, static shapes, at most 288 rows (C * KH * KW): the indirect GEMM
+# --- ind/: one group, static shapes, at most 288 rows (C * KH * KW) or as below: the indirect GEMM
 # over the padded image (templates/conv_ind.c, on cores with 64-byte vectors): partial panels
 # of 8 output channels and of 32 positions, several 32-position panels a row, dilation with
 # asymmetric pads, two K blocks (288 rows) with a residual, batch 2, a 1x3 kernel, a padded 1x1,
@@ -337,6 +337,16 @@ case("i_s3_c4_m10_asym", 4, (3, 3), (3, 3), (1, 0, 2, 1), M=10, group=1, out_dir
      sizes=((1, 25, 31),), static=True)
 case("i_s12_c6_m16_k3x5_dil", 6, (3, 5), (1, 2), (2, 3, 2, 3), dil=(2, 3), M=16, group=1,
      out_dir=IND, sizes=((1, 17, 40),), static=True)
+# past 288 rows where few output channels (at most 64) or wide output rows (20 and more, up
+# to 256 channels) make the image's reads cheaper than the unfold: three K blocks (576 = 256 +
+# 256 + 64) at stride 2 with a residual, batch 2; a 5x5 kernel over 1000 rows into 72 channels
+# (nine row panels) 26 wide; 2700 rows (11 K blocks) into 8 channels on a short image
+case("i_wide_s2_c64_m24_res_relu", 64, (3, 3), (2, 2), (1, 1, 1, 1), M=24, group=1,
+     post="res_relu", out_dir=IND, sizes=((2, 42, 45),), static=True)
+case("i_wide_c40_m72_k5_relu6", 40, (5, 5), (1, 1), (2, 2, 2, 2), M=72, group=1, post="relu6",
+     out_dir=IND, sizes=((1, 24, 26),), static=True)
+case("i_wide_c300_m8_9x13", 300, (3, 3), (1, 1), (1, 1, 1, 1), M=8, group=1, out_dir=IND,
+     sizes=((1, 9, 13),), static=True)
 
 # --- unf/: unfold + GEMM (templates/conv_im2col.c, the unfolded tile packed as the engine's B
 # operand) and the 1x1 direct GEMM, large enough for the engine's threads (the tests with
