@@ -71,11 +71,14 @@ typedef struct ConvPlan {
     Sym *tw, *tiles, *wnt; /* wino: tiles per row, tiles in all, tiles per chunk */
     int64_t wper;          /* wino: elements of one point's packed weight in wpk */
     bool ind;       /* 2-D, one group, packed float weight, at most IND_MAX_K rows (or
-                     * IND_WIDE_K), strides whose phase planes all taps read, a static image of at most
-                     * IND_MAX_PIX padded elements (plan_ind):
+                     * IND_WIDE_K), strides whose phase planes all taps read, an image of at
+                     * most IND_MAX_PIX padded elements (static, or checked at run time: ind_hq;
+                     * plan_ind):
                      * templates/conv_ind.c when the core has 64-byte vectors, else the unfold
                      * path (both emitted) */
     Sym *ind_scratch; /* its elements of scratch */
+    Sym *ind_hq, *ind_wq; /* runtime image dims: the padded image's rows and columns, whose
+                           * bounds emit_conv checks before the call; else NULL */
     bool cdirect;   /* --memory-first, constant weight, 1-D or 2-D, not depthwise: direct loops
                      * (templates/conv_direct.c), no scratch; wpk holds the weight in the
                      * kernel's blocks of 4 output channels */
@@ -362,9 +365,10 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
 }
 
 /* templates/conv_ind.c for a 2-D Conv with one group, a packed float weight, at most
- * IND_MAX_K rows (C * KH * KW: a tile reads that many rows of 32 from all over the image) and a
- * static image of at most IND_MAX_PIX padded elements (C x Hp x Wp: the copy it reads, and its
- * int32 offsets); not 1x1 without padding (the direct GEMM).  A stride up to IND_MAX_STRIDE
+ * IND_MAX_K rows (C * KH * KW: a tile reads that many rows of 32 from all over the image) and an
+ * image of at most IND_MAX_PIX padded elements (C x Hp x Wp: the copy it reads, and its int32
+ * offsets; with runtime rows or columns a check in the generated code, the unfold path past
+ * it); not 1x1 without padding (the direct GEMM).  A stride up to IND_MAX_STRIDE
  * whose phase planes the taps all read (KH * dh >= SH, ...: a 1x1 stride-2 conv would copy
  * four planes to read one).  Measured against unfold + GEMM on AVX-512: the 3x3 16 -> 16
  * convolutions of the RetinaFace-style detector at 40x40 0.083 -> 0.053 ms (ORT 0.040),
@@ -403,9 +407,15 @@ static void plan_ind(Compiler *c, ConvPlan *p, Value *x) {
                           &p->k[2]};
     if (p->direct || !p->wpk || x->dtype != DT_FLOAT)
         return;
+    /* the image's and the output's rows and columns (6 .. 9) may be runtime dims (-1 here):
+     * their bounds are then checked where the code runs (emit_conv), the unfold path past them */
+    bool dyn = false;
     for (int i = 0; i < 12; i++)
-        if (!sym_get_const(*sy[i], &v[i]))
-            return;
+        if (!sym_get_const(*sy[i], &v[i])) {
+            if (i < 6 || i > 9)
+                return;
+            v[i] = -1, dyn = true;
+        }
     int64_t dh, dw;
     if (v[0] != 1 || v[1] != 1 || v[2] < 1 || v[2] > IND_MAX_STRIDE || v[3] < 1 ||
         v[3] > IND_MAX_STRIDE || v[4] != 1 || !sym_get_const(p->dil[1], &dh) ||
@@ -413,17 +423,43 @@ static void plan_ind(Compiler *c, ConvPlan *p, Value *x) {
         return;
     /* the products in steps, each factor bounded first: static dims reach INT64_MAX - 1 */
     for (int i = 5; i < 12; i++)
-        if (v[i] < 1 || v[i] > IND_MAX_PIX)
+        if ((v[i] < 1 && !(i >= 6 && i <= 9 && v[i] == -1)) || v[i] > IND_MAX_PIX)
             return;
     int64_t mg;
+    /* (a runtime output width: the wide rule by the channels alone) */
     const int64_t kmax = sym_get_const(p->mg, &mg) &&
-                                 (mg <= IND_WIDE_M || (mg <= IND_WIDE_MAX_M && v[9] >= IND_WIDE_OW))
+                                 (mg <= IND_WIDE_M ||
+                                  (mg <= IND_WIDE_MAX_M && v[9] >= IND_WIDE_OW))
                              ? IND_WIDE_K
                              : IND_MAX_K;
     if (dh < 1 || dw < 1 || dh > IND_MAX_PIX || dw > IND_MAX_PIX || v[5] * v[10] > kmax ||
         v[5] * v[10] * v[11] > kmax || !ind_phases_used(v[10], dh, v[2]) ||
         !ind_phases_used(v[11], dw, v[3]))
         return;
+    const int64_t kr = v[5] * v[10] * v[11];
+    if (dyn) {
+        /* hq x wq: the padded image (as conv_ind_T works it out from OH, OW) rounded up to
+         * whole phase planes; its size bounded at run time (emit_conv), the scratch capped
+         * there */
+        SymCtx *s = c->sym;
+        Sym *one = K(c, 1);
+        Sym *hp = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[1], one), p->stride[1]),
+                                     K(c, (v[10] - 1) * dh)),
+                          one);
+        Sym *wp = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[2], one), p->stride[2]),
+                                     K(c, (v[11] - 1) * dw)),
+                          one);
+        Sym *hq = sym_mul(s, sym_floordiv(s, sym_add(s, hp, K(c, v[2] - 1)), K(c, v[2])),
+                          K(c, v[2]));
+        Sym *wq = sym_mul(s, sym_floordiv(s, sym_add(s, wp, K(c, v[3] - 1)), K(c, v[3])),
+                          K(c, v[3]));
+        p->ind_hq = hq, p->ind_wq = wq;
+        p->ind = true;
+        p->ind_scratch = sym_add(s, sym_min(s, sym_mul(s, K(c, v[5]), sym_mul(s, hq, wq)),
+                                            K(c, IND_MAX_PIX)),
+                                 K(c, IND_SLACK + kr));
+        return;
+    }
     /* the padded image the outputs read; hq, wq: its rows and columns rounded up to whole
      * phase planes */
     const int64_t hp = (v[8] - 1) * v[2] + (v[10] - 1) * dh + 1;
@@ -434,7 +470,7 @@ static void plan_ind(Compiler *c, ConvPlan *p, Value *x) {
     if (v[5] * hq > IND_MAX_PIX || v[5] * hq * wq > IND_MAX_PIX)
         return;
     p->ind = true;
-    p->ind_scratch = K(c, v[5] * hq * wq + IND_SLACK + v[5] * v[10] * v[11]);
+    p->ind_scratch = K(c, v[5] * hq * wq + IND_SLACK + kr);
 }
 
 void infer_conv(Compiler *c, Node *n) {
@@ -1013,7 +1049,16 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
                           one);
         emit_line(e, "/* an indirect GEMM over the padded image (no unfold) on cores with "
                   "64-byte vectors */");
-        emit_line(e, "if (conv_ind_ok_%s()) {", ind);
+        if (p->ind_hq)
+            /* runtime image dims: the image and its padded copy within IND_MAX_PIX (int32
+             * offsets; the scratch is capped there), else the unfold path */
+            emit_line(e, "if (conv_ind_ok_%s() && (double)(%s) <= %d.0 && (double)(%s) <= %d.0 "
+                      "&& (double)%s * (double)(%s) * (double)(%s) <= %d.0) {",
+                      ind, emit_sym(e, p->in[1]), IND_MAX_PIX, emit_sym(e, p->in[2]),
+                      IND_MAX_PIX, C, emit_sym(e, p->ind_hq), emit_sym(e, p->ind_wq),
+                      IND_MAX_PIX);
+        else
+            emit_line(e, "if (conv_ind_ok_%s()) {", ind);
         emit_line(e, "    for (int64_t nb = 0; nb < %s; nb++)", N);
         emit_line(e, "        conv_ind_%s(%s + nb * %s * %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
                   "%s, %s, %s, %s, %s, %s, %s, %s, %d, %s, %s, %s + nb * %s * %s, %s, %s, %s);",
