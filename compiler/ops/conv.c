@@ -400,6 +400,15 @@ static bool ind_phases_used(int64_t k, int64_t dil, int64_t st) {
     }
     return true;
 }
+/* The padded image's extent that conv_ind_T reads along spatial axis ax (1 rows, 2 columns):
+ * (out - 1) * stride + (k - 1) * dil + 1 */
+static Sym *ind_padded(Compiler *c, const ConvPlan *p, int ax) {
+    SymCtx *s = c->sym;
+    Sym *one = K(c, 1);
+    return sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[ax], one), p->stride[ax]),
+                              sym_mul(s, sym_sub(s, p->k[ax], one), p->dil[ax])),
+                   one);
+}
 static void plan_ind(Compiler *c, ConvPlan *p, Value *x) {
     int64_t v[12];
     Sym *const *sy[12] = {&p->k[0], &p->in[0], &p->stride[1], &p->stride[2], &p->group,
@@ -442,17 +451,8 @@ static void plan_ind(Compiler *c, ConvPlan *p, Value *x) {
          * whole phase planes; its size bounded at run time (emit_conv), the scratch capped
          * there */
         SymCtx *s = c->sym;
-        Sym *one = K(c, 1);
-        Sym *hp = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[1], one), p->stride[1]),
-                                     K(c, (v[10] - 1) * dh)),
-                          one);
-        Sym *wp = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[2], one), p->stride[2]),
-                                     K(c, (v[11] - 1) * dw)),
-                          one);
-        Sym *hq = sym_mul(s, sym_floordiv(s, sym_add(s, hp, K(c, v[2] - 1)), K(c, v[2])),
-                          K(c, v[2]));
-        Sym *wq = sym_mul(s, sym_floordiv(s, sym_add(s, wp, K(c, v[3] - 1)), K(c, v[3])),
-                          K(c, v[3]));
+        Sym *hq = gp_roundup(s, ind_padded(c, p, 1), v[2]);
+        Sym *wq = gp_roundup(s, ind_padded(c, p, 2), v[3]);
         p->ind_hq = hq, p->ind_wq = wq;
         p->ind = true;
         p->ind_scratch = sym_add(s, sym_min(s, sym_mul(s, K(c, v[5]), sym_mul(s, hq, wq)),
@@ -1039,14 +1039,7 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
     }
     if (p->ind) {
         const char *ind = emit_template(e, "conv_ind", y->dtype);
-        SymCtx *s = c->sym;
-        Sym *one = K(c, 1);
-        Sym *hp = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[1], one), p->stride[1]),
-                                     sym_mul(s, sym_sub(s, p->k[1], one), p->dil[1])),
-                          one);
-        Sym *wp = sym_add(s, sym_add(s, sym_mul(s, sym_sub(s, p->out[2], one), p->stride[2]),
-                                     sym_mul(s, sym_sub(s, p->k[2], one), p->dil[2])),
-                          one);
+        Sym *hp = ind_padded(c, p, 1), *wp = ind_padded(c, p, 2);
         emit_line(e, "/* an indirect GEMM over the padded image (no unfold) on cores with "
                   "64-byte vectors */");
         if (p->ind_hq)
