@@ -140,8 +140,10 @@ static Sym *dwp_slot(Compiler *c, ConvPlan *p) {
         /* and with AVX-512 at stride 2 from 28 outputs wide, since conv_dw.c's rows took one
          * call for the rectangle (2026-12-07, 1 thread: MobileNetV2's 144 x 56 x 56 stride 2
          * 0.056 -> 0.049 ms, on 2 threads 0.037 -> 0.027; 192 x 28 x 28 stride 2 stays in
-         * lanes, 0.020 against 0.023 by rows on 1 thread) */
-        p->dwc_rows3_x86 = p->dwc_rows3 && sw == 2 && ow >= 28;
+         * lanes, 0.020 against 0.023 by rows on 1 thread), and at stride 1 from 56 wide: its
+         * 16-channel planes (216 KB a block at 56 x 56) had run 0.33 ms on a Xeon's 1 thread
+         * (0.16 on 2) against 0.18 (0.10) by rows; a Zen 5 had 0.117 against 0.127 */
+        p->dwc_rows3_x86 = p->dwc_rows3 && ((sw == 2 && ow >= 28) || (sw == 1 && ow >= 56));
         return small;
     }
     /* 3-wide kernels keep conv_dw.c's row path: measured faster at strides 2 (no planes to
