@@ -44,7 +44,7 @@ FL = TensorProto.FLOAT
 def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), one_d=False,
          M=None, group=None, out_dir=None, runtime_w=False, static=False):
     """pads: ONNX order (begin..., end...); post: None, 'relu6', 'res_relu', 'leaky' (LeakyRelu
-    0.1), 'hswish' (HardSwish
+    0.1), 'hsig' (HardSigmoid(0.2, 0.5)), 'hswish' (HardSwish
     as exporters write it before opset 14: HardSigmoid(1/6, 1/2) and Mul(c, h)), 'hswish_rev'
     (HardSigmoid(0.2, 0.4), Mul(h, c)), 'hswish_shared' (hswish, and c read by a Relu too: a
     second output z, no fusion).  Depthwise unless
@@ -75,6 +75,8 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
         nodes.append(helper.make_node("Clip", ["c", "lo", "hi"], ["y"], name="relu6"))
     elif post == "leaky":
         nodes.append(helper.make_node("LeakyRelu", ["c"], ["y"], name="leaky", alpha=0.1))
+    elif post == "hsig":
+        nodes.append(helper.make_node("HardSigmoid", ["c"], ["y"], name="hsig", alpha=0.2, beta=0.5))
     elif post and post.startswith("hswish"):
         ha, hb = (0.2, 0.4) if post == "hswish_rev" else (1 / 6, 0.5)
         nodes.append(helper.make_node("HardSigmoid", ["c"], ["h"], name="hsig", alpha=ha, beta=hb))
@@ -126,6 +128,10 @@ def case(name, C, k, strides, pads, dil=None, post=None, sizes=((1, 9, 11),), on
         elif post == "leaky":
             c = y.numpy().astype(np.float32)
             y = torch.from_numpy(np.where(c < 0, c * np.float32(0.1), c).astype(np.float32))
+        elif post == "hsig":
+            c = y.numpy().astype(np.float32)
+            y = torch.from_numpy(np.clip(np.float32(0.2) * c + np.float32(0.5), 0, 1)
+                                 .astype(np.float32))
         elif post and post.startswith("hswish"):
             c = y.numpy().astype(np.float32)
             h = np.clip(np.float32(ha) * c + np.float32(hb), 0, 1).astype(np.float32)
@@ -184,7 +190,8 @@ case("k5_s1_big", 3, (5, 5), (1, 1), (2, 2, 2, 2), sizes=((1, 40, 37), (2, 23, 7
 # pixels, on cores with vectors): blocks of 16 channels and a partial one, strides 1 to 3,
 # dilation, asymmetric pads, rows of several 8-output steps and a 1-wide output; planes of
 # 16-pixel transposes with a remainder, a residual and ReLU6 on them (s_k3_c24_40x37_res_relu);
-# s_k3_c18_64x64_relu6 is past 4096 pixels: the row path
+# s_k3_c18_64x64_relu6 is past 4096 pixels: the row path (and at stride 1 from 56 wide x86 takes
+# the rows, O2C_DWC_ROWS3_X86)
 case("s_k3_c20_14x14_relu6", 20, (3, 3), (1, 1), (1, 1, 1, 1), post="relu6", sizes=((1, 14, 14),),
      static=True)
 case("s_k3_s2_c16_29x28", 16, (3, 3), (2, 2), (1, 1, 1, 1), sizes=((1, 29, 28),), static=True)
@@ -199,6 +206,17 @@ case("s_k3_c24_40x37_res_relu", 24, (3, 3), (1, 1), (1, 1, 1, 1), post="res_relu
      sizes=((1, 40, 37),), static=True)
 case("s_k3_c18_64x64_relu6", 18, (3, 3), (1, 1), (1, 1, 1, 1), post="relu6", sizes=((1, 64, 64),),
      static=True)
+# the other activations on the lanes' transposed vectors (conv_dwc.c's dwc_act16): HardSwish,
+# LeakyRelu, HardSigmoid, HardSwish with other constants (below 56 wide at stride 1 and 28 at
+# stride 2, where x86 keeps the lanes)
+case("s_k3_c20_14x14_hswish", 20, (3, 3), (1, 1), (1, 1, 1, 1), post="hswish",
+     sizes=((1, 14, 14),), static=True)
+case("s_k3_s2_c17_22x20_leaky", 17, (3, 3), (2, 2), (1, 1, 1, 1), post="leaky",
+     sizes=((1, 22, 20),), static=True)
+case("s_k3_c18_12x13_hsig", 18, (3, 3), (1, 1), (1, 1, 1, 1), post="hsig",
+     sizes=((1, 12, 13),), static=True)
+case("s_k5_c16_10x11_hsig_rev", 16, (5, 5), (1, 1), (2, 2, 2, 2), post="hswish_rev",
+     sizes=((1, 10, 11),), static=True)
 # stride 2 from 28 outputs wide: conv_dw.c's rows on x86 (O2C_DWC_ROWS3_X86), lanes elsewhere
 case("s_k3_s2_c18_56x57_relu6", 18, (3, 3), (2, 2), (1, 1, 1, 1), post="relu6",
      sizes=((1, 56, 57),), static=True)
