@@ -180,8 +180,7 @@ static O2C_INLINE void dwc_act16_T(dwc_v_T *r, int act, T p0, T p1) {
             r[l] = act == GEMM_ACT_HARDSWISH ? r[l] * v : v;
         }
         break;
-    default:
-        gemm_act_T((T *)(void *)r, 16 * 16, act, p0, p1);
+    default: /* GEMM_ACT_NONE: gemm_act.c has no other codes (and r then stays in registers) */
         break;
     }
 }
