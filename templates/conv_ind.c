@@ -25,6 +25,20 @@
 #endif
 
 #define CONV_IND_SLACK 64
+/* Rows of B a block when K is split (conv_ind_units_T). */
+#ifndef CONV_IND_KB
+#define CONV_IND_KB 256
+#endif
+/* A full tile first prefetches, for writing, the lines of its 8 output rows CONV_IND_PFW
+ * positions (two panels) on: the output of a layer is most often in the cache of the core that
+ * last used that part of the workspace, and a tile's 16 stores to 8 rows, each line read for
+ * ownership before it is written, had stalled the kernel.  Measured in the models (2026-12-08,
+ * Intel Xeon, 3x3 stride 2 3 -> 64 at 111x111, SqueezeNet's first layer): 2 threads 0.378 ->
+ * 0.302 ms, 1 thread 0.488 -> 0.466; ResNet-18's 7x7 stem on 2 threads 1.00 -> 0.96 (alone,
+ * with the output hot in the same core's cache, it made no difference).  0: none. */
+#ifndef CONV_IND_PFW
+#define CONV_IND_PFW 64
+#endif
 
 #if GEMM_VECTOR && !GEMM_V32 && O2C_F32_T
 #define CONV_IND_VEC_T 1
@@ -116,6 +130,11 @@ static void conv_ind_store_T(const gemm_vu_T *acc, T *y, int64_t osp, int64_t mr
 #endif
 
 #if CONV_IND_VEC_T
+/* the tile's 16 accumulators from 16 vectors (the reverse of GEMM_ACC_OUT_T) */
+#define GEMM_ACC_IN_T(tv)                                                                        \
+    (c00 = tv[0], c01 = tv[1], c10 = tv[2], c11 = tv[3], c20 = tv[4], c21 = tv[5], c30 = tv[6], \
+     c31 = tv[7], c40 = tv[8], c41 = tv[9], c50 = tv[10], c51 = tv[11], c60 = tv[12],          \
+     c61 = tv[13], c70 = tv[14], c71 = tv[15])
 /* The tile of output channels [i0, i0 + mr) (mr <= 8) at nr <= 32 consecutive positions of the
  * phase grid from (oy, ox) on (b = xp + oy * Wq + ox): a: the packed weight.  Stored with bias,
  * residual and activation; positions past an output row (ox >= OW: the grid's columns that only
@@ -124,7 +143,7 @@ GEMM_TARGET_V64 GEMM_FMA
 static void conv_ind_tile_T(int64_t K, int64_t Mp, const T *A, int64_t i0, const T *b,
                             const int32_t *off, T *y, int64_t osp, int64_t mr, int64_t nr,
                             const gemm_epi_T *ep, int64_t oy, int64_t ox, int64_t Wq,
-                            int64_t OW) {
+                            int64_t OW, int64_t k0, int64_t k1, gemm_v_T *part) {
     const int VL = GEMM_VL_T;
     GEMM_ACC_DECL_T;
     T t[GEMM_MR * 2 * (64 / sizeof(T))];
@@ -151,11 +170,27 @@ static void conv_ind_tile_T(int64_t K, int64_t Mp, const T *A, int64_t i0, const
         return;
 #endif
     } else {
-        for (pc = 0; pc < K; pc += GEMM_KC) {
-            const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
-            const T *a = A + pc * Mp + i0 * kc;
+        if (k0 > 0) /* the sums of rows [0, k0), from part */
+            GEMM_ACC_IN_T(part);
+        if (CONV_IND_PFW > 0 && k0 == 0) {
+            /* the tile's rows CONV_IND_PFW positions on, to write (see CONV_IND_PFW) */
+            int64_t i;
+            for (i = 0; i < mr; i++) {
+                T *d = y + (i0 + i) * osp + oy * OW + ox + CONV_IND_PFW;
+                __builtin_prefetch(d, 1, 3);
+                __builtin_prefetch(d + VL, 1, 3);
+                __builtin_prefetch(d + 2 * VL - 1, 1, 3);
+            }
+        }
+        for (pc = k0; pc < k1;) {
+            /* rows [pc, ke) of the packed block from pb */
+            const int64_t pb = pc / GEMM_KC * GEMM_KC, kc = K - pb < GEMM_KC ? K - pb : GEMM_KC;
+            const int64_t ke = pb + kc < k1 ? pb + kc : k1;
+            const T *a = A + pb * Mp + i0 * kc + (pc - pb) * GEMM_MR;
             const int32_t *o = off + pc;
-            for (k = 0; k < kc; k++) {
+            const int64_t n = ke - pc;
+            pc = ke;
+            for (k = 0; k < n; k++) {
                 const T *bk = b + o[k];
                 const gemm_v_T b0 = *(const gemm_vu_T *)(const void *)bk;
                 const gemm_v_T b1 = *(const gemm_vu_T *)(const void *)(bk + VL);
@@ -164,6 +199,10 @@ static void conv_ind_tile_T(int64_t K, int64_t Mp, const T *A, int64_t i0, const
                     __builtin_prefetch(a + GEMM_PF_A);
                 a += GEMM_MR;
             }
+        }
+        if (k1 < K) { /* more rows to come: the sums to part */
+            GEMM_ACC_OUT_T(part);
+            return;
         }
         if (mr == GEMM_MR && nr == 2 * VL && ox + nr <= OW && GEMM_EPI_PLAIN_T(ep)) {
             GEMM_ACC_STORE_T(y + i0 * osp + oy * OW + ox, osp, ep, i0);
@@ -257,34 +296,56 @@ static void conv_ind_pad_T(const T *x, int64_t C, int64_t q0, int64_t q1, int64_
 /* Units [u0, u1) of the tiles: (panel of 32 positions, 8 output channels).  By rows (flat 0):
  * the panels of each output row, the last one short; flat: the panels of the whole grid of
  * OH rows of Wq, the columns past OW computed and dropped (fewer tiles when OW is not near a
- * multiple of 32: 55 wide, 64 x 55 -> 57 x 55 positions). */
+ * multiple of 32: 55 wide, 64 x 55 -> 57 x 55 positions).  With K > CONV_IND_KB (split) a unit
+ * is a panel with all its output channels, and a panel's rows of B go in blocks of KB: each
+ * block times up to 16 blocks of 8 output channels, their sums kept in part between blocks,
+ * so that the block's KB x 32 positions of B (32 KB) are read from L1 (a whole panel of K =
+ * 576 rows is 72 KB, and was read again from L2 for every 8 output channels; 3x3 stride 2
+ * 64 -> 128 at 56x56, ResNet-18's layer2.0.conv1, on the Intel Xeon: 1 thread 1.02 -> 0.91 ms,
+ * 2 threads 0.61 -> 0.53; blocks of 128 or 384 rows 2-7% slower than 256; outputs
+ * bit-identical, the sums taken in the same order). */
 static void conv_ind_units_T(int64_t u0, int64_t u1, int64_t K, int64_t M, const T *A,
                              const T *s, int64_t Wq, const int32_t *off, T *y, int64_t OH,
-                             int64_t OW, int flat, const gemm_epi_T *ep) {
+                             int64_t OW, int flat, int split, const gemm_epi_T *ep) {
     const int64_t Mp = (M + GEMM_MR - 1) / GEMM_MR * GEMM_MR, NR = GEMM_NR_T;
     const int64_t npan = (OW + NR - 1) / NR, nmp = Mp / GEMM_MR, osp = OH * OW;
     const int64_t F = (OH - 1) * Wq + OW;
+    gemm_v_T part[16 * 16];
     int64_t u;
     for (u = u0; u < u1; u++) {
-        const int64_t ip = u % nmp, i0 = ip * GEMM_MR, mr = M - i0 < GEMM_MR ? M - i0 : GEMM_MR;
-        int64_t oy, ox, nr;
+        const int64_t g = split ? u : u / nmp;
+        int64_t oy, ox, nr, ip0, ip1, ipg, ip, k0;
         if (flat) {
-            const int64_t q = u / nmp * NR;
+            const int64_t q = g * NR;
             oy = q / Wq, ox = q % Wq, nr = F - q < NR ? F - q : NR;
         } else {
-            oy = u / (npan * nmp), ox = u / nmp % npan * NR;
+            oy = g / npan, ox = g % npan * NR;
             nr = OW - ox < NR ? OW - ox : NR;
         }
-        conv_ind_tile_T(K, Mp, A, i0, s + oy * Wq + ox, off, y, osp, mr, nr, ep, oy, ox, Wq,
-                        OW);
+        ip0 = split ? 0 : u % nmp, ip1 = split ? nmp : ip0 + 1;
+        for (ipg = ip0; ipg < ip1; ipg += 16) {
+            const int64_t ipe = ip1 - ipg < 16 ? ip1 : ipg + 16;
+            /* (a half tile, nr <= 16, takes all of K at once) */
+            const int64_t kb = split && nr > NR / 2 ? CONV_IND_KB : K;
+            for (k0 = 0; k0 < K; k0 += kb) {
+                const int64_t k1 = K - k0 < kb ? K : k0 + kb;
+                for (ip = ipg; ip < ipe; ip++) {
+                    const int64_t i0 = ip * GEMM_MR, mr = M - i0 < GEMM_MR ? M - i0 : GEMM_MR;
+                    conv_ind_tile_T(K, Mp, A, i0, s + oy * Wq + ox, off, y, osp, mr, nr, ep, oy,
+                                    ox, Wq, OW, k0, k1, part + (ip - ipg) * 16);
+                }
+            }
+        }
     }
 }
 
 #ifdef _OPENMP
 /* The output row (and plane row) where unit u of conv_ind_units_T starts. */
-static int64_t conv_ind_row_T(int64_t u, int flat, int64_t Wq, int64_t OW, int64_t Mp) {
+static int64_t conv_ind_row_T(int64_t u, int flat, int split, int64_t Wq, int64_t OW,
+                              int64_t Mp) {
     const int64_t NR = GEMM_NR_T, nmp = Mp / GEMM_MR, npan = (OW + NR - 1) / NR;
-    return flat ? u / nmp * NR / Wq : u / (npan * nmp);
+    const int64_t g = split ? u : u / nmp;
+    return flat ? g * NR / Wq : g / npan;
 }
 #endif
 
@@ -312,9 +373,10 @@ static void conv_ind_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, 
     const int64_t plane = Hq * Wq, planes = C * SH * SW;
     /* by rows, or the flat grid when that takes fewer half-tiles */
     const int64_t rows = OH * conv_ind_cost_T(OW), grid = conv_ind_cost_T((OH - 1) * Wq + OW);
-    const int flat = grid < rows;
+    const int flat = grid < rows, split = K > CONV_IND_KB;
     const int64_t units =
-        (flat ? ((OH - 1) * Wq + OW + NR - 1) / NR : OH * ((OW + NR - 1) / NR)) * (Mp / GEMM_MR);
+        (flat ? ((OH - 1) * Wq + OW + NR - 1) / NR : OH * ((OW + NR - 1) / NR)) *
+        (split ? 1 : Mp / GEMM_MR);
     int32_t *off = (int32_t *)(void *)(s + planes * plane + CONV_IND_SLACK);
     gemm_epi_T ep;
     const gemm_epi_T *epp = bias || res || act ? &ep : NULL;
@@ -340,15 +402,15 @@ static void conv_ind_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, 
             int64_t lo, hi;
             o2c_share(units, &lo, &hi);
             /* (the rows of unit u start at conv_ind_row_T(u), growing with u) */
-            const int64_t q0 = conv_ind_row_T(lo, flat, Wq, OW, Mp);
-            const int64_t q1 = last ? Hq : conv_ind_row_T(hi, flat, Wq, OW, Mp);
+            const int64_t q0 = conv_ind_row_T(lo, flat, split, Wq, OW, Mp);
+            const int64_t q1 = last ? Hq : conv_ind_row_T(hi, flat, split, Wq, OW, Mp);
             conv_ind_pad_T(x, C, q0, q1, H, W, pt, pl, Hp, Wp, SH, SW, Hq, Wq, s);
             int64_t z;
             if (last)
                 for (z = 0; z < CONV_IND_SLACK; z++)
                     s[planes * plane + z] = (T)0;
 #pragma omp barrier
-            conv_ind_units_T(lo, hi, K, M, A, s, Wq, off, y, OH, OW, flat, epp);
+            conv_ind_units_T(lo, hi, K, M, A, s, Wq, off, y, OH, OW, flat, split, epp);
         }
         return;
     }
@@ -356,7 +418,7 @@ static void conv_ind_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, 
     conv_ind_pad_T(x, C, 0, Hq, H, W, pt, pl, Hp, Wp, SH, SW, Hq, Wq, s);
     for (u = 0; u < CONV_IND_SLACK; u++)
         s[planes * plane + u] = (T)0;
-    conv_ind_units_T(0, units, K, M, A, s, Wq, off, y, OH, OW, flat, epp);
+    conv_ind_units_T(0, units, K, M, A, s, Wq, off, y, OH, OW, flat, split, epp);
 #else
     (void)x, (void)C, (void)H, (void)W, (void)pt, (void)pl, (void)Hp, (void)Wp, (void)SH;
     (void)SW, (void)KH, (void)KW, (void)dh, (void)dw, (void)A, (void)M, (void)bias, (void)res;
