@@ -1,5 +1,7 @@
-/* conv_wino.c - 3x3, stride 1 convolution by Winograd's minimal filtering F(2x2, 3x3), on the
- * GEMM engine (templates/gemm.c).
+/* conv_wino.c - 3x3, stride 1 convolution by Winograd's minimal filtering F(2x2, 3x3), or
+ * F(4x4, 3x3) (wino4_in_part_T, wino4_out_n_T: the same steps over 4x4 output tiles and 36
+ * points; the compiler picks it for large constant images), on the GEMM engine
+ * (templates/gemm.c).
  *
  * The output is cut into 2x2 tiles (TH x TW of them, row-major, TH = ceil(OH / 2)); tile
  * (ty, tx) reads the 4x4 input patch at (2 ty - pad_top, 2 tx - pad_left), zeros outside the
@@ -135,22 +137,155 @@ static void wino_in_part_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t 
     }
 }
 
+/* F(4x4, 3x3): the same over 4x4 output tiles, each reading the 6x6 patch at (4 ty - pt,
+ * 4 tx - pl), into 36 operands (point xi = 6 i + b), with
+ *   B^T = [4 0 -5 0 1 0; 0 -4 -4 1 1 0; 0 4 -4 -1 1 0; 0 -2 -1 2 1 0; 0 2 -1 -2 1 0;
+ *          0 4 0 -5 0 1]
+ * (G and A^T at wino4_out_n_T): 36 multiply-adds per tile of 16 outputs and channel pair, a
+ * quarter of the direct 144 (F(2x2, 3x3): 16 per 4 outputs, four ninths). */
+O2C_KERNEL
+static void wino4_in_part_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, int64_t pl,
+                            int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V, int64_t vs,
+                            int64_t c0, int64_t c1, int64_t x0, int64_t x1) {
+    const int64_t Np = (nt + P - 1) / P * P;
+    int64_t c;
+    for (c = c0; c < c1; c++) {
+        const T *xc = x + c * H * W;
+        T rr[6][4 * GEMM_NR_T + 2]; /* row i of B^T d at the block's column q (P <= NR) */
+        T zr[4 * GEMM_NR_T + 2];    /* stands for a row of the top or bottom padding */
+        const T *sr[6];
+        int64_t j, k, i, q, xi, b, r;
+        T z; /* 0, but not a constant (as in wino_in_part_T) */
+        for (q = 0; q < 4 * GEMM_NR_T + 2; q++)
+            zr[q] = rr[0][q] = rr[1][q] = rr[2][q] = rr[3][q] = rr[4][q] = rr[5][q] = (T)0;
+        z = zr[c % 2];
+        for (j = 0; j < nt;) {
+            const int64_t t = t0 + j, tx0 = t % TW, iy = t / TW * 4 - pt, ix = tx0 * 4 - pl;
+            int64_t n = TW - tx0, nq, qlo, qhi, kn;
+            T *v = V + wino_off_T(c, j, C, Np, P);
+            if (n > P - j % P)
+                n = P - j % P;
+            if (n > nt - j)
+                n = nt - j;
+            /* lanes computed: whole vectors of 16 from the block on, at most to the panel's
+             * end (lanes past the block hold garbage until the blocks after it, or the
+             * padding below, overwrite them) */
+            kn = (n + 15) / 16 * 16 < P - j % P ? (n + 15) / 16 * 16 : P - j % P;
+            /* the block reads columns ix + q, q in [0, 4 n + 2), of rows iy .. iy + 5; those
+             * in [qlo, qhi) are inside the image */
+            nq = 4 * n + 2;
+            qlo = ix < 0 ? (-ix < nq ? -ix : nq) : 0;
+            qhi = W - ix < nq ? W - ix : nq;
+            if (qhi < qlo)
+                qhi = qlo;
+            for (r = 0; r < 6; r++)
+                sr[r] = iy + r >= 0 && iy + r < H ? xc + (iy + r) * W + ix + qlo : zr;
+            for (q = 0; q < qlo; q++)
+                rr[0][q] = rr[1][q] = rr[2][q] = rr[3][q] = rr[4][q] = rr[5][q] = z;
+            for (q = 0; q < qhi - qlo; q++) {
+                const T d0 = sr[0][q], d1 = sr[1][q], d2 = sr[2][q], d3 = sr[3][q],
+                        d4 = sr[4][q], d5 = sr[5][q];
+                rr[0][qlo + q] = (T)4 * d0 - (T)5 * d2 + d4;
+                rr[1][qlo + q] = d3 + d4 - (T)4 * (d1 + d2);
+                rr[2][qlo + q] = d4 - d3 + (T)4 * (d1 - d2);
+                rr[3][qlo + q] = d4 - d2 + (T)2 * (d3 - d1);
+                rr[4][qlo + q] = d4 - d2 + (T)2 * (d1 - d3);
+                rr[5][qlo + q] = (T)4 * d1 - (T)5 * d3 + d5;
+            }
+            for (q = qhi; q < nq; q++)
+                rr[0][q] = rr[1][q] = rr[2][q] = rr[3][q] = rr[4][q] = rr[5][q] = z;
+            /* columns: (B^T d) B, point xi = 6 i + b at lane k of the panel; columns 4 k ..
+             * 4 k + 5 of row i of B^T d */
+            for (i = x0 / 6; i * 6 < x1; i++) {
+                const T *e = rr[i];
+                T *v0 = v + 6 * i * vs;
+                for (b = 0; b < 6; b++) {
+                    T *vb = v0 + b * vs;
+                    if (6 * i + b < x0 || 6 * i + b >= x1)
+                        continue;
+                    switch (b) {
+                    case 0:
+                        for (k = 0; k < kn; k++)
+                            vb[k] = (T)4 * e[4 * k] - (T)5 * e[4 * k + 2] + e[4 * k + 4];
+                        break;
+                    case 1:
+                        for (k = 0; k < kn; k++)
+                            vb[k] = e[4 * k + 3] + e[4 * k + 4] -
+                                    (T)4 * (e[4 * k + 1] + e[4 * k + 2]);
+                        break;
+                    case 2:
+                        for (k = 0; k < kn; k++)
+                            vb[k] = e[4 * k + 4] - e[4 * k + 3] +
+                                    (T)4 * (e[4 * k + 1] - e[4 * k + 2]);
+                        break;
+                    case 3:
+                        for (k = 0; k < kn; k++)
+                            vb[k] = e[4 * k + 4] - e[4 * k + 2] +
+                                    (T)2 * (e[4 * k + 3] - e[4 * k + 1]);
+                        break;
+                    case 4:
+                        for (k = 0; k < kn; k++)
+                            vb[k] = e[4 * k + 4] - e[4 * k + 2] +
+                                    (T)2 * (e[4 * k + 1] - e[4 * k + 3]);
+                        break;
+                    default:
+                        for (k = 0; k < kn; k++)
+                            vb[k] = (T)4 * e[4 * k + 1] - (T)5 * e[4 * k + 3] + e[4 * k + 5];
+                        break;
+                    }
+                }
+            }
+            j += n;
+        }
+        if (nt < Np) { /* the last panel's padding */
+            const int64_t base = wino_off_T(c, Np - P, C, Np, P);
+            for (xi = x0; xi < x1; xi++)
+                for (j = nt - (Np - P); j < P; j++)
+                    V[xi * vs + base + j] = z;
+        }
+    }
+}
+
 /* ... channels [c0, c1) of it (above); all of them, on the OpenMP threads when large enough
  * (o2c_par). */
-static void wino_in_T(const T *x, int64_t C, int64_t H, int64_t W, int64_t pt, int64_t pl,
-                      int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V, int64_t vs) {
+static void wino_in_T(int f4, const T *x, int64_t C, int64_t H, int64_t W, int64_t pt,
+                      int64_t pl, int64_t TW, int64_t t0, int64_t nt, int64_t P, T *V,
+                      int64_t vs) {
 #ifdef _OPENMP
     if (o2c_par(C * nt >= 8192)) {
 #pragma omp parallel
         {
             int64_t lo, hi;
             o2c_share(C, &lo, &hi);
-            wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, vs, lo, hi, 0, 16);
+            if (f4)
+                wino4_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, vs, lo, hi, 0, 36);
+            else
+                wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, vs, lo, hi, 0, 16);
         }
         return;
     }
 #endif
-    wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, vs, 0, C, 0, 16);
+    if (f4)
+        wino4_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, vs, 0, C, 0, 36);
+    else
+        wino_in_part_T(x, C, H, W, pt, pl, TW, t0, nt, P, V, vs, 0, C, 0, 16);
+}
+
+/* The n tiles of side ts (2 or 4) from output (oy, ox) of one channel's y (OH x OW), each
+ * clipped at the image's edge: o holds output (oy + r, ox + ts k + c) at [(ts r + c) * NR + k];
+ * plus the residual rm (like y, may be NULL), then the activation. */
+static void wino_edge_T(const T *o, int ts, int64_t n, int64_t oy, int64_t ox, int64_t OH,
+                        int64_t OW, const T *rm, int act, T p0, T p1, T *ym) {
+    int64_t k, b;
+    for (k = 0; k < n; k++)
+        for (b = 0; b < ts * ts; b++) {
+            const int64_t yy = oy + b / ts, xx = ox + ts * k + b % ts;
+            if (yy < OH && xx < OW) {
+                T v = o[b * GEMM_NR_T + k] + (rm ? rm[yy * OW + xx] : (T)0);
+                gemm_act_T(&v, 1, act, p0, p1);
+                ym[yy * OW + xx] = v;
+            }
+        }
 }
 
 /* Output transform: Mo holds the 16 products, ms apart, each M x Np (row stride Np, Np = nt
@@ -211,18 +346,8 @@ static void wino_out_n_T(const T *Mo, int64_t ms, int64_t OH, int64_t OW, int64_
                     y1[2 * k] = o[2][k];
                     y1[2 * k + 1] = o[3][k];
                 }
-            } else {
-                /* the last tile row or column: clipped at the image edge */
-                for (k = 0; k < n; k++)
-                    for (b = 0; b < 4; b++) {
-                        const int64_t r = oy + b / 2, cc = ox + 2 * k + b % 2;
-                        if (r < OH && cc < OW) {
-                            T v = o[b][k] + (rm ? rm[r * OW + cc] : (T)0);
-                            gemm_act_T(&v, 1, act, p0, p1);
-                            ym[r * OW + cc] = v;
-                        }
-                    }
-            }
+            } else /* the last tile row or column: clipped at the image edge */
+                wino_edge_T(o[0], 2, n, oy, ox, OH, OW, rm, act, p0, p1, ym);
             j += n;
         }
     }
@@ -271,21 +396,99 @@ static void wino_out_t_T(const T *Mo, int64_t ms, int64_t M, int64_t OH, int64_t
     }
 }
 
+/* F(4x4, 3x3)'s output transform: Mo holds the 36 products (point 6 i + b), ms apart;
+ * Y = A^T m A with A^T = [1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1] (the weight
+ * was G g G^T, G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6; 1/24 1/12 1/6; 1/24 -1/12 1/6;
+ * 0 0 1], by the compiler), otherwise as wino_out_n_T, over 4x4 output tiles. */
+#define WINO4_AT_T(o0, o1, o2, o3, e0, e1, e2, e3, e4, e5)                                       \
+    do {                                                                                         \
+        const T a_ = (e1) + (e2), b_ = (e1) - (e2), c_ = (e3) + (e4), d_ = (e3) - (e4);          \
+        o0 = (e0) + a_ + c_;                                                                     \
+        o1 = b_ + (T)2 * d_;                                                                     \
+        o2 = a_ + (T)4 * c_;                                                                     \
+        o3 = b_ + (T)8 * d_ + (e5);                                                              \
+    } while (0)
+O2C_KERNEL
+static void wino4_out_n_T(const T *Mo, int64_t ms, int64_t OH, int64_t OW, int64_t TW,
+                          int64_t t0, int64_t nt, const T *bias, const T *res, int act, T p0,
+                          T p1, T *y, int64_t m0, int64_t m1) {
+    const int64_t NR = GEMM_NR_T, Np = (nt + NR - 1) / NR * NR;
+    int64_t m;
+    for (m = m0; m < m1; m++) {
+        T s[24][GEMM_NR_T], o[16][GEMM_NR_T];
+        const T bm = bias ? bias[m] : (T)0;
+        T *ym = y + m * OH * OW;
+        const T *rm = res ? res + m * OH * OW : 0;
+        int64_t j, k, b, r, cc;
+        for (j = 0; j < nt;) {
+            const int64_t t = t0 + j, tx0 = t % TW, oy = t / TW * 4, ox = tx0 * 4;
+            const T *mp = Mo + m * Np + j;
+            int64_t n = TW - tx0;
+            if (n > NR - j % NR)
+                n = NR - j % NR;
+            if (n > nt - j)
+                n = nt - j;
+            const int64_t kmax = (n + 15) / 16 * 16 < NR - j % NR ? (n + 15) / 16 * 16 : NR - j % NR;
+            /* rows: A^T m (4 x 6): s[6 r + b] */
+            for (b = 0; b < 6; b++) {
+                const T *q0 = mp + b * ms, *q1 = q0 + 6 * ms, *q2 = q1 + 6 * ms,
+                        *q3 = q2 + 6 * ms, *q4 = q3 + 6 * ms, *q5 = q4 + 6 * ms;
+                for (k = 0; k < kmax; k++)
+                    WINO4_AT_T(s[b][k], s[6 + b][k], s[12 + b][k], s[18 + b][k], q0[k], q1[k],
+                               q2[k], q3[k], q4[k], q5[k]);
+            }
+            /* columns: (A^T m) A (4 x 4), plus bias: o[4 r + c] is output (oy + r, ox + 4 k +
+             * c) */
+            for (r = 0; r < 4; r++) {
+                const T *e0 = s[6 * r], *e1 = s[6 * r + 1], *e2 = s[6 * r + 2],
+                        *e3 = s[6 * r + 3], *e4 = s[6 * r + 4], *e5 = s[6 * r + 5];
+                for (k = 0; k < kmax; k++) {
+                    WINO4_AT_T(o[4 * r][k], o[4 * r + 1][k], o[4 * r + 2][k], o[4 * r + 3][k],
+                               e0[k], e1[k], e2[k], e3[k], e4[k], e5[k]);
+                    o[4 * r][k] += bm, o[4 * r + 1][k] += bm;
+                    o[4 * r + 2][k] += bm, o[4 * r + 3][k] += bm;
+                }
+            }
+            if (oy + 4 <= OH && ox + 4 * n <= OW) {
+                for (r = 0; r < 4; r++) {
+                    T *yr = ym + (oy + r) * OW + ox;
+                    if (rm) {
+                        const T *rr = rm + (oy + r) * OW + ox;
+                        for (k = 0; k < n; k++)
+                            for (cc = 0; cc < 4; cc++)
+                                o[4 * r + cc][k] += rr[4 * k + cc];
+                    }
+                    for (cc = 0; cc < 4; cc++)
+                        gemm_act_T(o[4 * r + cc], n, act, p0, p1);
+                    for (k = 0; k < n; k++)
+                        for (cc = 0; cc < 4; cc++)
+                            yr[4 * k + cc] = o[4 * r + cc][k];
+                }
+            } else /* the last tile row or column: clipped at the image edge */
+                wino_edge_T(o[0], 4, n, oy, ox, OH, OW, rm, act, p0, p1, ym);
+            j += n;
+        }
+    }
+}
+
 /* The output transform (above): of the products as they are (output channels [lo, hi)), or
  * transposed (tiles [lo, hi)). */
-static void wino_out_part_T(const T *Mo, int64_t ms, int transposed, int64_t M, int64_t OH,
-                            int64_t OW, int64_t TW, int64_t t0, int64_t nt, const T *bias,
-                            const T *res, int act, T p0, T p1, T *y, int64_t lo, int64_t hi) {
-    if (transposed)
+static void wino_out_part_T(int f4, const T *Mo, int64_t ms, int transposed, int64_t M,
+                            int64_t OH, int64_t OW, int64_t TW, int64_t t0, int64_t nt,
+                            const T *bias, const T *res, int act, T p0, T p1, T *y, int64_t lo,
+                            int64_t hi) {
+    if (f4) /* (never transposed: compiler/ops/conv.c) */
+        wino4_out_n_T(Mo, ms, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, lo, hi);
+    else if (transposed)
         wino_out_t_T(Mo, ms, M, OH, OW, TW, t0, bias, res, act, p0, p1, y, lo, hi);
     else
         wino_out_n_T(Mo, ms, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, lo, hi);
 }
 
 /* ... all of it, on the OpenMP threads when large enough (o2c_par). */
-static void wino_out_T(const T *Mo, int64_t ms, int transposed, int64_t M, int64_t OH, int64_t OW,
-                       int64_t TW, int64_t t0, int64_t nt, const T *bias, const T *res, int act,
-                       T p0, T p1, T *y) {
+static void wino_out_T(int f4, const T *Mo, int64_t ms, int transposed, int64_t M, int64_t OH,
+                       int64_t OW, int64_t TW, int64_t t0, int64_t nt, const T *bias,
+                       const T *res, int act, T p0, T p1, T *y) {
     const int64_t n = transposed ? nt : M;
 #ifdef _OPENMP
     if (o2c_par(M * nt >= 8192)) {
@@ -293,11 +496,12 @@ static void wino_out_T(const T *Mo, int64_t ms, int transposed, int64_t M, int64
         {
             int64_t lo, hi;
             o2c_share(n, &lo, &hi);
-            wino_out_part_T(Mo, ms, transposed, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y,
-                            lo, hi);
+            wino_out_part_T(f4, Mo, ms, transposed, M, OH, OW, TW, t0, nt, bias, res, act, p0,
+                            p1, y, lo, hi);
         }
         return;
     }
 #endif
-    wino_out_part_T(Mo, ms, transposed, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, 0, n);
+    wino_out_part_T(f4, Mo, ms, transposed, M, OH, OW, TW, t0, nt, bias, res, act, p0, p1, y, 0,
+                    n);
 }

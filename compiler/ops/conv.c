@@ -16,7 +16,8 @@
  * then Y[g][:, tile] = W[g] x cols (templates/conv_im2col.c, templates/gemm.c); a 1x1, stride 1,
  * unpadded conv multiplies the input directly.  Special cases take direct kernels: depthwise
  * (templates/conv_dw.c), stride 1 with few output channels per group (conv_wide.c), 3x3 stride
- * 1 with 16+ channels and a constant weight (Winograd F(2x2, 3x3), conv_wino.c).  ConvTranspose: cols = W[g]^T x X[g][:, tile],
+ * 1 with 16+ channels and a constant weight (Winograd F(2x2, 3x3), or F(4x4, 3x3) on large
+ * images, conv_wino.c).  ConvTranspose: cols = W[g]^T x X[g][:, tile],
  * then col2im scatter-adds cols into Y (templates/conv_col2im.c).  Nothing assumes that W is a
  * constant: a runtime weight with symbolic channel and kernel dims (correlation) is the same
  * code with more Syms.  The tile keeps the scratch bounded: about 2^17 elements, at least 32
@@ -38,6 +39,8 @@
 #define WINO_BIG_TILES 16 /* ... and up to which a weight of WINO_BIG_WEIGHT (M x C) does not */
 #define WINO_BIG_WEIGHT 65536
 #define WINO_T_TILES 256  /* below this many (a constant), the products are taken transposed */
+#define WINO4_MIN_TILES 128 /* 4x4 output tiles from which F(4x4, 3x3) does */
+#define WINO4_MIN_M 32     /* ... and output channels */
 #define WINO_ELEMS 262144 /* target scratch of a Winograd chunk, in elements */
 #define WINO_MAX_ELEMS 1048576 /* ... and its most, for a weight larger than that */
 #define WINO_OWN_CM 16384     /* C x M of a Winograd layer whose threads take their own tiles */
@@ -66,8 +69,10 @@ typedef struct ConvPlan {
                      * templates/conv_wide.c */
     Sym *cap;       /* wide: elements of scratch it may use */
     bool wino;      /* 3x3, stride 1, constant weight, one group: Winograd F(2x2, 3x3)
-                     * (templates/conv_wino.c); wpk then holds the 16 transformed weights */
+                     * (templates/conv_wino.c); wpk then holds the 16 transformed weights
+                     * (36 with wino4) */
     bool wino_t;    /* wino with few tiles: the products transposed (tiles as GEMM rows) */
+    bool wino4;     /* wino by F(4x4, 3x3): 4x4 output tiles, 36 points (else 2x2, 16) */
     Sym *tw, *tiles, *wnt; /* wino: tiles per row, tiles in all, tiles per chunk */
     int64_t wper;          /* wino: elements of one point's packed weight in wpk */
     bool ind;       /* 2-D, one group, packed float weight, at most IND_MAX_K rows (or
@@ -266,16 +271,27 @@ typedef struct WinoJob {
     int64_t M, C, per; /* per: elements of one point's packing */
     int64_t nr;
     bool t;            /* ConvPlan.wino_t: U^T as the engine's B operand */
+    bool f4;           /* ConvPlan.wino4: 36 points of G (6 x 3) */
 } WinoJob;
 
-/* U[xi][m][c], xi = 4 i + j: G g G^T with G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]; part xi
- * of the weight is point xi's M x C matrix, packed (its U in scratch meanwhile). */
+/* U[xi][m][c], xi = 4 i + j: G g G^T with G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]; for
+ * F(4x4, 3x3) xi = 6 i + j and G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6; 1/24 1/12 1/6;
+ * 1/24 -1/12 1/6; 0 0 1].  Part xi of the weight is point xi's M x C matrix, packed (its U in
+ * scratch meanwhile). */
 static int64_t wino_part(const void *arg, int64_t xi, void *dst) {
-    static const double G[4][3] = {{1, 0, 0}, {.5, .5, .5}, {.5, -.5, .5}, {0, 0, 1}};
+    static const double G2[4][3] = {{1, 0, 0}, {.5, .5, .5}, {.5, -.5, .5}, {0, 0, 1}};
+    static const double G4[6][3] = {{.25, 0, 0},
+                                    {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                    {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                    {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                    {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                    {0, 0, 1}};
     const WinoJob *jb = arg;
+    const double(*G)[3] = jb->f4 ? G4 : G2;
     const Value *w = jb->w;
     const int64_t M = jb->M, C = jb->C;
-    const int i = (int)xi / 4, j = (int)xi % 4;
+    const int side = jb->f4 ? 6 : 4;
+    const int i = (int)xi / side, j = (int)xi % side;
     size_t es = dtype_size(w->dtype);
     unsigned char *u = arena_block(jb->c->arena, NULL, (size_t)(M * C) * es);
     for (int64_t m = 0; m < M; m++)
@@ -300,6 +316,25 @@ static int64_t wino_part(const void *arg, int64_t xi, void *dst) {
     return jb->per;
 }
 
+/* Whether a Winograd layer takes F(4x4, 3x3): from WINO4_MIN_TILES tiles of 4x4 outputs (a
+ * constant output size, 45 x 45 and more; its products are then never transposed) and
+ * WINO4_MIN_M output channels.  Measured on one thread (Intel Xeon, chains of 3x3 layers with
+ * ReLU, against F(2x2, 3x3)): 64 -> 64 at 56x56 2.95 -> 2.5-2.7 ms for three layers
+ * (ResNet-18's layer1 in the model: 1.13 -> 0.94 and 1.27 -> 1.00 ms), 128 -> 128 at 56x56
+ * 6.4 -> 5.0 for two, 32 -> 32 at 112x112 2.36 -> 2.00; in the segmentation bench model, 32
+ * -> 32 at 128x128 1.58 -> 1.09 ms (2 threads 0.74 -> 0.54), 64 -> 64 at 64x64 1.13 -> 0.80.
+ * Below: 64 -> 64 at 40x40 (100 tiles) 1.05 -> 0.99 on one thread but 7% slower on two (the
+ * threads' shares of 4 panels of 32 tiles, 64 and 36 tiles); with the products transposed (16
+ * to 49 tiles) it lost: 128 -> 128 at 28x28 3.0 -> 3.25, 256 -> 256 at 14x14 2.9 -> 5.8 (its
+ * 2.25x larger transformed weight read from memory).  With 16 output channels the transforms
+ * (36 operands a tile and input channel) outweigh the products (the face detector's 64 -> 16
+ * at 40x40: 0.223 -> 0.250 ms). */
+static bool wino4_pick(const ConvPlan *p, int64_t M) {
+    int64_t oh, ow;
+    return M >= WINO4_MIN_M && sym_get_const(p->out[1], &oh) && sym_get_const(p->out[2], &ow) &&
+           ((oh + 3) / 4) * ((ow + 3) / 4) >= WINO4_MIN_TILES;
+}
+
 /* Whether a Conv (not depthwise, not wide) takes Winograd F(2x2, 3x3), and if so its plan:
  * the weight transformed at compile time (U = G g G^T per output and input channel, see
  * templates/conv_wino.c), each of the 16 points' M x C matrix packed as the engine's A operand;
@@ -321,8 +356,10 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
     if (!sym_get_const(p->cg, &C) || !sym_get_const(p->mg, &M) || C < WINO_MIN_C ||
         M < WINO_MIN_M)
         return false;
-    p->tw = sym_ceildiv(s, p->out[2], K(c, 2));
-    p->tiles = sym_mul(s, sym_ceildiv(s, p->out[1], K(c, 2)), p->tw);
+    p->wino4 = wino4_pick(p, M);
+    const int64_t ts = p->wino4 ? 4 : 2, pts = p->wino4 ? 36 : 16;
+    p->tw = sym_ceildiv(s, p->out[2], K(c, ts));
+    p->tiles = sym_mul(s, sym_ceildiv(s, p->out[1], K(c, ts)), p->tw);
     /* Below WINO_MIN_TILES, and with a large weight for at most WINO_BIG_TILES (a 7x7 output):
      * the 16/9 larger transformed weight, read from memory once per run, then costs more than
      * the 9/4 multiplications save (ResNet-18's 512 -> 512 at 7x7: 1.60 -> 1.51 ms unfolded) */
@@ -330,7 +367,7 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
         (tl < WINO_MIN_TILES || (tl <= WINO_BIG_TILES && M * C >= WINO_BIG_WEIGHT)))
         return false;
     p->wino = true;
-    p->wino_t = sym_get_const(p->tiles, &tl) && tl < WINO_T_TILES;
+    p->wino_t = !p->wino4 && sym_get_const(p->tiles, &tl) && tl < WINO_T_TILES;
     /* each point's U (M x C) as the engine's A operand, or U^T (C x M) as its B operand,
      * made when the weight is written out (wino_part) */
     size_t es = dtype_size(w->dtype);
@@ -338,8 +375,8 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
     int64_t per = p->wino_t ? gp_pack(NULL, es, C, M, C, 1, false, nr, NULL)
                             : gp_pack(NULL, es, M, C, C, 0, true, 0, NULL);
     WinoJob *job = arena_alloc(c->arena, sizeof *job);
-    *job = (WinoJob){c, w, M, C, per, nr, p->wino_t};
-    p->wpk = gp_lazy(c, w->name, w->dtype, 16 * per, wino_part, job, 16, per);
+    *job = (WinoJob){c, w, M, C, per, nr, p->wino_t, p->wino4};
+    p->wpk = gp_lazy(c, w->name, w->dtype, pts * per, wino_part, job, pts, per);
     p->wper = per;
     /* tiles per chunk: whole engine panels, the chunk's scratch near WINO_ELEMS.  Scratch: V
      * (16 x C x tiles rounded up to the panel width: NR, or MR transposed), then the products
@@ -348,8 +385,12 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
      * chunk grows towards it, up to WINO_MAX_ELEMS (ResNet-18's 256 -> 256 at 14x14, 49 tiles,
      * a 4 MB weight: one chunk instead of 32 + 17 tiles, 1.68 -> 1.38 ms on one thread and
      * 0.93 -> 0.82 ms on two, in a chain of such layers whose weights come from memory). */
-    const int64_t even = C * M / (C + M), most = WINO_MAX_ELEMS / (16 * (C + M));
-    int64_t want = WINO_ELEMS / (16 * (C + M));
+    /* (F(4x4, 3x3): half as many tiles as F(2x2, 3x3) takes, twice its outputs in 9/8 of its
+     * scratch; a quarter of them, chunks of 32 tiles at 64 -> 64, had been too few for the
+     * threads to take their own (below): ResNet-18's 64 -> 64 at 56x56 on two threads ran on
+     * one, 0.55 ms by F(2x2, 3x3), 0.88 by F(4x4, 3x3)) */
+    const int64_t even = C * M / (C + M), most = WINO_MAX_ELEMS / (pts * (C + M));
+    int64_t want = p->wino4 ? WINO_ELEMS / (32 * (C + M)) : WINO_ELEMS / (16 * (C + M));
     if (want < even)
         want = even < most ? even : most;
     want = want / nr * nr;
@@ -357,9 +398,9 @@ static bool wino_plan(Compiler *c, Node *n, ConvPlan *p) {
     Sym *vp = gp_roundup(s, p->wnt, p->wino_t ? GP_MR : nr), *mp = gp_roundup(s, p->wnt, nr);
     /* (+ 2 x 16 skews of a cache line: templates/conv_wino.c) */
     n->scratch = sym_mul(s,
-                         sym_add(s, sym_add(s, sym_mul(s, K(c, 16 * C), vp),
-                                            sym_mul(s, K(c, 16 * M), mp)),
-                                 sym_add(s, K(c, 32 * wino_skew(x->dtype)),
+                         sym_add(s, sym_add(s, sym_mul(s, K(c, pts * C), vp),
+                                            sym_mul(s, K(c, pts * M), mp)),
+                                 sym_add(s, K(c, 2 * pts * wino_skew(x->dtype)),
                                          gp_work(c, x->dtype, p->mg, p->wnt, p->cg, true, true))),
                          K(c, (int64_t)es));
     n->priv = p;
@@ -652,8 +693,8 @@ static void scratch_part_keep(Compiler *c, Emit *e) {
         emit_line(e, "(void)%s;", emit_sym(e, c->g->scratch_slot));
 }
 
-/* One chunk of Winograd tiles [t0, t0 + nt): the input transform into wv, the 16 products
- * into wm, the output transform; threads share the products when par_products (and the
+/* One chunk of Winograd tiles [t0, t0 + nt): the input transform into wv, the 16 (36)
+ * products into wm, the output transform; threads share the products when par_products (and the
  * chunk is large), else each call runs serially where it is. */
 static void emit_wino_chunk(Emit *e, Node *n, int act, float p0, float p1,
                             bool par_products) {
@@ -666,7 +707,10 @@ static void emit_wino_chunk(Emit *e, Node *n, int act, float p0, float p1,
     const char *osp = emit_sym(e, p->osp);
     const long long nr = (long long)gp_nr(y->dtype), pw = p->wino_t ? GP_MR : nr;
     const int64_t per = p->wper;
-    /* the 16 operands vs apart, the 16 products ms apart (sk: their skew, set by the caller) */
+    const int pts = p->wino4 ? 36 : 16, f4 = p->wino4 ? 1 : 0;
+    const char *in_part = p->wino4 ? "wino4_in_part" : "wino_in_part";
+    /* the pts operands vs apart, the pts products ms apart (sk: their skew, set by the
+     * caller) */
     emit_line(e, "const int64_t ntv = (nt + %lld) / %lld * %lld;", pw - 1, pw, pw);
     emit_line(e, "const int64_t vs = %s * ntv + sk, ms = %s + sk;", C,
               p->wino_t ? arena_printf(emit_arena(e), "nt * %s", M)
@@ -694,26 +738,26 @@ static void emit_wino_chunk(Emit *e, Node *n, int act, float p0, float p1,
         emit_line(e, "#pragma omp parallel");
         emit_line(e, "    {");
         emit_line(e, "        int64_t xlo, xhi;");
-        emit_line(e, "        o2c_share(16, &xlo, &xhi);");
-        emit_line(e, "        wino_in_part_%s(%s, 0, %s, xlo, xhi);", wn, xin, C);
+        emit_line(e, "        o2c_share(%d, &xlo, &xhi);", pts);
+        emit_line(e, "        %s_%s(%s, 0, %s, xlo, xhi);", in_part, wn, xin, C);
         emit_line(e, "        for (int64_t xi = xlo; xi < xhi; xi++)");
         emit_line(e, "            %s", prod);
         emit_line(e, "    }");
         emit_line(e, "} else");
         emit_line(e, "#endif");
         emit_line(e, "{");
-        emit_line(e, "    wino_in_%s(%s);", wn, xin);
-        emit_line(e, "    for (int xi = 0; xi < 16; xi++)");
+        emit_line(e, "    wino_in_%s(%d, %s);", wn, f4, xin);
+        emit_line(e, "    for (int xi = 0; xi < %d; xi++)", pts);
         emit_line(e, "        %s", prod);
         emit_line(e, "}");
     } else {
-        emit_line(e, "wino_in_%s(%s);", wn, xin);
-        emit_line(e, "for (int xi = 0; xi < 16; xi++)");
+        emit_line(e, "wino_in_%s(%d, %s);", wn, f4, xin);
+        emit_line(e, "for (int xi = 0; xi < %d; xi++)", pts);
         emit_line(e, "    %s", prod);
     }
-    emit_line(e, "wino_out_%s(wm, ms, %d, %s, %s, %s, %s, t0, nt, %s, %s, %d, %s, %s, "
+    emit_line(e, "wino_out_%s(%d, wm, ms, %d, %s, %s, %s, %s, t0, nt, %s, %s, %d, %s, %s, "
                  "%s + nb * %s * %s);",
-              wn, p->wino_t ? 1 : 0, M, emit_sym(e, p->out[1]),
+              wn, f4, p->wino_t ? 1 : 0, M, emit_sym(e, p->out[1]),
               emit_sym(e, p->out[2]), emit_sym(e, p->tw), b ? emit_ptr(e, b) : "0",
               res ? arena_printf(emit_arena(e), "%s + nb * %s * %s", emit_ptr(e, res), M, osp) : "0",
               act, emit_literal(e, y->dtype, p0), emit_literal(e, y->dtype, p1), emit_ptr(e, y), M,
@@ -728,15 +772,18 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
     const char *tiles = emit_sym(e, p->tiles), *wnt = emit_sym(e, p->wnt);
     const long long nr = (long long)gp_nr(y->dtype), pw = p->wino_t ? GP_MR : nr;
     Sym *vmax = gp_roundup(c->sym, p->wnt, pw), *mmax = gp_roundup(c->sym, p->wnt, nr);
-    emit_line(e, "/* 3x3, stride 1: Winograd F(2x2, 3x3) over %s tiles of 2x2 outputs, %s at a "
-              "time: 16 GEMMs (%s) between input and output transforms */",
-              tiles, wnt,
+    const int pts = p->wino4 ? 36 : 16, ts = p->wino4 ? 4 : 2;
+    emit_line(e, "/* 3x3, stride 1: Winograd F(%dx%d, 3x3) over %s tiles of %dx%d outputs, %s at "
+              "a time: %d GEMMs (%s) between input and output transforms */",
+              ts, ts, tiles, ts, ts, wnt, pts,
               p->wino_t ? arena_printf(emit_arena(e), "tiles x %s x %s, transposed", M, C)
                         : arena_printf(emit_arena(e), "%s x tiles x %s", M, C));
     emit_line(e, "%s *const wv0 = %s;", ct, scratch_ptr(e, n, ct));
     const long long sk = (long long)wino_skew(y->dtype);
-    emit_line(e, "%s *const wm0 = wv0 + 16 * (%s * %s + %lld);", ct, C, emit_sym(e, vmax), sk);
-    emit_line(e, "%s *const gw = wm0 + 16 * (%s * %s + %lld);", ct, M, emit_sym(e, mmax), sk);
+    emit_line(e, "%s *const wm0 = wv0 + %d * (%s * %s + %lld);", ct, pts, C, emit_sym(e, vmax),
+              sk);
+    emit_line(e, "%s *const gw = wm0 + %d * (%s * %s + %lld);", ct, pts, M, emit_sym(e, mmax),
+              sk);
     emit_line(e, "for (int64_t nb = 0; nb < %s; nb++) {", emit_sym(e, x->shape[0]));
     /* Built with OpenMP, many tiles and a small weight (16 x C x M, read again by every chunk:
      * at most WINO_OWN_CM): each thread takes its own run of chunks of tiles (a static share:
@@ -754,7 +801,7 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
     const char *step = wnt;
     if (sym_get_const(x->shape[1], &cv) && sym_get_const(y->shape[1], &mv) && cv * mv > 0 &&
         cv * mv <= WINO_OWN_CM) {
-        int64_t cap = WINO_OWN_ELEMS / (16 * (cv + mv)) / pw * pw;
+        int64_t cap = WINO_OWN_ELEMS / (pts * (cv + mv)) / pw * pw;
         cap = cap < pw ? pw : cap;
         /* one thread takes chunks of that size too (its weight stays in L2 anyway; 64 -> 64
          * at 56x56: 0.96 -> 0.89 ms in chunks of 32 tiles instead of 128) */
@@ -781,12 +828,13 @@ static void emit_wino(Compiler *c, Emit *e, Node *n, int act, float p0, float p1
         emit_line(e, "const int64_t sk = nth * (%s * cw + %lld) <= %s * %s + %lld && "
                   "nth * (%s * cw + %lld) <= %s * %s + %lld ? %lld : 0;",
                   C, sk, C, emit_sym(e, vmax), sk, M, sk, M, emit_sym(e, mmax), sk, sk);
-        emit_line(e, "%s *wv = wv0 + omp_get_thread_num() * 16 * (%s * cw + sk);", ct, C);
-        emit_line(e, "%s *wm = wm0 + omp_get_thread_num() * 16 * (%s * cw + sk);", ct, M);
+        emit_line(e, "%s *wv = wv0 + omp_get_thread_num() * %d * (%s * cw + sk);", ct, pts, C);
+        emit_line(e, "%s *wm = wm0 + omp_get_thread_num() * %d * (%s * cw + sk);", ct, pts, M);
         scratch_part(c, e, n, "wv", ct,
                      arena_printf(emit_arena(e),
-                                  "16 * ((%s + %s) * cw + 2 * sk) * (int64_t)sizeof(%s)", C, M, ct),
-                     arena_printf(emit_arena(e), "wm = wv + 16 * (%s * cw + sk);", C));
+                                  "%d * ((%s + %s) * cw + 2 * sk) * (int64_t)sizeof(%s)", pts, C,
+                                  M, ct),
+                     arena_printf(emit_arena(e), "wm = wv + %d * (%s * cw + sk);", pts, C));
         /* the panels shared evenly (196 tiles in chunks of 24 had gone 5 chunks to 4: 120
          * tiles against 76; 32 -> 128 at 27x27 alone, 2 threads: 1.19x -> 1.38x of one), each
          * thread's run in equal chunks of whole panels, at most cw tiles */
@@ -1035,7 +1083,8 @@ void emit_conv(Compiler *c, Emit *e, Node *n) {
         return;
     }
     if (p->wino) {
-        emit_kernel(e, "conv winograd F(2x2,3x3) + gemm%s", p->wino_t ? " (transposed)" : "");
+        emit_kernel(e, "conv winograd F(%s,3x3) + gemm%s", p->wino4 ? "4x4" : "2x2",
+                    p->wino_t ? " (transposed)" : "");
         emit_wino(c, e, n, act, p0, p1);
         return;
     }
